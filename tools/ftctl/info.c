@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0
+/* ftctl info: the module's version and limits. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <json-c/json.h>
+
+#include "ftctl.h"
+#include "linux/fattree.h"
+
+struct info_reply {
+	char version[64];
+	uint32_t genl_version;
+	uint32_t max_fabrics, max_leaves, max_levels, max_lanes;
+	int seen;
+};
+
+static uint32_t get_u32(struct nlattr **tb, int type)
+{
+	return tb[type] ? nla_get_u32(tb[type]) : 0;
+}
+
+static int info_reply(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[FATTREE_A_INFO_MAX + 1];
+	struct info_reply *r = arg;
+
+	if (ftnl_parse(msg, tb, FATTREE_A_INFO_MAX))
+		return -EINVAL;
+	if (tb[FATTREE_A_INFO_VERSION])
+		snprintf(r->version, sizeof(r->version), "%s",
+			 nla_get_string(tb[FATTREE_A_INFO_VERSION]));
+	r->genl_version = get_u32(tb, FATTREE_A_INFO_GENL_VERSION);
+	r->max_fabrics = get_u32(tb, FATTREE_A_INFO_MAX_FABRICS);
+	r->max_leaves = get_u32(tb, FATTREE_A_INFO_MAX_LEAVES);
+	r->max_levels = get_u32(tb, FATTREE_A_INFO_MAX_LEVELS);
+	r->max_lanes = get_u32(tb, FATTREE_A_INFO_MAX_LANES);
+	r->seen = 1;
+	return 0;
+}
+
+static void info_print_json(const struct info_reply *r)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *lim = json_object_new_object();
+
+	json_object_object_add(o, "version", json_object_new_string(r->version));
+	json_object_object_add(o, "genl_version", json_object_new_int64(r->genl_version));
+	json_object_object_add(lim, "max_fabrics", json_object_new_int64(r->max_fabrics));
+	json_object_object_add(lim, "max_leaves", json_object_new_int64(r->max_leaves));
+	json_object_object_add(lim, "max_levels", json_object_new_int64(r->max_levels));
+	json_object_object_add(lim, "max_lanes", json_object_new_int64(r->max_lanes));
+	json_object_object_add(o, "limits", lim);
+	printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+						       JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
+}
+
+static int info_run(struct ftctl *ctl, int argc, char **argv)
+{
+	struct info_reply r = { 0 };
+	struct nl_msg *msg;
+	int err;
+
+	(void)argv;
+	if (argc > 1) {
+		fprintf(stderr, "ftctl info: takes no arguments\n");
+		return FTCTL_EXIT_USAGE;
+	}
+	msg = ftnl_msg(&ctl->nl, FATTREE_CMD_INFO_GET, 0);
+	if (!msg)
+		return ftctl_fail(ctl, "info", -ENOMEM);
+	err = ftnl_transact(&ctl->nl, msg, info_reply, &r);
+	if (!err && !r.seen)
+		err = -EPROTO;
+	if (err)
+		return ftctl_fail(ctl, "info", err);
+
+	if (ctl->json) {
+		info_print_json(&r);
+		return FTCTL_EXIT_OK;
+	}
+	printf("fattree %s, netlink family version %u\n", r.version, r.genl_version);
+	printf("limits: %u fabrics per namespace, %u leaves and %u levels per fabric, %u lanes per link\n",
+	       r.max_fabrics, r.max_leaves, r.max_levels, r.max_lanes);
+	return FTCTL_EXIT_OK;
+}
+
+const struct ftctl_cmd ftctl_cmd_info = {
+	.name = "info",
+	.args = "",
+	.help = "show the module's version and limits",
+	.run = info_run,
+};

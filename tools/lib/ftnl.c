@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ftnl: the thin libnl-genl layer every fattree program talks through.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <linux/netlink.h>
+#include <netlink/genl/ctrl.h>
+#include <netlink/genl/family.h>
+
+#include "ftnl.h"
+#include "linux/fattree.h"
+
+#ifndef SOL_NETLINK
+#define SOL_NETLINK 270
+#endif
+
+struct ftnl_xfer {
+	struct ftnl *nl;
+	int (*reply)(struct nl_msg *msg, void *arg);
+	void *arg;
+	int err;
+	bool done;
+};
+
+/* Look the family up in the controller's table: its id and version. */
+static int ftnl_resolve(struct ftnl *nl)
+{
+	struct nl_cache *cache;
+	struct genl_family *fam;
+	int err;
+
+	err = genl_ctrl_alloc_cache(nl->sk, &cache);
+	if (err < 0)
+		return -EIO;
+	fam = genl_ctrl_search_by_name(cache, FATTREE_GENL_NAME);
+	if (!fam) {
+		nl_cache_free(cache);
+		return -ENOENT;
+	}
+	nl->family = genl_family_get_id(fam);
+	nl->family_version = genl_family_get_version(fam);
+	genl_family_put(fam);
+	nl_cache_free(cache);
+	return 0;
+}
+
+int ftnl_open(struct ftnl *nl)
+{
+	int one = 1;
+	int err;
+
+	memset(nl, 0, sizeof(*nl));
+	nl->err_offset = -1;
+	nl->sk = nl_socket_alloc();
+	if (!nl->sk)
+		return -ENOMEM;
+	if (genl_connect(nl->sk) < 0) {
+		err = -errno ?: -EIO;
+		goto fail;
+	}
+	/* Ask for the kernel's explanation of every refusal, and only the
+	 * header of our request echoed back in errors.
+	 */
+	if (setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK, NETLINK_EXT_ACK,
+		       &one, sizeof(one)) ||
+	    setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK, NETLINK_CAP_ACK,
+		       &one, sizeof(one))) {
+		err = -errno;
+		goto fail;
+	}
+	err = ftnl_resolve(nl);
+	if (err)
+		goto fail;
+	return 0;
+fail:
+	nl_socket_free(nl->sk);
+	nl->sk = NULL;
+	return err;
+}
+
+void ftnl_close(struct ftnl *nl)
+{
+	nl_socket_free(nl->sk);
+	nl->sk = NULL;
+}
+
+struct nl_msg *ftnl_msg(struct ftnl *nl, uint8_t cmd, int flags)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+
+	if (!msg)
+		return NULL;
+	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, nl->family, 0, flags,
+			 cmd, FATTREE_GENL_VERSION)) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+/* Pull NLMSGERR_ATTR_MSG and _OFFS out of an error's trailing TLVs. */
+static void ftnl_parse_extack(struct ftnl *nl, struct nlmsgerr *e)
+{
+	struct nlmsghdr *nlh = (struct nlmsghdr *)((char *)e - NLMSG_HDRLEN);
+	struct nlattr *tb[NLMSGERR_ATTR_MAX + 1];
+	size_t skip = sizeof(*e);
+	struct nlattr *attrs;
+	int len;
+
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
+		return;
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+		skip += e->msg.nlmsg_len - NLMSG_HDRLEN;
+	len = (int)nlh->nlmsg_len - NLMSG_HDRLEN - (int)skip;
+	if (len <= 0)
+		return;
+	attrs = (struct nlattr *)((char *)e + NLMSG_ALIGN(skip));
+	if (nla_parse(tb, NLMSGERR_ATTR_MAX, attrs, len, NULL))
+		return;
+	if (tb[NLMSGERR_ATTR_MSG])
+		snprintf(nl->errmsg, sizeof(nl->errmsg), "%s",
+			 (char *)nla_data(tb[NLMSGERR_ATTR_MSG]));
+	if (tb[NLMSGERR_ATTR_OFFS])
+		nl->err_offset = (int)nla_get_u32(tb[NLMSGERR_ATTR_OFFS]);
+}
+
+static int ftnl_on_error(struct sockaddr_nl *who, struct nlmsgerr *e, void *arg)
+{
+	struct ftnl_xfer *x = arg;
+
+	(void)who;
+	x->err = e->error;
+	x->done = true;
+	ftnl_parse_extack(x->nl, e);
+	return NL_STOP;
+}
+
+static int ftnl_on_finish(struct nl_msg *msg, void *arg)
+{
+	struct ftnl_xfer *x = arg;
+
+	(void)msg;
+	x->done = true;
+	return NL_STOP;
+}
+
+static int ftnl_on_valid(struct nl_msg *msg, void *arg)
+{
+	struct ftnl_xfer *x = arg;
+	int err;
+
+	if (!x->reply)
+		return NL_OK;
+	err = x->reply(msg, x->arg);
+	if (err < 0 && !x->err)
+		x->err = err;
+	return NL_OK;
+}
+
+int ftnl_transact(struct ftnl *nl, struct nl_msg *msg,
+		  int (*reply)(struct nl_msg *msg, void *arg), void *arg)
+{
+	struct ftnl_xfer x = { .nl = nl, .reply = reply, .arg = arg };
+	struct nl_cb *cb;
+	int err;
+
+	nl->errmsg[0] = '\0';
+	nl->err_offset = -1;
+	/* A do request asks for an ack so "done" is always signalled; a dump
+	 * ends with NLMSG_DONE instead.
+	 */
+	if (!(nlmsg_hdr(msg)->nlmsg_flags & NLM_F_DUMP))
+		nlmsg_hdr(msg)->nlmsg_flags |= NLM_F_ACK;
+	err = nl_send_auto(nl->sk, msg);
+	nlmsg_free(msg);
+	if (err < 0)
+		return -EIO;
+
+	cb = nl_cb_alloc(NL_CB_DEFAULT);
+	if (!cb)
+		return -ENOMEM;
+	nl_cb_err(cb, NL_CB_CUSTOM, ftnl_on_error, &x);
+	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, ftnl_on_finish, &x);
+	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, ftnl_on_finish, &x);
+	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, ftnl_on_valid, &x);
+	while (!x.done) {
+		err = nl_recvmsgs(nl->sk, cb);
+		if (err < 0 && !x.done) {
+			x.err = -EIO;
+			break;
+		}
+	}
+	nl_cb_put(cb);
+	return x.err;
+}
+
+int ftnl_parse(struct nl_msg *msg, struct nlattr **tb, int maxattr)
+{
+	return genlmsg_parse(nlmsg_hdr(msg), 0, tb, maxattr, NULL) ? -EINVAL : 0;
+}
+
+const char *ftnl_strerror(const struct ftnl *nl, int err)
+{
+	static char buf[384];
+
+	if (nl->errmsg[0])
+		snprintf(buf, sizeof(buf), "%s: %s", strerror(-err), nl->errmsg);
+	else
+		snprintf(buf, sizeof(buf), "%s", strerror(-err));
+	return buf;
+}

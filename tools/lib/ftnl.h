@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ftnl: the thin libnl-genl layer every fattree program talks through.
+ * It resolves the family, turns on extended acks and keeps the last
+ * refusal's message so callers can show it.
+ */
+#ifndef FTNL_H
+#define FTNL_H
+
+#include <stdint.h>
+#include <netlink/netlink.h>
+#include <netlink/genl/genl.h>
+
+struct ftnl {
+	struct nl_sock *sk;
+	int family;			/* generic netlink family id */
+	uint32_t family_version;	/* version the kernel registered */
+	char errmsg[256];		/* extended-ack message of the last refusal */
+	int err_offset;			/* byte offset of the bad attribute, or -1 */
+};
+
+/* Returns 0, or a negative errno (-ENOENT when the module is not loaded). */
+int ftnl_open(struct ftnl *nl);
+void ftnl_close(struct ftnl *nl);
+
+/* A new request for @cmd; add attributes with libnl's nla_put_*(). */
+struct nl_msg *ftnl_msg(struct ftnl *nl, uint8_t cmd, int flags);
+
+/*
+ * Send @msg (consumed) and read every reply until the ack or the end of the
+ * dump. @reply, if set, is called for each reply message. Returns 0 or a
+ * negative errno; on a refusal nl->errmsg holds the kernel's explanation.
+ */
+int ftnl_transact(struct ftnl *nl, struct nl_msg *msg,
+		  int (*reply)(struct nl_msg *msg, void *arg), void *arg);
+
+/* Parse a reply's attributes against its attribute set. */
+int ftnl_parse(struct nl_msg *msg, struct nlattr **tb, int maxattr);
+
+/* "strerror: extended-ack message" for a failed transaction. */
+const char *ftnl_strerror(const struct ftnl *nl, int err);
+
+#endif /* FTNL_H */
