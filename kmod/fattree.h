@@ -5,15 +5,50 @@
 #ifndef _FATTREE_H
 #define _FATTREE_H
 
+#include <linux/hrtimer.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
+#include <uapi/linux/fattree.h>
+
+#include "core/ft_pairs.h"
 
 #define FATTREE_VERSION		"0.1.0"
 
 /* Hard ceilings; the module parameters may only lower them. */
 #define FATTREE_HARD_MAX_FABRICS	1024
 #define FATTREE_HARD_MAX_LEAVES		65536
-#define FATTREE_HARD_MAX_LEVELS		8
+#define FATTREE_HARD_MAX_LEVELS		FT_MAX_LEVELS
 #define FATTREE_HARD_MAX_LANES		65535
+#define FATTREE_HARD_MAX_MEM_MB		65536
+
+#define FT_DEFAULT_BACKLOG	64	/* packets a leaf may hold */
+#define FT_MAX_BACKLOG		65536
+#define FT_MAX_STEPS		1000000	/* cycles one STEP request may run */
+#define FT_MIN_PERIOD_NS	1000	/* 1 us */
+#define FT_MAX_PERIOD_NS	(10ULL * NSEC_PER_SEC)
+#define FT_CATCHUP_MAX		1000	/* missed cycles run per wake-up */
+
+/* Flows of a pair: real packets and synthetic messages stay apart. */
+enum {
+	FT_TAG_PACKET,
+	FT_TAG_SYNTH,
+};
+
+/* What a queued packet carries in skb->cb. */
+struct ft_skb_cb {
+	u64 cycle;	/* cycle it was queued in */
+	u32 dst;	/* destination leaf, once delivered */
+};
+
+static inline struct ft_skb_cb *ft_skb_cb(struct sk_buff *skb)
+{
+	BUILD_BUG_ON(sizeof(struct ft_skb_cb) > sizeof(skb->cb));
+	return (struct ft_skb_cb *)skb->cb;
+}
 
 /* Limits in force, fixed at module load (the parameters are read-only). */
 struct ft_limits {
@@ -21,10 +56,123 @@ struct ft_limits {
 	u32 max_leaves;
 	u32 max_levels;
 	u32 max_lanes;
+	u32 max_mem_mb;
 };
 
 extern struct ft_limits ft_limits;
 
+/* Counters of one leaf; guarded by its fabric's lock. */
+struct ft_leaf_stats {
+	u64 sent;		/* messages that left this leaf */
+	u64 delivered;		/* messages that arrived here */
+	u64 blocked;		/* offers of this leaf refused in a cycle */
+	u64 drop_noroute;	/* unicast to no leaf of the fabric */
+	u64 drop_down;		/* arrived while this leaf was down */
+	u64 drop_teardown;	/* still queued when the fabric went away */
+	u64 control_tx;
+	u64 control_rx;
+	u64 bytes_sent;
+	u64 bytes_delivered;
+	u64 latency[FATTREE_LATENCY_BUCKETS];
+};
+
+struct ft_fab;
+
+/* One leaf: netdev_priv() of its link device. */
+struct ft_leaf {
+	struct ft_fab *fab;
+	struct net_device *dev;
+	u32 index;
+	u32 backlog;		/* its packets waiting in the fabric */
+	struct ft_leaf_stats st;
+};
+
+/* What the engine adds up over its life. */
+struct ft_fab_stats {
+	u64 offered;
+	u64 delivered;
+	u64 blocked;
+	u64 synth_queued;
+	u64 synth_delivered;
+	u64 drained_cycle;
+	u64 control;
+	u64 overruns;
+	u64 cycle_ns;
+	u64 run_ns;
+};
+
+/* A fabric: its engine state, its pairs' packets and its leaves. */
+struct ft_fab {
+	struct list_head node;		/* in ft_net.fabrics */
+	struct net *net;		/* namespace it was created in */
+	char name[FATTREE_NAME_LEN];
+	u32 id;				/* global, in the leaves' MACs */
+	u32 n;				/* leaves */
+
+	spinlock_t lock;		/* engine, pairs, queues, counters */
+	struct ft_fabric eng;
+	struct ft_pairs pairs;
+	struct sk_buff_head *slotq;	/* packets of each pair slot */
+	u32 synth_pairs;		/* pairs holding synthetic messages */
+	u32 synth_pairs_max;
+	bool dead;			/* torn down: queue nothing more */
+	struct ft_fab_stats st;
+	struct ft_leaf **leaf;		/* netdev_priv of each leaf device */
+
+	enum fattree_path path;
+	enum fattree_injection injection;
+	enum fattree_arbitration arbitration;
+	enum fattree_profile profile;
+	u32 backlog_max;
+	u64 seed;
+
+	struct mutex step_lock;		/* one runner of cycles at a time */
+	u64 period_ns;			/* 0: manual stepping */
+	struct task_struct *thread;	/* runs timed cycles */
+};
+
+/* fabric.c */
+struct ft_fab_params {
+	const char *name;
+	struct ft_fabric_params core;
+	enum fattree_path path;
+	enum fattree_injection injection;
+	enum fattree_arbitration arbitration;
+	enum fattree_profile profile;
+	u64 period_ns;
+	u32 backlog;
+};
+
+int ft_fab_create(struct net *net, struct ft_fab_params *p,
+		  struct netlink_ext_ack *extack);
+int ft_fab_delete(struct net *net, const char *name,
+		  struct netlink_ext_ack *extack);
+struct ft_fab *ft_fab_find(struct net *net, const char *name);
+/* Fabric list of a namespace: hold ft_net_lock() while using a fabric. */
+struct mutex *ft_net_lock(struct net *net);
+struct list_head *ft_net_fabrics(struct net *net);
+int ft_fab_init(void);
+void ft_fab_exit(void);
+
+/* engine.c */
+int ft_engine_step(struct ft_fab *fab, u32 steps);
+int ft_engine_set_period(struct ft_fab *fab, u64 period_ns);
+void ft_engine_stop(struct ft_fab *fab);
+int ft_engine_inject(struct ft_fab *fab, const struct fattree_inject_row *rows,
+		     u32 nrows, struct netlink_ext_ack *extack);
+void ft_engine_drop_all(struct ft_fab *fab);
+int ft_engine_configure(struct ft_fab *fab, enum fattree_path path,
+			enum fattree_injection inj,
+			enum fattree_arbitration arb, u64 seed);
+
+/* leaf.c */
+int ft_leaves_create(struct ft_fab *fab);
+void ft_leaves_destroy(struct ft_fab *fab, struct list_head *kill);
+void ft_leaf_deliver(struct ft_leaf *dst, struct sk_buff *skb);
+void ft_leaf_wake(struct ft_leaf *leaf);
+struct ft_leaf *ft_leaf_of(struct net_device *dev);
+
+/* netlink.c */
 int ft_genl_init(void);
 void ft_genl_exit(void);
 

@@ -2,8 +2,10 @@
 /*
  * fattree: emulation of a fat-tree interconnect on one Linux host.
  *
- * This file holds the module's entry points and its limits; the generic
- * netlink family lives in netlink.c.
+ * This file holds the module's entry points and its limits. fabric.c keeps
+ * the fabrics of each namespace, leaf.c their leaf devices, engine.c their
+ * delivery cycles, netlink.c the generic netlink family; core/ is the
+ * engine core shared with userspace.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -28,6 +30,10 @@ static unsigned int max_lanes = 1024;
 module_param(max_lanes, uint, 0444);
 MODULE_PARM_DESC(max_lanes, "Most lanes on one directed link (default 1024)");
 
+static unsigned int max_fabric_mb = 1024;
+module_param(max_fabric_mb, uint, 0444);
+MODULE_PARM_DESC(max_fabric_mb, "Most memory one fabric may take, MiB (default 1024)");
+
 struct ft_limits ft_limits;
 
 /* Refuse to load with a limit of zero or above its hard ceiling. */
@@ -47,6 +53,7 @@ static int ft_limits_init(void)
 	err = err ?: ft_limit_check("max_leaves", max_leaves, FATTREE_HARD_MAX_LEAVES);
 	err = err ?: ft_limit_check("max_levels", max_levels, FATTREE_HARD_MAX_LEVELS);
 	err = err ?: ft_limit_check("max_lanes", max_lanes, FATTREE_HARD_MAX_LANES);
+	err = err ?: ft_limit_check("max_fabric_mb", max_fabric_mb, FATTREE_HARD_MAX_MEM_MB);
 	if (err)
 		return err;
 
@@ -54,6 +61,7 @@ static int ft_limits_init(void)
 	ft_limits.max_leaves = max_leaves;
 	ft_limits.max_levels = max_levels;
 	ft_limits.max_lanes = max_lanes;
+	ft_limits.max_mem_mb = max_fabric_mb;
 	return 0;
 }
 
@@ -65,17 +73,25 @@ static int __init ft_module_init(void)
 	if (err)
 		return err;
 
+	err = ft_fab_init();
+	if (err)
+		return err;
 	err = ft_genl_init();
 	if (err) {
 		pr_err("cannot register the generic netlink family: %d\n", err);
+		ft_fab_exit();
 		return err;
 	}
 	return 0;
 }
 
+/* No request can arrive once the family is gone; then every namespace's
+ * fabrics are torn down.
+ */
 static void __exit ft_module_exit(void)
 {
 	ft_genl_exit();
+	ft_fab_exit();
 }
 
 module_init(ft_module_init);

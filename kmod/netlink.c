@@ -3,15 +3,104 @@
  * fattree: the "fattree" generic netlink family.
  *
  * Reads are open to everyone; every command that changes state carries
- * GENL_ADMIN_PERM. All commands validate strictly (resv_start_op): a
- * command without a policy accepts no attributes.
+ * GENL_ADMIN_PERM (CAP_NET_ADMIN in the initial user namespace). Every
+ * command validates strictly (resv_start_op) against a policy of its own,
+ * so an attribute that does not belong to a command is refused; every
+ * refusal carries an extended-ack message pointing at the attribute.
+ * Fabrics are per network namespace: a request sees the fabrics of the
+ * namespace of its socket.
  */
+#include <linux/vmalloc.h>
 #include <net/genetlink.h>
-#include <uapi/linux/fattree.h>
+#include <net/sock.h>
 
 #include "fattree.h"
 
 static struct genl_family ft_genl_family;
+
+static struct netlink_range_validation ft_u16_range = {
+	.min = 1, .max = 65535,
+};
+
+static struct netlink_range_validation ft_backlog_range = {
+	.min = 1, .max = FT_MAX_BACKLOG,
+};
+
+static struct netlink_range_validation ft_steps_range = {
+	.min = 1, .max = FT_MAX_STEPS,
+};
+
+#define FT_NAME_POLICY \
+	{ .type = NLA_NUL_STRING, .len = FATTREE_NAME_LEN - 1 }
+#define FT_ARRAY_POLICY \
+	{ .type = NLA_BINARY, .len = FT_MAX_LEVELS * sizeof(u32) }
+
+static const struct nla_policy ft_fabric_new_policy[FATTREE_A_FABRIC_MAX + 1] = {
+	[FATTREE_A_FABRIC_NAME] = FT_NAME_POLICY,
+	[FATTREE_A_FABRIC_LEVELS] = NLA_POLICY_RANGE(NLA_U32, 1, FT_MAX_LEVELS),
+	[FATTREE_A_FABRIC_DOWN] = FT_ARRAY_POLICY,
+	[FATTREE_A_FABRIC_UP] = FT_ARRAY_POLICY,
+	[FATTREE_A_FABRIC_LANES] = FT_ARRAY_POLICY,
+	[FATTREE_A_FABRIC_PROFILE] = NLA_POLICY_MAX(NLA_U32, FATTREE_PROFILE_EXPLICIT),
+	[FATTREE_A_FABRIC_PROFILE_BASE] = NLA_POLICY_FULL_RANGE(NLA_U32, &ft_u16_range),
+	[FATTREE_A_FABRIC_PROFILE_ROOT] = { .type = NLA_U32 },
+	[FATTREE_A_FABRIC_PATH] = NLA_POLICY_MAX(NLA_U32, FATTREE_PATH_FIRSTFREE),
+	[FATTREE_A_FABRIC_INJECTION] =
+		NLA_POLICY_MAX(NLA_U32, FATTREE_INJECTION_RANDOM_PRIME),
+	[FATTREE_A_FABRIC_ARBITRATION] =
+		NLA_POLICY_MAX(NLA_U32, FATTREE_ARBITRATION_FIXED),
+	[FATTREE_A_FABRIC_PERIOD_NS] = { .type = NLA_U64 },
+	[FATTREE_A_FABRIC_BACKLOG] = NLA_POLICY_FULL_RANGE(NLA_U32, &ft_backlog_range),
+	[FATTREE_A_FABRIC_SEED] = { .type = NLA_U64 },
+};
+
+static const struct nla_policy ft_fabric_name_policy[FATTREE_A_FABRIC_MAX + 1] = {
+	[FATTREE_A_FABRIC_NAME] = FT_NAME_POLICY,
+};
+
+static const struct nla_policy ft_fabric_set_policy[FATTREE_A_FABRIC_MAX + 1] = {
+	[FATTREE_A_FABRIC_NAME] = FT_NAME_POLICY,
+	[FATTREE_A_FABRIC_PATH] = NLA_POLICY_MAX(NLA_U32, FATTREE_PATH_FIRSTFREE),
+	[FATTREE_A_FABRIC_INJECTION] =
+		NLA_POLICY_MAX(NLA_U32, FATTREE_INJECTION_RANDOM_PRIME),
+	[FATTREE_A_FABRIC_ARBITRATION] =
+		NLA_POLICY_MAX(NLA_U32, FATTREE_ARBITRATION_FIXED),
+	[FATTREE_A_FABRIC_PERIOD_NS] = { .type = NLA_U64 },
+	[FATTREE_A_FABRIC_SEED] = { .type = NLA_U64 },
+};
+
+static const struct nla_policy ft_fabric_step_policy[FATTREE_A_FABRIC_MAX + 1] = {
+	[FATTREE_A_FABRIC_NAME] = FT_NAME_POLICY,
+	[FATTREE_A_FABRIC_STEPS] = NLA_POLICY_FULL_RANGE(NLA_U32, &ft_steps_range),
+};
+
+static const struct nla_policy ft_fabric_inject_policy[FATTREE_A_FABRIC_MAX + 1] = {
+	[FATTREE_A_FABRIC_NAME] = FT_NAME_POLICY,
+	[FATTREE_A_FABRIC_INJECT] = { .type = NLA_BINARY },
+};
+
+static const struct nla_policy ft_link_get_policy[FATTREE_A_LINK_MAX + 1] = {
+	[FATTREE_A_LINK_FABRIC] = FT_NAME_POLICY,
+};
+
+static const struct nla_policy ft_leaf_get_policy[FATTREE_A_LEAF_MAX + 1] = {
+	[FATTREE_A_LEAF_FABRIC] = FT_NAME_POLICY,
+};
+
+/* The uapi enums are the core's, number for number. */
+static_assert((int)FATTREE_PATH_FIRSTFREE == (int)FT_PATH_FIRSTFREE);
+static_assert((int)FATTREE_PATH_CIRCUIT == (int)FT_PATH_CIRCUIT);
+static_assert((int)FATTREE_INJECTION_RANDOM_PRIME == (int)FT_INJECT_RANDOM_PRIME);
+static_assert((int)FATTREE_ARBITRATION_FIXED == (int)FT_ARB_FIXED);
+static_assert((int)FATTREE_PROFILE_EXPLICIT == (int)FT_PROFILE_EXPLICIT);
+
+/* An optional u32 attribute (6.1 has no nla_get_u32_default()). */
+static u32 ft_nla_u32(const struct nlattr *a, u32 def)
+{
+	return a ? nla_get_u32(a) : def;
+}
+
+/* ---- INFO_GET ---- */
 
 static int ft_info_fill(struct sk_buff *msg)
 {
@@ -29,34 +118,585 @@ static int ft_nl_info_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct sk_buff *msg;
 	void *hdr;
-	int err;
 
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
-
 	hdr = genlmsg_put_reply(msg, info, &ft_genl_family, 0, info->genlhdr->cmd);
-	if (!hdr) {
-		err = -EMSGSIZE;
-		goto err_free;
+	if (!hdr || ft_info_fill(msg)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
 	}
-	err = ft_info_fill(msg);
-	if (err)
-		goto err_free;
-
 	genlmsg_end(msg, hdr);
 	return genlmsg_reply(msg, info);
+}
 
-err_free:
-	nlmsg_free(msg);
+/* ---- fabrics ---- */
+
+/* A u32-per-level array attribute: exactly @h entries. */
+static int ft_nl_levels(struct genl_info *info, int type, u32 h, u32 *out)
+{
+	struct nlattr *a = info->attrs[type];
+
+	if (nla_len(a) != h * sizeof(u32)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a, "needs one u32 per level");
+		return -EINVAL;
+	}
+	memcpy(out, nla_data(a), h * sizeof(u32));
+	return 0;
+}
+
+static int ft_nl_period(struct genl_info *info, u64 *period)
+{
+	struct nlattr *a = info->attrs[FATTREE_A_FABRIC_PERIOD_NS];
+
+	*period = nla_get_u64(a);
+	if (*period && (*period < FT_MIN_PERIOD_NS || *period > FT_MAX_PERIOD_NS)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a,
+				    "period must be 0 (manual) or 1 us to 10 s");
+		return -ERANGE;
+	}
+	return 0;
+}
+
+static int ft_nl_fabric_params(struct genl_info *info, struct ft_fab_params *p)
+{
+	struct nlattr **tb = info->attrs;
+	struct ft_profile *prof = &p->core.profile;
+	u32 h;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, FATTREE_A_FABRIC_NAME) ||
+	    GENL_REQ_ATTR_CHECK(info, FATTREE_A_FABRIC_LEVELS) ||
+	    GENL_REQ_ATTR_CHECK(info, FATTREE_A_FABRIC_DOWN) ||
+	    GENL_REQ_ATTR_CHECK(info, FATTREE_A_FABRIC_UP))
+		return -EINVAL;
+	p->name = nla_data(tb[FATTREE_A_FABRIC_NAME]);
+	if (!p->name[0]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[FATTREE_A_FABRIC_NAME],
+				    "empty fabric name");
+		return -EINVAL;
+	}
+	h = nla_get_u32(tb[FATTREE_A_FABRIC_LEVELS]);
+	p->core.h = h;
+	err = ft_nl_levels(info, FATTREE_A_FABRIC_DOWN, h, p->core.m);
+	err = err ?: ft_nl_levels(info, FATTREE_A_FABRIC_UP, h, p->core.w);
+	if (err)
+		return err;
+
+	/* Lanes: an explicit table, or a profile (constant 1 by default). */
+	if (tb[FATTREE_A_FABRIC_LANES] && tb[FATTREE_A_FABRIC_PROFILE]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[FATTREE_A_FABRIC_PROFILE],
+				    "give lanes or a profile, not both");
+		return -EINVAL;
+	}
+	prof->base = 1;
+	if (tb[FATTREE_A_FABRIC_LANES]) {
+		prof->kind = FT_PROFILE_EXPLICIT;
+		err = ft_nl_levels(info, FATTREE_A_FABRIC_LANES, h, prof->table);
+		if (err)
+			return err;
+	} else if (tb[FATTREE_A_FABRIC_PROFILE]) {
+		prof->kind = nla_get_u32(tb[FATTREE_A_FABRIC_PROFILE]);
+		if (prof->kind == FT_PROFILE_EXPLICIT) {
+			NL_SET_ERR_MSG_ATTR(info->extack, tb[FATTREE_A_FABRIC_PROFILE],
+					    "an explicit profile is given as lanes");
+			return -EINVAL;
+		}
+	} else {
+		prof->kind = FT_PROFILE_CONSTANT;
+	}
+	if (tb[FATTREE_A_FABRIC_PROFILE_BASE])
+		prof->base = nla_get_u32(tb[FATTREE_A_FABRIC_PROFILE_BASE]);
+	if (tb[FATTREE_A_FABRIC_PROFILE_ROOT])
+		prof->root = nla_get_u32(tb[FATTREE_A_FABRIC_PROFILE_ROOT]);
+	p->profile = (enum fattree_profile)prof->kind;
+
+	p->path = ft_nla_u32(tb[FATTREE_A_FABRIC_PATH], FATTREE_PATH_DMODK);
+	p->injection = ft_nla_u32(tb[FATTREE_A_FABRIC_INJECTION],
+					   FATTREE_INJECTION_ALL);
+	p->arbitration = ft_nla_u32(tb[FATTREE_A_FABRIC_ARBITRATION],
+					     FATTREE_ARBITRATION_RANDOM);
+	p->backlog = ft_nla_u32(tb[FATTREE_A_FABRIC_BACKLOG], FT_DEFAULT_BACKLOG);
+	p->core.seed = tb[FATTREE_A_FABRIC_SEED] ?
+		       nla_get_u64(tb[FATTREE_A_FABRIC_SEED]) : 1;
+	p->core.path = (enum ft_path_choice)p->path;
+	p->core.arb = (enum ft_arbitration)p->arbitration;
+	p->core.inject.rule = (enum ft_inject_rule)p->injection;
+	p->period_ns = 0;
+	if (tb[FATTREE_A_FABRIC_PERIOD_NS])
+		return ft_nl_period(info, &p->period_ns);
+	return 0;
+}
+
+static int ft_nl_fabric_new_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct net *net = genl_info_net(info);
+	struct ft_fab_params *p;
+	int err;
+
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	err = ft_nl_fabric_params(info, p);
+	if (!err) {
+		mutex_lock(ft_net_lock(net));
+		err = ft_fab_create(net, p, info->extack);
+		mutex_unlock(ft_net_lock(net));
+	}
+	kfree(p);
 	return err;
 }
 
+/* Look up the fabric a request names; the caller holds ft_net_lock(). */
+static struct ft_fab *ft_nl_fabric(struct genl_info *info)
+{
+	struct nlattr *a = info->attrs[FATTREE_A_FABRIC_NAME];
+	struct ft_fab *fab;
+
+	if (GENL_REQ_ATTR_CHECK(info, FATTREE_A_FABRIC_NAME))
+		return NULL;
+	fab = ft_fab_find(genl_info_net(info), nla_data(a));
+	if (!fab)
+		NL_SET_ERR_MSG_ATTR(info->extack, a, "no fabric of that name in this namespace");
+	return fab;
+}
+
+static int ft_nl_fabric_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct net *net = genl_info_net(info);
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, FATTREE_A_FABRIC_NAME))
+		return -EINVAL;
+	mutex_lock(ft_net_lock(net));
+	err = ft_fab_delete(net, nla_data(info->attrs[FATTREE_A_FABRIC_NAME]),
+			    info->extack);
+	mutex_unlock(ft_net_lock(net));
+	return err;
+}
+
+static int ft_nl_put_levels(struct sk_buff *msg, int type, u32 h, const u32 *v)
+{
+	return nla_put(msg, type, h * sizeof(u32), v);
+}
+
+static int ft_nl_fabric_stats(struct sk_buff *msg, const struct ft_fab *fab)
+{
+	const struct ft_fab_stats *st = &fab->st;
+	struct nlattr *nest;
+
+	nest = nla_nest_start(msg, FATTREE_A_FABRIC_STATS);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u64_64bit(msg, FATTREE_A_STATS_QUEUED, fab->pairs.queued, FATTREE_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FATTREE_A_STATS_OFFERED, st->offered, FATTREE_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FATTREE_A_STATS_DELIVERED, st->delivered, FATTREE_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FATTREE_A_STATS_BLOCKED, st->blocked, FATTREE_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FATTREE_A_STATS_SYNTH_QUEUED,
+			      st->synth_queued - st->synth_delivered, FATTREE_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FATTREE_A_STATS_SYNTH_DELIVERED, st->synth_delivered,
+			      FATTREE_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FATTREE_A_STATS_DRAINED_CYCLE, st->drained_cycle,
+			      FATTREE_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FATTREE_A_STATS_CONTROL, st->control, FATTREE_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FATTREE_A_STATS_OVERRUNS, st->overruns, FATTREE_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FATTREE_A_STATS_CYCLE_NS, st->cycle_ns, FATTREE_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FATTREE_A_STATS_RUN_NS, st->run_ns, FATTREE_A_STATS_PAD)) {
+		nla_nest_cancel(msg, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+static int ft_nl_fabric_fill(struct sk_buff *msg, struct ft_fab *fab,
+			     u32 portid, u32 seq, int flags)
+{
+	const struct ft_topo *t = &fab->eng.topo;
+	void *hdr;
+	int err;
+
+	hdr = genlmsg_put(msg, portid, seq, &ft_genl_family, flags,
+			  FATTREE_CMD_FABRIC_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	spin_lock_bh(&fab->lock);
+	err = -EMSGSIZE;
+	if (nla_put_string(msg, FATTREE_A_FABRIC_NAME, fab->name) ||
+	    nla_put_u32(msg, FATTREE_A_FABRIC_LEVELS, t->h) ||
+	    ft_nl_put_levels(msg, FATTREE_A_FABRIC_DOWN, t->h, t->m + 1) ||
+	    ft_nl_put_levels(msg, FATTREE_A_FABRIC_UP, t->h, t->w + 1) ||
+	    ft_nl_put_levels(msg, FATTREE_A_FABRIC_LANES, t->h, t->lanes + 1) ||
+	    nla_put_u32(msg, FATTREE_A_FABRIC_PROFILE, fab->profile) ||
+	    nla_put_u32(msg, FATTREE_A_FABRIC_PATH, fab->path) ||
+	    nla_put_u32(msg, FATTREE_A_FABRIC_INJECTION, fab->injection) ||
+	    nla_put_u32(msg, FATTREE_A_FABRIC_ARBITRATION, fab->arbitration) ||
+	    nla_put_u64_64bit(msg, FATTREE_A_FABRIC_PERIOD_NS, fab->period_ns,
+			      FATTREE_A_FABRIC_PAD) ||
+	    nla_put_u32(msg, FATTREE_A_FABRIC_BACKLOG, fab->backlog_max) ||
+	    nla_put_u64_64bit(msg, FATTREE_A_FABRIC_SEED, fab->seed, FATTREE_A_FABRIC_PAD) ||
+	    nla_put_u32(msg, FATTREE_A_FABRIC_LEAVES, fab->n) ||
+	    nla_put_u64_64bit(msg, FATTREE_A_FABRIC_CYCLE, fab->eng.cycle,
+			      FATTREE_A_FABRIC_PAD) ||
+	    ft_nl_fabric_stats(msg, fab))
+		goto cancel;
+	spin_unlock_bh(&fab->lock);
+	genlmsg_end(msg, hdr);
+	return 0;
+cancel:
+	spin_unlock_bh(&fab->lock);
+	genlmsg_cancel(msg, hdr);
+	return err;
+}
+
+static int ft_nl_fabric_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct net *net = genl_info_net(info);
+	struct sk_buff *msg;
+	struct ft_fab *fab;
+	int err = -ENOENT;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	mutex_lock(ft_net_lock(net));
+	fab = ft_nl_fabric(info);
+	if (fab)
+		err = ft_nl_fabric_fill(msg, fab, info->snd_portid, info->snd_seq, 0);
+	mutex_unlock(ft_net_lock(net));
+	if (err) {
+		nlmsg_free(msg);
+		return fab ? err : -ENOENT;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+static int ft_nl_fabric_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct net *net = sock_net(skb->sk);
+	struct ft_fab *fab;
+	long i = 0;
+	int err = 0;
+
+	mutex_lock(ft_net_lock(net));
+	list_for_each_entry(fab, ft_net_fabrics(net), node) {
+		if (i++ < cb->args[0])
+			continue;
+		err = ft_nl_fabric_fill(skb, fab, NETLINK_CB(cb->skb).portid,
+					cb->nlh->nlmsg_seq, NLM_F_MULTI);
+		if (err)
+			break;
+		cb->args[0] = i;
+	}
+	mutex_unlock(ft_net_lock(net));
+	return err == -EMSGSIZE && skb->len ? skb->len : (err ?: skb->len);
+}
+
+static int ft_nl_fabric_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct net *net = genl_info_net(info);
+	struct nlattr **tb = info->attrs;
+	struct ft_fab *fab;
+	u64 period = 0;
+	int err = -ENOENT;
+
+	mutex_lock(ft_net_lock(net));
+	fab = ft_nl_fabric(info);
+	if (!fab)
+		goto out;
+	err = 0;
+	if (tb[FATTREE_A_FABRIC_PERIOD_NS])
+		err = ft_nl_period(info, &period);
+	if (err)
+		goto out;
+	err = ft_engine_configure(fab,
+				  ft_nla_u32(tb[FATTREE_A_FABRIC_PATH], fab->path),
+				  ft_nla_u32(tb[FATTREE_A_FABRIC_INJECTION],
+						      fab->injection),
+				  ft_nla_u32(tb[FATTREE_A_FABRIC_ARBITRATION],
+						      fab->arbitration),
+				  tb[FATTREE_A_FABRIC_SEED] ?
+				  nla_get_u64(tb[FATTREE_A_FABRIC_SEED]) : fab->seed);
+	if (!err && tb[FATTREE_A_FABRIC_PERIOD_NS] && period != fab->period_ns) {
+		err = ft_engine_set_period(fab, period);
+		if (err)
+			NL_SET_ERR_MSG_MOD(info->extack, "cannot start the cycle thread");
+	}
+out:
+	mutex_unlock(ft_net_lock(net));
+	return err;
+}
+
+static int ft_nl_fabric_step_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct net *net = genl_info_net(info);
+	struct ft_fab *fab;
+	u32 steps;
+	int err = -ENOENT;
+
+	if (GENL_REQ_ATTR_CHECK(info, FATTREE_A_FABRIC_STEPS))
+		return -EINVAL;
+	steps = nla_get_u32(info->attrs[FATTREE_A_FABRIC_STEPS]);
+	mutex_lock(ft_net_lock(net));
+	fab = ft_nl_fabric(info);
+	if (fab && fab->period_ns) {
+		NL_SET_ERR_MSG_MOD(info->extack,
+				   "the fabric runs on its timer: set its period to 0 to step it");
+		err = -EBUSY;
+	} else if (fab) {
+		err = ft_engine_step(fab, steps);
+	}
+	mutex_unlock(ft_net_lock(net));
+	return err;
+}
+
+/* Gather every INJECT attribute's rows, checking each against @n leaves. */
+static int ft_nl_inject_rows(struct genl_info *info, u32 n,
+			     struct fattree_inject_row **rowsp, u32 *nrowsp)
+{
+	const int hdrlen = GENL_HDRLEN + ft_genl_family.hdrsize;
+	struct fattree_inject_row *rows;
+	const struct nlattr *a;
+	u32 nrows = 0, i, k;
+	int rem;
+
+	nlmsg_for_each_attr(a, info->nlhdr, hdrlen, rem) {
+		if (nla_type(a) != FATTREE_A_FABRIC_INJECT)
+			continue;
+		if (nla_len(a) % sizeof(*rows) || !nla_len(a)) {
+			NL_SET_ERR_MSG_ATTR(info->extack, a,
+					    "rows are whole struct fattree_inject_row");
+			return -EINVAL;
+		}
+		nrows += nla_len(a) / sizeof(*rows);
+	}
+	if (!nrows) {
+		NL_SET_ERR_MSG_MOD(info->extack, "no rows to inject");
+		return -EINVAL;
+	}
+	rows = kvmalloc_array(nrows, sizeof(*rows), GFP_KERNEL);
+	if (!rows)
+		return -ENOMEM;
+	k = 0;
+	nlmsg_for_each_attr(a, info->nlhdr, hdrlen, rem) {
+		const struct fattree_inject_row *r = nla_data(a);
+
+		if (nla_type(a) != FATTREE_A_FABRIC_INJECT)
+			continue;
+		for (i = 0; i < nla_len(a) / sizeof(*rows); i++, k++) {
+			if (r[i].src >= n || r[i].dst >= n || !r[i].count) {
+				NL_SET_ERR_MSG_ATTR(info->extack, a,
+						    "a row names no leaf of the fabric or has count 0");
+				kvfree(rows);
+				return -EINVAL;
+			}
+			rows[k] = r[i];
+		}
+	}
+	*rowsp = rows;
+	*nrowsp = nrows;
+	return 0;
+}
+
+static int ft_nl_fabric_inject_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct net *net = genl_info_net(info);
+	struct fattree_inject_row *rows;
+	struct ft_fab *fab;
+	u32 nrows;
+	int err = -ENOENT;
+
+	mutex_lock(ft_net_lock(net));
+	fab = ft_nl_fabric(info);
+	if (fab)
+		err = ft_nl_inject_rows(info, fab->n, &rows, &nrows);
+	if (!err) {
+		err = ft_engine_inject(fab, rows, nrows, info->extack);
+		kvfree(rows);
+	}
+	mutex_unlock(ft_net_lock(net));
+	return err;
+}
+
+/* ---- links and leaves (dumps of one fabric) ---- */
+
+static struct ft_fab *ft_nl_dump_fabric(struct netlink_callback *cb, int type)
+{
+	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
+	struct nlattr *a = info->attrs[type];
+
+	if (!a) {
+		NL_SET_ERR_MSG(cb->extack, "name the fabric to dump");
+		return ERR_PTR(-EINVAL);
+	}
+	return ft_fab_find(sock_net(cb->skb->sk), nla_data(a)) ?: ERR_PTR(-ENOENT);
+}
+
+static int ft_nl_link_fill(struct sk_buff *msg, struct ft_fab *fab, u32 id,
+			   struct netlink_callback *cb)
+{
+	const struct ft_link_stats *st = &fab->eng.stats[id];
+	const struct ft_link *l = &fab->eng.lanes.link[id];
+	u32 level, local, dir, node, port;
+	void *hdr;
+
+	ft_topo_dlink_decode(&fab->eng.topo, id, &level, &local, &dir);
+	node = local / fab->eng.topo.w[level];
+	port = local % fab->eng.topo.w[level];
+	hdr = genlmsg_put(msg, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &ft_genl_family, NLM_F_MULTI, FATTREE_CMD_LINK_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(msg, FATTREE_A_LINK_ID, id) ||
+	    nla_put_u32(msg, FATTREE_A_LINK_LEVEL, level) ||
+	    nla_put_u32(msg, FATTREE_A_LINK_NODE, node) ||
+	    nla_put_u32(msg, FATTREE_A_LINK_PORT, port) ||
+	    (dir == FT_UP && nla_put_flag(msg, FATTREE_A_LINK_UP)) ||
+	    nla_put_u32(msg, FATTREE_A_LINK_LANES, l->lanes) ||
+	    nla_put_u32(msg, FATTREE_A_LINK_RESERVED, l->reserved) ||
+	    nla_put_u64_64bit(msg, FATTREE_A_LINK_CARRIED, st->carried, FATTREE_A_LINK_PAD) ||
+	    nla_put_u32(msg, FATTREE_A_LINK_MAX_CYCLE, st->max_cycle) ||
+	    nla_put_u64_64bit(msg, FATTREE_A_LINK_SATURATED, st->saturated,
+			      FATTREE_A_LINK_PAD) ||
+	    nla_put_u64_64bit(msg, FATTREE_A_LINK_BLOCKED, st->blocked, FATTREE_A_LINK_PAD)) {
+		genlmsg_cancel(msg, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return 0;
+}
+
+static int ft_nl_link_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct net *net = sock_net(skb->sk);
+	struct ft_fab *fab;
+	int err = 0;
+	u32 id;
+
+	mutex_lock(ft_net_lock(net));
+	fab = ft_nl_dump_fabric(cb, FATTREE_A_LINK_FABRIC);
+	if (IS_ERR(fab)) {
+		err = PTR_ERR(fab);
+		goto out;
+	}
+	spin_lock_bh(&fab->lock);
+	for (id = cb->args[0]; id < fab->eng.lanes.n; id++) {
+		err = ft_nl_link_fill(skb, fab, id, cb);
+		if (err)
+			break;
+	}
+	spin_unlock_bh(&fab->lock);
+	cb->args[0] = id;
+out:
+	mutex_unlock(ft_net_lock(net));
+	return err == -EMSGSIZE && skb->len ? skb->len : (err ?: skb->len);
+}
+
+static int ft_nl_leaf_fill(struct sk_buff *msg, struct ft_leaf *leaf,
+			   struct netlink_callback *cb)
+{
+	const struct ft_leaf_stats *st = &leaf->st;
+	void *hdr;
+
+	hdr = genlmsg_put(msg, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &ft_genl_family, NLM_F_MULTI, FATTREE_CMD_LEAF_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(msg, FATTREE_A_LEAF_INDEX, leaf->index) ||
+	    nla_put_u32(msg, FATTREE_A_LEAF_IFINDEX, leaf->dev->ifindex) ||
+	    nla_put_string(msg, FATTREE_A_LEAF_IFNAME, leaf->dev->name) ||
+	    nla_put_u64_64bit(msg, FATTREE_A_LEAF_QUEUED, leaf->backlog, FATTREE_A_LEAF_PAD) ||
+	    nla_put_u64_64bit(msg, FATTREE_A_LEAF_SENT, st->sent, FATTREE_A_LEAF_PAD) ||
+	    nla_put_u64_64bit(msg, FATTREE_A_LEAF_DELIVERED, st->delivered, FATTREE_A_LEAF_PAD) ||
+	    nla_put_u64_64bit(msg, FATTREE_A_LEAF_BLOCKED, st->blocked, FATTREE_A_LEAF_PAD) ||
+	    nla_put_u64_64bit(msg, FATTREE_A_LEAF_DROP_NOROUTE, st->drop_noroute,
+			      FATTREE_A_LEAF_PAD) ||
+	    nla_put_u64_64bit(msg, FATTREE_A_LEAF_DROP_DOWN, st->drop_down, FATTREE_A_LEAF_PAD) ||
+	    nla_put_u64_64bit(msg, FATTREE_A_LEAF_DROP_TEARDOWN, st->drop_teardown,
+			      FATTREE_A_LEAF_PAD) ||
+	    nla_put_u64_64bit(msg, FATTREE_A_LEAF_CONTROL_TX, st->control_tx, FATTREE_A_LEAF_PAD) ||
+	    nla_put_u64_64bit(msg, FATTREE_A_LEAF_CONTROL_RX, st->control_rx, FATTREE_A_LEAF_PAD) ||
+	    nla_put(msg, FATTREE_A_LEAF_LATENCY, sizeof(st->latency), st->latency)) {
+		genlmsg_cancel(msg, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return 0;
+}
+
+static int ft_nl_leaf_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct net *net = sock_net(skb->sk);
+	struct ft_fab *fab;
+	int err = 0;
+	u32 i;
+
+	mutex_lock(ft_net_lock(net));
+	fab = ft_nl_dump_fabric(cb, FATTREE_A_LEAF_FABRIC);
+	if (IS_ERR(fab)) {
+		err = PTR_ERR(fab);
+		goto out;
+	}
+	spin_lock_bh(&fab->lock);
+	for (i = cb->args[0]; i < fab->n; i++) {
+		err = ft_nl_leaf_fill(skb, fab->leaf[i], cb);
+		if (err)
+			break;
+	}
+	spin_unlock_bh(&fab->lock);
+	cb->args[0] = i;
+out:
+	mutex_unlock(ft_net_lock(net));
+	return err == -EMSGSIZE && skb->len ? skb->len : (err ?: skb->len);
+}
+
+#define FT_OP(_cmd, _policy, _max)	\
+	.cmd = _cmd, .policy = _policy, .maxattr = _max
+
 static const struct genl_ops ft_genl_ops[] = {
 	{
-		.cmd = FATTREE_CMD_INFO_GET,
 		/* No policy: the core refuses every attribute. */
+		.cmd = FATTREE_CMD_INFO_GET,
 		.doit = ft_nl_info_get_doit,
+	},
+	{
+		FT_OP(FATTREE_CMD_FABRIC_NEW, ft_fabric_new_policy, FATTREE_A_FABRIC_MAX),
+		.doit = ft_nl_fabric_new_doit,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		FT_OP(FATTREE_CMD_FABRIC_DEL, ft_fabric_name_policy, FATTREE_A_FABRIC_MAX),
+		.doit = ft_nl_fabric_del_doit,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		FT_OP(FATTREE_CMD_FABRIC_GET, ft_fabric_name_policy, FATTREE_A_FABRIC_MAX),
+		.doit = ft_nl_fabric_get_doit,
+		.dumpit = ft_nl_fabric_get_dumpit,
+	},
+	{
+		FT_OP(FATTREE_CMD_FABRIC_SET, ft_fabric_set_policy, FATTREE_A_FABRIC_MAX),
+		.doit = ft_nl_fabric_set_doit,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		FT_OP(FATTREE_CMD_FABRIC_STEP, ft_fabric_step_policy, FATTREE_A_FABRIC_MAX),
+		.doit = ft_nl_fabric_step_doit,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		FT_OP(FATTREE_CMD_FABRIC_INJECT, ft_fabric_inject_policy, FATTREE_A_FABRIC_MAX),
+		.doit = ft_nl_fabric_inject_doit,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		FT_OP(FATTREE_CMD_LINK_GET, ft_link_get_policy, FATTREE_A_LINK_MAX),
+		.dumpit = ft_nl_link_get_dumpit,
+	},
+	{
+		FT_OP(FATTREE_CMD_LEAF_GET, ft_leaf_get_policy, FATTREE_A_LEAF_MAX),
+		.dumpit = ft_nl_leaf_get_dumpit,
 	},
 };
 
@@ -64,6 +704,7 @@ static struct genl_family ft_genl_family __ro_after_init = {
 	.name = FATTREE_GENL_NAME,
 	.version = FATTREE_GENL_VERSION,
 	.netnsok = true,
+	.parallel_ops = false,
 	.module = THIS_MODULE,
 	.ops = ft_genl_ops,
 	.n_ops = ARRAY_SIZE(ft_genl_ops),

@@ -75,3 +75,190 @@ long long ft_sysfs_num(const char *path)
 	v = strtoll(buf, &end, 0);
 	return *end ? -1 : v;
 }
+
+void ft_spec_kary(struct ft_spec *s, const char *name, uint32_t levels, uint32_t k)
+{
+	uint32_t i;
+
+	memset(s, 0, sizeof(*s));
+	s->name = name;
+	s->h = levels;
+	for (i = 0; i < levels; i++) {
+		s->m[i] = k;
+		s->w[i] = i ? k : 1;
+	}
+	s->profile = s->path = s->injection = s->arbitration = -1;
+	s->seed = 1;
+}
+
+int ft_fabric_new(struct ftnl *nl, const struct ft_spec *s)
+{
+	struct nl_msg *msg = ftnl_msg(nl, FATTREE_CMD_FABRIC_NEW, 0);
+
+	if (!msg)
+		return -ENOMEM;
+	nla_put_string(msg, FATTREE_A_FABRIC_NAME, s->name);
+	nla_put_u32(msg, FATTREE_A_FABRIC_LEVELS, s->h);
+	nla_put(msg, FATTREE_A_FABRIC_DOWN, s->h * 4, s->m);
+	nla_put(msg, FATTREE_A_FABRIC_UP, s->h * 4, s->w);
+	if (s->lanes[0])
+		nla_put(msg, FATTREE_A_FABRIC_LANES, s->h * 4, s->lanes);
+	if (s->profile >= 0)
+		nla_put_u32(msg, FATTREE_A_FABRIC_PROFILE, s->profile);
+	if (s->path >= 0)
+		nla_put_u32(msg, FATTREE_A_FABRIC_PATH, s->path);
+	if (s->injection >= 0)
+		nla_put_u32(msg, FATTREE_A_FABRIC_INJECTION, s->injection);
+	if (s->arbitration >= 0)
+		nla_put_u32(msg, FATTREE_A_FABRIC_ARBITRATION, s->arbitration);
+	if (s->period_ns)
+		nla_put_u64(msg, FATTREE_A_FABRIC_PERIOD_NS, s->period_ns);
+	nla_put_u64(msg, FATTREE_A_FABRIC_SEED, s->seed);
+	return ftnl_transact(nl, msg, NULL, NULL);
+}
+
+static struct nl_msg *ft_named(struct ftnl *nl, uint8_t cmd, const char *name)
+{
+	struct nl_msg *msg = ftnl_msg(nl, cmd, 0);
+
+	if (msg && name)
+		nla_put_string(msg, FATTREE_A_FABRIC_NAME, name);
+	return msg;
+}
+
+int ft_fabric_del(struct ftnl *nl, const char *name)
+{
+	return ftnl_transact(nl, ft_named(nl, FATTREE_CMD_FABRIC_DEL, name), NULL, NULL);
+}
+
+static uint64_t ft_u64(struct nlattr **tb, int type)
+{
+	return tb[type] ? nla_get_u64(tb[type]) : 0;
+}
+
+static int ft_fabric_reply(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[FATTREE_A_FABRIC_MAX + 1];
+	struct nlattr *st[FATTREE_A_STATS_MAX + 1];
+	struct ft_fabric_info *fi = arg;
+
+	if (ftnl_parse(msg, tb, FATTREE_A_FABRIC_MAX))
+		return -EINVAL;
+	memset(fi, 0, sizeof(*fi));
+	fi->leaves = nla_get_u32(tb[FATTREE_A_FABRIC_LEAVES]);
+	fi->levels = nla_get_u32(tb[FATTREE_A_FABRIC_LEVELS]);
+	memcpy(fi->lanes, nla_data(tb[FATTREE_A_FABRIC_LANES]),
+	       nla_len(tb[FATTREE_A_FABRIC_LANES]));
+	fi->cycle = ft_u64(tb, FATTREE_A_FABRIC_CYCLE);
+	if (nla_parse_nested(st, FATTREE_A_STATS_MAX, tb[FATTREE_A_FABRIC_STATS], NULL))
+		return -EINVAL;
+	fi->queued = ft_u64(st, FATTREE_A_STATS_QUEUED);
+	fi->delivered = ft_u64(st, FATTREE_A_STATS_DELIVERED);
+	fi->offered = ft_u64(st, FATTREE_A_STATS_OFFERED);
+	fi->blocked = ft_u64(st, FATTREE_A_STATS_BLOCKED);
+	fi->synth_queued = ft_u64(st, FATTREE_A_STATS_SYNTH_QUEUED);
+	fi->synth_delivered = ft_u64(st, FATTREE_A_STATS_SYNTH_DELIVERED);
+	fi->drained_cycle = ft_u64(st, FATTREE_A_STATS_DRAINED_CYCLE);
+	return 0;
+}
+
+int ft_fabric_get(struct ftnl *nl, const char *name, struct ft_fabric_info *fi)
+{
+	return ftnl_transact(nl, ft_named(nl, FATTREE_CMD_FABRIC_GET, name),
+			     ft_fabric_reply, fi);
+}
+
+static int ft_count_reply(struct nl_msg *msg, void *arg)
+{
+	(void)msg;
+	(*(int *)arg)++;
+	return 0;
+}
+
+int ft_fabric_count(struct ftnl *nl)
+{
+	int n = 0, err;
+
+	err = ftnl_transact(nl, ftnl_msg(nl, FATTREE_CMD_FABRIC_GET, NLM_F_DUMP),
+			    ft_count_reply, &n);
+	return err ? err : n;
+}
+
+int ft_fabric_step(struct ftnl *nl, const char *name, uint32_t steps)
+{
+	struct nl_msg *msg = ft_named(nl, FATTREE_CMD_FABRIC_STEP, name);
+
+	if (!msg)
+		return -ENOMEM;
+	nla_put_u32(msg, FATTREE_A_FABRIC_STEPS, steps);
+	return ftnl_transact(nl, msg, NULL, NULL);
+}
+
+int ft_fabric_inject(struct ftnl *nl, const char *name,
+		     const struct fattree_inject_row *rows, uint32_t n)
+{
+	struct nl_msg *msg = nlmsg_alloc_size(n * sizeof(*rows) + 4096);
+	uint32_t per = 65000 / sizeof(*rows), i;
+
+	if (!msg || !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, nl->family, 0, 0,
+				 FATTREE_CMD_FABRIC_INJECT, FATTREE_GENL_VERSION))
+		return -ENOMEM;
+	nla_put_string(msg, FATTREE_A_FABRIC_NAME, name);
+	for (i = 0; i < n; i += per)
+		if (nla_put(msg, FATTREE_A_FABRIC_INJECT,
+			    (n - i < per ? n - i : per) * sizeof(*rows), rows + i))
+			return -EMSGSIZE;
+	return ftnl_transact(nl, msg, NULL, NULL);
+}
+
+struct ft_links_acc {
+	struct ft_link_info *v;
+	int n, cap;
+};
+
+static int ft_link_reply(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[FATTREE_A_LINK_MAX + 1];
+	struct ft_links_acc *acc = arg;
+	struct ft_link_info *l;
+
+	if (ftnl_parse(msg, tb, FATTREE_A_LINK_MAX))
+		return -EINVAL;
+	if (acc->n == acc->cap) {
+		acc->cap = acc->cap ? 2 * acc->cap : 256;
+		acc->v = realloc(acc->v, acc->cap * sizeof(*acc->v));
+		if (!acc->v)
+			return -ENOMEM;
+	}
+	l = &acc->v[acc->n++];
+	l->id = nla_get_u32(tb[FATTREE_A_LINK_ID]);
+	l->level = nla_get_u32(tb[FATTREE_A_LINK_LEVEL]);
+	l->node = nla_get_u32(tb[FATTREE_A_LINK_NODE]);
+	l->port = nla_get_u32(tb[FATTREE_A_LINK_PORT]);
+	l->up = !!tb[FATTREE_A_LINK_UP];
+	l->lanes = nla_get_u32(tb[FATTREE_A_LINK_LANES]);
+	l->reserved = nla_get_u32(tb[FATTREE_A_LINK_RESERVED]);
+	l->max_cycle = nla_get_u32(tb[FATTREE_A_LINK_MAX_CYCLE]);
+	l->carried = nla_get_u64(tb[FATTREE_A_LINK_CARRIED]);
+	l->saturated = nla_get_u64(tb[FATTREE_A_LINK_SATURATED]);
+	l->blocked = nla_get_u64(tb[FATTREE_A_LINK_BLOCKED]);
+	return 0;
+}
+
+int ft_links(struct ftnl *nl, const char *name, struct ft_link_info **out)
+{
+	struct ft_links_acc acc = { 0 };
+	struct nl_msg *msg = ftnl_msg(nl, FATTREE_CMD_LINK_GET, NLM_F_DUMP);
+	int err;
+
+	if (!msg)
+		return -ENOMEM;
+	nla_put_string(msg, FATTREE_A_LINK_FABRIC, name);
+	err = ftnl_transact(nl, msg, ft_link_reply, &acc);
+	if (err) {
+		free(acc.v);
+		return err;
+	}
+	*out = acc.v;
+	return acc.n;
+}

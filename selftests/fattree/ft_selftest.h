@@ -20,3 +20,41 @@ long long ft_sysfs_num(const char *path);
 int ft_sysfs_str(const char *path, char *buf, size_t len);
 
 #endif /* FT_SELFTEST_H */
+
+/* Fabric requests over the fattree family (see fabric_test.c). */
+#include "ftnl.h"
+#include "linux/fattree.h"
+
+struct ft_spec {
+	const char *name;
+	uint32_t h;
+	uint32_t m[8], w[8], lanes[8];
+	int profile;		/* -1: none (lanes if set, else constant 1) */
+	int path, injection, arbitration;	/* -1: kernel default */
+	uint64_t period_ns;
+	uint64_t seed;
+};
+
+struct ft_fabric_info {
+	uint32_t leaves, levels, lanes[8];
+	uint64_t cycle, queued, delivered, synth_queued, synth_delivered;
+	uint64_t drained_cycle, offered, blocked;
+};
+
+struct ft_link_info {
+	uint32_t id, level, node, port, lanes, reserved, max_cycle;
+	int up;
+	uint64_t carried, saturated, blocked;
+};
+
+/* Fill @s with FT(levels, k): m = (k..k), w = (1, k..k). */
+void ft_spec_kary(struct ft_spec *s, const char *name, uint32_t levels, uint32_t k);
+int ft_fabric_new(struct ftnl *nl, const struct ft_spec *s);
+int ft_fabric_del(struct ftnl *nl, const char *name);
+int ft_fabric_get(struct ftnl *nl, const char *name, struct ft_fabric_info *fi);
+int ft_fabric_count(struct ftnl *nl);
+int ft_fabric_step(struct ftnl *nl, const char *name, uint32_t steps);
+int ft_fabric_inject(struct ftnl *nl, const char *name,
+		     const struct fattree_inject_row *rows, uint32_t n);
+/* Dump a fabric's links into a malloc'd array; returns the count or -errno. */
+int ft_links(struct ftnl *nl, const char *name, struct ft_link_info **out);

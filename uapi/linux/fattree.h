@@ -3,13 +3,152 @@
  * fattree: the user/kernel contract of the fat-tree fabric emulator.
  *
  * The generic netlink family is described in uapi/fattree.yaml; keep the
- * two in step.
+ * two in step. Numbering follows docs/design.md: leaves at level 0,
+ * switches at levels 1..h; m[i] children per level-i switch, w[i] parents
+ * per level-(i-1) node, lanes[i] lanes on each directed link between
+ * levels i-1 and i (arrays are indexed from level 1).
  */
 #ifndef _UAPI_LINUX_FATTREE_H
 #define _UAPI_LINUX_FATTREE_H
 
+#include <linux/types.h>
+
 #define FATTREE_GENL_NAME	"fattree"
 #define FATTREE_GENL_VERSION	1
+#define FATTREE_MCGRP_EVENTS	"events"
+
+#define FATTREE_NAME_LEN	8	/* fabric names, NUL included */
+
+/* Path choice: how a message picks its up-ports. */
+enum fattree_path {
+	FATTREE_PATH_CIRCUIT,	/* only installed circuits carry messages */
+	FATTREE_PATH_DMODK,	/* destination mod k */
+	FATTREE_PATH_RANDOM,	/* uniform random up-port per level */
+	FATTREE_PATH_FIRSTFREE,	/* first up-port with a free lane */
+};
+
+/* Injection: which waiting messages are offered each cycle. */
+enum fattree_injection {
+	FATTREE_INJECTION_ALL,		/* GREEDY */
+	FATTREE_INJECTION_RANDOM,	/* RANDOM with its lambda_guess schedule */
+	FATTREE_INJECTION_RANDOM_PRIME,	/* RANDOM' */
+};
+
+/* Arbitration on a congested link. */
+enum fattree_arbitration {
+	FATTREE_ARBITRATION_RANDOM,
+	FATTREE_ARBITRATION_FIXED,
+};
+
+/* Capacity profiles: lanes per level from one rule. */
+enum fattree_profile {
+	FATTREE_PROFILE_CONSTANT,
+	FATTREE_PROFILE_DOUBLING,
+	FATTREE_PROFILE_STANDARD,
+	FATTREE_PROFILE_AREA,
+	FATTREE_PROFILE_VOLUME,
+	FATTREE_PROFILE_UNIVERSAL,
+	FATTREE_PROFILE_EXPLICIT,
+};
+
+/* One row of synthetic messages (FATTREE_A_FABRIC_INJECT). */
+struct fattree_inject_row {
+	__u32 src;
+	__u32 dst;
+	__u32 count;
+};
+
+/* Attributes of fabrics (FATTREE_CMD_FABRIC_*). */
+enum {
+	FATTREE_A_FABRIC_UNSPEC,
+	FATTREE_A_FABRIC_PAD,
+	FATTREE_A_FABRIC_NAME,		/* string, < FATTREE_NAME_LEN */
+	FATTREE_A_FABRIC_LEVELS,	/* u32: h */
+	FATTREE_A_FABRIC_DOWN,		/* binary u32[h]: m (children per switch) */
+	FATTREE_A_FABRIC_UP,		/* binary u32[h]: w (parents per node) */
+	FATTREE_A_FABRIC_LANES,		/* binary u32[h]: lanes per link, by level */
+	FATTREE_A_FABRIC_PROFILE,	/* u32: enum fattree_profile */
+	FATTREE_A_FABRIC_PROFILE_BASE,	/* u32: lanes at the leaves */
+	FATTREE_A_FABRIC_PROFILE_ROOT,	/* u32: root capacity (universal) */
+	FATTREE_A_FABRIC_PATH,		/* u32: enum fattree_path */
+	FATTREE_A_FABRIC_INJECTION,	/* u32: enum fattree_injection */
+	FATTREE_A_FABRIC_ARBITRATION,	/* u32: enum fattree_arbitration */
+	FATTREE_A_FABRIC_PERIOD_NS,	/* u64: cycle period; 0 = manual steps */
+	FATTREE_A_FABRIC_BACKLOG,	/* u32: packets a leaf may hold */
+	FATTREE_A_FABRIC_SEED,		/* u64: seed of the fabric's PRNG */
+	FATTREE_A_FABRIC_LEAVES,	/* u32: N (read) */
+	FATTREE_A_FABRIC_CYCLE,		/* u64: delivery cycles run (read) */
+	FATTREE_A_FABRIC_STEPS,		/* u32: cycles to run (FABRIC_STEP) */
+	FATTREE_A_FABRIC_INJECT,	/* binary fattree_inject_row[], multi */
+	FATTREE_A_FABRIC_STATS,		/* nest: FATTREE_A_STATS_* (read) */
+
+	__FATTREE_A_FABRIC_MAX,
+	FATTREE_A_FABRIC_MAX = __FATTREE_A_FABRIC_MAX - 1
+};
+
+/* Fabric counters (nested in FATTREE_A_FABRIC_STATS), all u64. */
+enum {
+	FATTREE_A_STATS_UNSPEC,
+	FATTREE_A_STATS_PAD,
+	FATTREE_A_STATS_QUEUED,		/* messages waiting now */
+	FATTREE_A_STATS_OFFERED,	/* offers made, all cycles */
+	FATTREE_A_STATS_DELIVERED,	/* messages delivered */
+	FATTREE_A_STATS_BLOCKED,	/* offers blocked */
+	FATTREE_A_STATS_SYNTH_QUEUED,	/* synthetic messages waiting */
+	FATTREE_A_STATS_SYNTH_DELIVERED,
+	FATTREE_A_STATS_DRAINED_CYCLE,	/* cycle the last backlog drained */
+	FATTREE_A_STATS_CONTROL,	/* control-class frames delivered */
+	FATTREE_A_STATS_OVERRUNS,	/* timer periods missed and caught up */
+	FATTREE_A_STATS_CYCLE_NS,	/* engine time spent in cycles */
+	FATTREE_A_STATS_RUN_NS,		/* wall time the engine has run */
+
+	__FATTREE_A_STATS_MAX,
+	FATTREE_A_STATS_MAX = __FATTREE_A_STATS_MAX - 1
+};
+
+/* Attributes of directed links (FATTREE_CMD_LINK_GET dump). */
+enum {
+	FATTREE_A_LINK_UNSPEC,
+	FATTREE_A_LINK_PAD,
+	FATTREE_A_LINK_FABRIC,		/* string: fabric name (request filter) */
+	FATTREE_A_LINK_ID,		/* u32: directed link id */
+	FATTREE_A_LINK_LEVEL,		/* u32: i, the link joins i-1 and i */
+	FATTREE_A_LINK_NODE,		/* u32: the lower node's index at i-1 */
+	FATTREE_A_LINK_PORT,		/* u32: its up-port */
+	FATTREE_A_LINK_UP,		/* flag: the upward direction */
+	FATTREE_A_LINK_LANES,		/* u32 */
+	FATTREE_A_LINK_RESERVED,	/* u32: lanes held by circuits */
+	FATTREE_A_LINK_CARRIED,		/* u64: messages carried */
+	FATTREE_A_LINK_MAX_CYCLE,	/* u32: most carried in one cycle */
+	FATTREE_A_LINK_SATURATED,	/* u64: cycles it carried its lanes */
+	FATTREE_A_LINK_BLOCKED,		/* u64: messages blocked there */
+
+	__FATTREE_A_LINK_MAX,
+	FATTREE_A_LINK_MAX = __FATTREE_A_LINK_MAX - 1
+};
+
+/* Attributes of leaves (FATTREE_CMD_LEAF_GET dump). */
+enum {
+	FATTREE_A_LEAF_UNSPEC,
+	FATTREE_A_LEAF_PAD,
+	FATTREE_A_LEAF_FABRIC,		/* string: fabric name (request filter) */
+	FATTREE_A_LEAF_INDEX,		/* u32 */
+	FATTREE_A_LEAF_IFINDEX,		/* u32: in the device's namespace */
+	FATTREE_A_LEAF_IFNAME,		/* string */
+	FATTREE_A_LEAF_QUEUED,		/* u64: packets waiting now */
+	FATTREE_A_LEAF_SENT,		/* u64: messages that left this leaf */
+	FATTREE_A_LEAF_DELIVERED,	/* u64: messages that arrived here */
+	FATTREE_A_LEAF_BLOCKED,		/* u64: offers of this leaf blocked */
+	FATTREE_A_LEAF_DROP_NOROUTE,	/* u64: unicast to no leaf */
+	FATTREE_A_LEAF_DROP_DOWN,	/* u64: arrived while the leaf was down */
+	FATTREE_A_LEAF_DROP_TEARDOWN,	/* u64: dropped when the fabric went */
+	FATTREE_A_LEAF_CONTROL_TX,	/* u64: control-class frames sent */
+	FATTREE_A_LEAF_CONTROL_RX,	/* u64 */
+	FATTREE_A_LEAF_LATENCY,		/* binary u64[]: delivered by log2 cycles */
+
+	__FATTREE_A_LEAF_MAX,
+	FATTREE_A_LEAF_MAX = __FATTREE_A_LEAF_MAX - 1
+};
 
 /* Attributes of FATTREE_CMD_INFO_GET replies: the module and its limits. */
 enum {
@@ -25,9 +164,19 @@ enum {
 	FATTREE_A_INFO_MAX = __FATTREE_A_INFO_MAX - 1
 };
 
+#define FATTREE_LATENCY_BUCKETS	32	/* bucket b: 2^(b-1) <= cycles < 2^b */
+
 enum {
 	FATTREE_CMD_UNSPEC,
 	FATTREE_CMD_INFO_GET,		/* read: module version and limits */
+	FATTREE_CMD_FABRIC_NEW,		/* admin: create a fabric */
+	FATTREE_CMD_FABRIC_DEL,		/* admin: delete a fabric */
+	FATTREE_CMD_FABRIC_GET,		/* read: one fabric, or dump all */
+	FATTREE_CMD_FABRIC_SET,		/* admin: change policies, period, seed */
+	FATTREE_CMD_FABRIC_STEP,	/* admin: run N cycles (manual fabrics) */
+	FATTREE_CMD_FABRIC_INJECT,	/* admin: queue synthetic messages */
+	FATTREE_CMD_LINK_GET,		/* read: dump a fabric's directed links */
+	FATTREE_CMD_LEAF_GET,		/* read: dump a fabric's leaves */
 
 	__FATTREE_CMD_MAX,
 	FATTREE_CMD_MAX = __FATTREE_CMD_MAX - 1

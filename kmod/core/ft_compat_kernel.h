@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Kernel flavour of the core's primitives.
+ *
+ * Only ft_zalloc() may sleep; it is used at fabric creation, never in
+ * the per-cycle path, which may run from a timer (softirq).
+ */
+#ifndef FT_COMPAT_KERNEL_H
+#define FT_COMPAT_KERNEL_H
+
+#include <linux/types.h>
+#include <linux/errno.h>
+#include <linux/string.h>
+#include <linux/slab.h>
+#include <linux/math64.h>
+#include <linux/bug.h>
+
+#define FT_EINVAL	EINVAL
+#define FT_ENOMEM	ENOMEM
+#define FT_ERANGE	ERANGE
+#define FT_ENOSPC	ENOSPC
+#define FT_E2BIG	E2BIG
+
+static inline void *ft_zalloc(size_t size)
+{
+	return kvzalloc(size, GFP_KERNEL);
+}
+
+static inline void ft_free(void *p)
+{
+	kvfree(p);
+}
+
+/* 64-by-64 division: only at setup or once per cycle, never per message. */
+static inline u64 ft_div64(u64 a, u64 b)
+{
+	return div64_u64(a, b);
+}
+
+#define ft_warn_on(cond)	WARN_ON_ONCE(cond)
+
+#endif /* FT_COMPAT_KERNEL_H */

@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One delivery cycle: priority order, then stage-by-stage
+ * contention for lanes.
+ */
+#include "ft_cycle.h"
+
+/**
+ * ft_cycle_scratch_size() - bytes of working memory for ft_cycle_run().
+ * @t: topology.
+ * @max_msgs: most contending messages in one cycle, 1..FT_CYCLE_MAX_MSGS.
+ *
+ * 16 bytes per directed link plus 32 bytes per message.
+ *
+ * Return: the size, or 0 if @max_msgs is out of range.
+ */
+size_t ft_cycle_scratch_size(const struct ft_topo *t, u32 max_msgs)
+{
+	size_t links = ft_topo_dlinks(t);
+
+	if (!max_msgs || max_msgs > FT_CYCLE_MAX_MSGS)
+		return 0;
+	return links * (sizeof(struct ft_link_cycle) + sizeof(u32)) +
+	       (size_t)max_msgs * (sizeof(struct ft_cycle_msg) +
+				   2 * sizeof(u32));
+}
+
+/**
+ * ft_cycle_scratch_init() - carve the working memory into its arrays.
+ * @sc: scratch descriptor to fill.
+ * @t: topology.
+ * @max_msgs: as passed to ft_cycle_scratch_size().
+ * @mem: block of @size bytes, 4-byte aligned (e.g. from ft_zalloc()).
+ * @size: at least ft_cycle_scratch_size(@t, @max_msgs).
+ *
+ * Return: 0 or -FT_EINVAL.
+ */
+int ft_cycle_scratch_init(struct ft_cycle_scratch *sc,
+			  const struct ft_topo *t, u32 max_msgs,
+			  void *mem, size_t size)
+{
+	size_t need = ft_cycle_scratch_size(t, max_msgs);
+	u8 *p = mem;
+
+	if (!need || !mem || size < need)
+		return -FT_EINVAL;
+	sc->max_msgs = max_msgs;
+	sc->nlinks = ft_topo_dlinks(t);
+	sc->nmsgs = 0;
+	sc->ntouched = 0;
+	sc->lc = (struct ft_link_cycle *)p;
+	p += sc->nlinks * sizeof(*sc->lc);
+	sc->touched = (u32 *)p;
+	p += sc->nlinks * sizeof(u32);
+	sc->msg = (struct ft_cycle_msg *)p;
+	p += (size_t)max_msgs * sizeof(*sc->msg);
+	sc->ord = (u32 *)p;
+	p += (size_t)max_msgs * sizeof(u32);
+	sc->pidx = (u32 *)p;
+	memset(sc->lc, 0, sc->nlinks * sizeof(*sc->lc));
+	return 0;
+}
+
+/* Counters of link @id, listing it as touched on first use this cycle. */
+static struct ft_link_cycle *ft_cycle_touch(struct ft_cycle_scratch *sc,
+					    u32 id)
+{
+	struct ft_link_cycle *lc = &sc->lc[id];
+
+	if (!lc->carried && !lc->blocked)
+		sc->touched[sc->ntouched++] = id;
+	return lc;
+}
+
+/* Free lanes of @id not yet taken by an earlier message this cycle. */
+static bool ft_cycle_has_lane(const struct ft_cycle_cfg *cfg,
+			      const struct ft_cycle_scratch *sc, u32 id)
+{
+	const struct ft_link_cycle *lc = &sc->lc[id];
+
+	return lc->carried - lc->circuit < ft_lanes_free(cfg->lanes, id);
+}
+
+static bool ft_offer_before(const struct ft_offer *off, u32 a, u32 b)
+{
+	if (off[a].src != off[b].src)
+		return off[a].src < off[b].src;
+	if (off[a].dst != off[b].dst)
+		return off[a].dst < off[b].dst;
+	return a < b;
+}
+
+static void ft_sift_down(const struct ft_offer *off, u32 *v, u32 i, u32 n)
+{
+	u32 c, tmp;
+
+	for (;;) {
+		c = 2 * i + 1;
+		if (c >= n)
+			return;
+		if (c + 1 < n && ft_offer_before(off, v[c], v[c + 1]))
+			c++;
+		if (!ft_offer_before(off, v[i], v[c]))
+			return;
+		tmp = v[i];
+		v[i] = v[c];
+		v[c] = tmp;
+		i = c;
+	}
+}
+
+/* Heapsort: in place and O(n log n) worst case, no recursion, no memory. */
+static void ft_sort_offers(const struct ft_offer *off, u32 *v, u32 n)
+{
+	u32 i, tmp;
+
+	for (i = 0; i < n; i++)
+		if (i && ft_offer_before(off, v[i], v[i - 1]))
+			break;
+	if (i == n)
+		return;		/* the usual case: pairs come sorted */
+	for (i = n / 2; i-- > 0;)
+		ft_sift_down(off, v, i, n);
+	for (i = n; i-- > 1;) {
+		tmp = v[0];
+		v[0] = v[i];
+		v[i] = tmp;
+		ft_sift_down(off, v, 0, i);
+	}
+}
+
+/* Messages of @o that contend for free lanes (beyond its circuit). */
+static u32 ft_cycle_contending(const struct ft_cycle_cfg *cfg,
+			       const struct ft_offer *o)
+{
+	u32 circ = ft_min_u32(o->count, o->clanes);
+
+	return cfg->path == FT_PATH_CIRCUIT ? 0 : o->count - circ;
+}
+
+static int ft_cycle_validate(const struct ft_cycle_cfg *cfg,
+			     const struct ft_offer *off, u32 noff,
+			     const struct ft_cycle_scratch *sc)
+{
+	const struct ft_topo *t = cfg->topo;
+	u64 total = 0;
+	u32 i, k;
+
+	if (cfg->path >= FT_PATH_NR || cfg->arb >= FT_ARB_NR ||
+	    sc->nlinks != ft_topo_dlinks(t) || cfg->lanes->n != sc->nlinks)
+		return -FT_EINVAL;
+	for (i = 0; i < noff; i++) {
+		if (off[i].src >= t->n || off[i].dst >= t->n)
+			return -FT_EINVAL;
+		if (off[i].clanes) {
+			if (!off[i].cpath || off[i].cpath->n > FT_PATH_MAX)
+				return -FT_EINVAL;
+			for (k = 0; k < off[i].cpath->n; k++)
+				if (off[i].cpath->link[k] >= sc->nlinks)
+					return -FT_EINVAL;
+		}
+		total += ft_cycle_contending(cfg, &off[i]);
+	}
+	return total > sc->max_msgs ? -FT_E2BIG : 0;
+}
+
+/* Circuit messages hold reserved lanes: they cross without contention. */
+static void ft_cycle_circuits(const struct ft_cycle_cfg *cfg,
+			      struct ft_offer *off, u32 noff,
+			      struct ft_cycle_scratch *sc,
+			      struct ft_cycle_result *res)
+{
+	struct ft_link_cycle *lc;
+	u32 i, k, circ;
+
+	for (i = 0; i < noff; i++) {
+		circ = ft_min_u32(off[i].count, off[i].clanes);
+		off[i].delivered = circ;
+		res->offered += off[i].count;
+		res->circuit += circ;
+		if (cfg->path == FT_PATH_CIRCUIT)
+			res->uncarried += off[i].count - circ;
+		if (!circ)
+			continue;
+		for (k = 0; k < off[i].cpath->n; k++) {
+			lc = ft_cycle_touch(sc, off[i].cpath->link[k]);
+			lc->carried += circ;
+			lc->circuit += circ;
+		}
+	}
+}
+
+/* Lay the contending messages out, pairs in priority order of pairs. */
+static void ft_cycle_layout(const struct ft_cycle_cfg *cfg,
+			    const struct ft_offer *off, u32 noff,
+			    struct ft_cycle_scratch *sc)
+{
+	struct ft_cycle_msg *m;
+	u32 i, j, np = 0, n = 0, c, hh, o;
+
+	for (i = 0; i < noff; i++)
+		if (ft_cycle_contending(cfg, &off[i]))
+			sc->pidx[np++] = i;
+	if (cfg->arb == FT_ARB_FIXED)
+		ft_sort_offers(off, sc->pidx, np);
+	for (i = 0; i < np; i++) {
+		o = sc->pidx[i];
+		c = ft_cycle_contending(cfg, &off[o]);
+		hh = ft_topo_common_level(cfg->topo, off[o].src, off[o].dst);
+		for (j = 0; j < c; j++) {
+			m = &sc->msg[n + j];
+			m->src = off[o].src;
+			m->dst = off[o].dst;
+			m->y = 0;
+			m->first = n;
+			m->offer = o;
+			m->hh = (u8)hh;
+			m->hops = 0;
+			m->flags = 0;
+		}
+		n += c;
+	}
+	sc->nmsgs = n;
+}
+
+/*
+ * Random priority: a uniform permutation (Fisher-Yates), then each pair's
+ * slots are handed to its messages in sequence order.  Every message
+ * still gets a uniformly random rank among the other pairs' messages,
+ * and a pair's earlier message always outranks its later ones.
+ */
+static void ft_cycle_order(const struct ft_cycle_cfg *cfg,
+			   struct ft_cycle_scratch *sc)
+{
+	u32 n = sc->nmsgs, j, k, tmp, f;
+
+	for (j = 0; j < n; j++)
+		sc->ord[j] = j;
+	if (cfg->arb != FT_ARB_RANDOM || n < 2)
+		return;
+	for (j = n - 1; j > 0; j--) {
+		k = ft_rand_below(cfg->rand, j + 1);
+		tmp = sc->ord[j];
+		sc->ord[j] = sc->ord[k];
+		sc->ord[k] = tmp;
+	}
+	/* msg[first].y counts the pair's slots handed out so far. */
+	for (j = 0; j < n; j++) {
+		f = sc->msg[sc->ord[j]].first;
+		sc->ord[j] = f + sc->msg[f].y++;
+	}
+	for (j = 0; j < n; j++)
+		sc->msg[j].y = 0;
+}
+
+/* Message @m is stopped at link @id (or behind its pair if @id < 0). */
+static void ft_cycle_block(struct ft_cycle_scratch *sc,
+			   struct ft_cycle_msg *m, s64 id,
+			   struct ft_cycle_result *res)
+{
+	m->flags |= FT_MSG_DEAD;
+	sc->msg[m->first].flags |= FT_MSG_PAIR_BLOCKED;
+	if (id < 0) {
+		m->flags |= FT_MSG_ORDER;
+		res->order_blocked++;
+		return;
+	}
+	ft_cycle_touch(sc, (u32)id)->blocked++;
+	res->blocked++;
+}
+
+static u32 ft_cycle_up_port(const struct ft_cycle_cfg *cfg,
+			    const struct ft_cycle_scratch *sc,
+			    const struct ft_cycle_msg *m, u32 lvl, u32 base)
+{
+	const struct ft_topo *t = cfg->topo;
+	u32 p;
+
+	switch (cfg->path) {
+	case FT_PATH_RANDOM:
+		return ft_rand_below(cfg->rand, t->w[lvl]);
+	case FT_PATH_FIRSTFREE:
+		/* Local information only: the lanes of this switch's ports. */
+		for (p = 0; p < t->w[lvl]; p++)
+			if (ft_cycle_has_lane(cfg, sc, base + 2 * p))
+				return p;
+		return 0;	/* all full: blocked, charged to port 0 */
+	default:
+		return ft_topo_dmodk_port(t, m->dst, lvl);
+	}
+}
+
+/* @m tries its link of level @lvl, direction @dir: true if it got a lane. */
+static bool ft_cycle_step(const struct ft_cycle_cfg *cfg,
+			  struct ft_cycle_scratch *sc, struct ft_cycle_msg *m,
+			  u32 lvl, u32 dir, struct ft_cycle_result *res)
+{
+	const struct ft_topo *t = cfg->topo;
+	u32 node, p, y, id;
+
+	if (sc->msg[m->first].flags & FT_MSG_PAIR_BLOCKED) {
+		ft_cycle_block(sc, m, -1, res);
+		return false;
+	}
+	if (dir == FT_UP) {
+		node = ft_topo_node(t, lvl - 1, m->src / t->mprod[lvl - 1],
+				    m->y);
+		id = ft_topo_dlink(t, lvl, node * t->w[lvl], FT_UP);
+		p = ft_cycle_up_port(cfg, sc, m, lvl, id);
+		y = m->y * t->w[lvl] + p;
+	} else {
+		/* Theorem 2: down through the same port numbers. */
+		p = m->y % t->w[lvl];
+		y = m->y / t->w[lvl];
+		node = ft_topo_node(t, lvl - 1, m->dst / t->mprod[lvl - 1], y);
+		id = ft_topo_dlink(t, lvl, node * t->w[lvl], FT_DOWN);
+	}
+	id += 2 * p;	/* port p's link: physical + p, same direction */
+	if (!ft_cycle_has_lane(cfg, sc, id)) {
+		ft_cycle_block(sc, m, id, res);
+		return false;
+	}
+	ft_cycle_touch(sc, id)->carried++;
+	m->y = y;
+	m->hops++;
+	return true;
+}
+
+/*
+ * One stage over the live messages in priority order, compacting the
+ * order as messages die; those whose path does not reach @lvl wait.
+ */
+static void ft_cycle_stage(const struct ft_cycle_cfg *cfg,
+			   struct ft_cycle_scratch *sc, u32 *live, u32 lvl,
+			   u32 dir, struct ft_cycle_result *res)
+{
+	struct ft_cycle_msg *m;
+	u32 j, keep = 0;
+
+	for (j = 0; j < *live; j++) {
+		m = &sc->msg[sc->ord[j]];
+		if (m->hh < lvl || ft_cycle_step(cfg, sc, m, lvl, dir, res))
+			sc->ord[keep++] = sc->ord[j];
+	}
+	*live = keep;
+}
+
+/**
+ * ft_cycle_run() - run one delivery cycle.
+ * @cfg: fabric shape, lanes, generator and policies.
+ * @off: @noff pair offers; each pair at most once.  Sets @delivered.
+ * @noff: offers.
+ * @sc: scratch from ft_cycle_scratch_init() for this topology; on
+ *      return it describes this cycle (links touched and their counters,
+ *      the messages) until the next call.
+ * @res: out, this cycle's totals.
+ *
+ * Never allocates or sleeps.  Fixed priority ranks pairs by ascending
+ * (source, destination); random priority draws a fresh rank per message.
+ * Random draws (ranks, then ports) come from @cfg->rand in a fixed
+ * order, so one seed gives one history on every host.
+ *
+ * Return: 0; -FT_EINVAL for a bad offer or config, -FT_E2BIG if more
+ * messages contend than the scratch holds.  On error nothing changed
+ * except that the previous cycle's link counters were not yet reset.
+ */
+int ft_cycle_run(const struct ft_cycle_cfg *cfg, struct ft_offer *off,
+		 u32 noff, struct ft_cycle_scratch *sc,
+		 struct ft_cycle_result *res)
+{
+	u32 k, live, lvl, h = cfg->topo->h;
+	int err = ft_cycle_validate(cfg, off, noff, sc);
+
+	if (err)
+		return err;
+	for (k = 0; k < sc->ntouched; k++)
+		memset(&sc->lc[sc->touched[k]], 0, sizeof(*sc->lc));
+	sc->ntouched = 0;
+	memset(res, 0, sizeof(*res));
+
+	ft_cycle_circuits(cfg, off, noff, sc, res);
+	ft_cycle_layout(cfg, off, noff, sc);
+	ft_cycle_order(cfg, sc);
+	live = sc->nmsgs;
+	for (lvl = 1; lvl <= h; lvl++)
+		ft_cycle_stage(cfg, sc, &live, lvl, FT_UP, res);
+	for (lvl = h; lvl >= 1; lvl--)
+		ft_cycle_stage(cfg, sc, &live, lvl, FT_DOWN, res);
+
+	for (k = 0; k < live; k++)
+		off[sc->msg[sc->ord[k]].offer].delivered++;
+	res->delivered = res->circuit + live;
+	return 0;
+}
+
+/**
+ * ft_cycle_account() - add the last cycle to running per-link totals.
+ * @sc: scratch after ft_cycle_run().
+ * @l: lane state (a link is saturated when it carried all its lanes).
+ * @st: per-link totals, indexed by directed link id.
+ *
+ * Visits only the links the cycle touched.
+ */
+void ft_cycle_account(const struct ft_cycle_scratch *sc,
+		      const struct ft_lanes *l, struct ft_link_stats *st)
+{
+	const struct ft_link_cycle *lc;
+	u32 k, id;
+
+	for (k = 0; k < sc->ntouched; k++) {
+		id = sc->touched[k];
+		lc = &sc->lc[id];
+		st[id].carried += lc->carried;
+		st[id].blocked += lc->blocked;
+		st[id].max_cycle = ft_max_u32(st[id].max_cycle, lc->carried);
+		if (l->link[id].lanes && lc->carried >= l->link[id].lanes)
+			st[id].saturated++;
+	}
+}

@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One delivery cycle (seed 000, section 2).
+ *
+ * The caller offers, per (source, destination) pair, how many head
+ * messages of that pair's queue try to cross this cycle.  Links are
+ * contended stage by stage, up stages for levels 1..h then down stages
+ * for levels h..1 (the inferred emulator of notes/fat-trees-leiserson.md);
+ * a link grants at most its free lanes per cycle, in priority order.  A
+ * message blocked at a stage keeps the capacity it took below and takes
+ * none above, like the hardware.  A pair's offered messages are ranked in
+ * sequence order, and once one is blocked every later one of the pair is
+ * too, so what a pair delivers is a prefix of what it offered and pair
+ * order holds without reordering at the receiver.
+ *
+ * The cycle never allocates and never sleeps: it may run from a timer.
+ * Its cost is O(messages * 2h) plus O(w) per message and level for
+ * firstfree; it only visits links it touches (and resets only those).
+ */
+#ifndef FT_CYCLE_H
+#define FT_CYCLE_H
+
+#include "ft_topo.h"
+#include "ft_lanes.h"
+#include "ft_rand.h"
+
+#define FT_CYCLE_MAX_MSGS	0x1000000U
+
+/* How a message picks its up-ports P_1..P_H. */
+enum ft_path_choice {
+	FT_PATH_CIRCUIT,	/* only installed circuits carry messages */
+	FT_PATH_DMODK,		/* P_i = (d div W_(i-1)) mod w_i */
+	FT_PATH_RANDOM,		/* uniform P_i per message, cycle and level */
+	FT_PATH_FIRSTFREE,	/* lowest up-port with a free lane right now */
+	FT_PATH_NR
+};
+
+/* Who wins a congested link. */
+enum ft_arbitration {
+	FT_ARB_RANDOM,		/* fresh uniform priority per message */
+	FT_ARB_FIXED,		/* by (source, destination), then sequence */
+	FT_ARB_NR
+};
+
+/**
+ * struct ft_offer - one pair's offer for one cycle.
+ * @src: source leaf.
+ * @dst: destination leaf.
+ * @count: head messages of the pair offered this cycle.
+ * @clanes: lanes of the pair's circuit, 0 if it has none.
+ * @cpath: the circuit's path (when @clanes); its lanes are reserved, so
+ *         its first min(@count, @clanes) messages cross without contention.
+ * @delivered: out: messages delivered, always the first ones offered.
+ */
+struct ft_offer {
+	u32 src;
+	u32 dst;
+	u32 count;
+	u32 clanes;
+	const struct ft_path *cpath;
+	u32 delivered;
+};
+
+/**
+ * struct ft_link_cycle - one directed link in the last cycle.
+ * @carried: messages that crossed it (circuit ones included).
+ * @circuit: of which on reserved lanes.
+ * @blocked: messages refused there for lack of a free lane.
+ */
+struct ft_link_cycle {
+	u32 carried;
+	u32 circuit;
+	u32 blocked;
+};
+
+/**
+ * struct ft_link_stats - running totals of one directed link.
+ * @carried: messages carried.
+ * @blocked: messages refused.
+ * @saturated: cycles in which every lane carried a message.
+ * @max_cycle: most messages carried in one cycle.
+ */
+struct ft_link_stats {
+	u64 carried;
+	u64 blocked;
+	u64 saturated;
+	u32 max_cycle;
+};
+
+#define FT_MSG_DEAD		0x1	/* blocked this cycle */
+#define FT_MSG_PAIR_BLOCKED	0x2	/* on a pair's first: a message blocked */
+#define FT_MSG_ORDER		0x4	/* blocked behind its pair, not a link */
+
+/**
+ * struct ft_cycle_msg - one contending message of the last cycle.
+ * @src: source leaf.
+ * @dst: destination leaf.
+ * @y: Y of its current node (up-ports so far, radix w).
+ * @first: index of its pair's first message; its sequence is the
+ *         difference.
+ * @offer: index of its offer.
+ * @hh: common level H.
+ * @hops: links crossed before delivery or blocking.
+ * @flags: FT_MSG_*.
+ */
+struct ft_cycle_msg {
+	u32 src;
+	u32 dst;
+	u32 y;
+	u32 first;
+	u32 offer;
+	u8 hh;
+	u8 hops;
+	u8 flags;
+};
+
+/**
+ * struct ft_cycle_scratch - preallocated working memory of the cycle.
+ * @max_msgs: contending messages one cycle may hold.
+ * @nlinks: directed links.
+ * @nmsgs: contending messages of the last cycle.
+ * @ntouched: links touched by the last cycle.
+ * @lc: per-link counters of the last cycle (zero when untouched).
+ * @touched: the @ntouched ids of links with non-zero @lc.
+ * @msg: the last cycle's messages, a pair's adjacent and in sequence.
+ * @ord: priority order of @msg.
+ * @pidx: offer indices in priority order of pairs.
+ */
+struct ft_cycle_scratch {
+	u32 max_msgs;
+	u32 nlinks;
+	u32 nmsgs;
+	u32 ntouched;
+	struct ft_link_cycle *lc;
+	u32 *touched;
+	struct ft_cycle_msg *msg;
+	u32 *ord;
+	u32 *pidx;
+};
+
+/**
+ * struct ft_cycle_result - totals of one cycle.
+ * @offered: messages offered.
+ * @delivered: messages delivered.
+ * @circuit: of which on circuits.
+ * @blocked: messages refused by a full link.
+ * @order_blocked: messages held back behind a blocked one of their pair.
+ * @uncarried: messages beyond their circuit's lanes under the circuit
+ *             path choice (not contended at all).
+ */
+struct ft_cycle_result {
+	u32 offered;
+	u32 delivered;
+	u32 circuit;
+	u32 blocked;
+	u32 order_blocked;
+	u32 uncarried;
+};
+
+/**
+ * struct ft_cycle_cfg - what a cycle needs from its fabric.
+ * @topo: shape.
+ * @lanes: lane state (free lanes = lanes - reserved).
+ * @rand: the fabric's generator, advanced by random choices.
+ * @path: path choice.
+ * @arb: arbitration.
+ */
+struct ft_cycle_cfg {
+	const struct ft_topo *topo;
+	const struct ft_lanes *lanes;
+	struct ft_rand *rand;
+	enum ft_path_choice path;
+	enum ft_arbitration arb;
+};
+
+size_t ft_cycle_scratch_size(const struct ft_topo *t, u32 max_msgs);
+int ft_cycle_scratch_init(struct ft_cycle_scratch *sc,
+			  const struct ft_topo *t, u32 max_msgs,
+			  void *mem, size_t size);
+int ft_cycle_run(const struct ft_cycle_cfg *cfg, struct ft_offer *off,
+		 u32 noff, struct ft_cycle_scratch *sc,
+		 struct ft_cycle_result *res);
+void ft_cycle_account(const struct ft_cycle_scratch *sc,
+		      const struct ft_lanes *l, struct ft_link_stats *st);
+
+#endif /* FT_CYCLE_H */

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Lane accounting per directed link.
+ *
+ * Every directed link has @lanes lanes, of which circuits hold
+ * @reserved; the rest are free and contended each delivery cycle.  A
+ * circuit reserves the same number of lanes on every link of its path,
+ * all or nothing, so a refused batch changes nothing.
+ */
+#ifndef FT_LANES_H
+#define FT_LANES_H
+
+#include "ft_topo.h"
+
+/**
+ * struct ft_link - lanes of one directed link.
+ * @lanes: lanes the link has now (c_level; 0 while the link is failed).
+ * @reserved: lanes held by circuits; may exceed @lanes only after a
+ *            failure cut a link under its circuits (ft_lanes_check()
+ *            reports it).
+ */
+struct ft_link {
+	u32 lanes;
+	u32 reserved;
+};
+
+/**
+ * struct ft_lanes - lane state of a fabric.
+ * @n: directed links (ft_topo_dlinks()).
+ * @link: @n entries, indexed by directed link id.
+ */
+struct ft_lanes {
+	u32 n;
+	struct ft_link *link;
+};
+
+int ft_lanes_init(struct ft_lanes *l, const struct ft_topo *t);
+void ft_lanes_destroy(struct ft_lanes *l);
+int ft_lanes_reserve(struct ft_lanes *l, const struct ft_path *p, u32 lanes);
+int ft_lanes_release(struct ft_lanes *l, const struct ft_path *p, u32 lanes);
+s64 ft_lanes_check(const struct ft_lanes *l);
+
+/* Lanes of link @id open to contention this cycle. */
+static inline u32 ft_lanes_free(const struct ft_lanes *l, u32 id)
+{
+	const struct ft_link *k = &l->link[id];
+
+	return k->lanes > k->reserved ? k->lanes - k->reserved : 0;
+}
+
+#endif /* FT_LANES_H */

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The waiting messages of a fabric, per (source, destination) pair.
+ */
+#include "ft_pairs.h"
+
+static u32 ft_pairs_hash(const struct ft_pairs *q, u32 src, u32 dst, u32 tag)
+{
+	u32 x = src * 0x9e3779b1U ^ dst * 0x85ebca77U ^ tag * 0xc2b2ae3dU;
+
+	x ^= x >> 15;
+	x *= 0x2c1b3c6dU;
+	x ^= x >> 12;
+	return x & q->hmask;
+}
+
+static u32 ft_pairs_buckets(u32 cap)
+{
+	u32 b = 1;
+
+	while (b < cap)
+		b <<= 1;
+	return b;
+}
+
+/**
+ * ft_pairs_mem_size() - bytes ft_pairs_init() allocates for @cap pairs.
+ * @cap: pool size.
+ *
+ * Return: the size, so a caller can refuse before allocating.
+ */
+size_t ft_pairs_mem_size(u32 cap)
+{
+	return (size_t)cap * (sizeof(struct ft_pair) + 3 * sizeof(u32) +
+			      sizeof(struct ft_offer)) +
+	       (size_t)ft_pairs_buckets(cap) * sizeof(u32);
+}
+
+/**
+ * ft_pairs_init() - allocate an empty pool.
+ * @q: pool.
+ * @cap: most pairs with messages waiting at once, 1..FT_PAIRS_MAX.
+ *
+ * Return: 0, -FT_EINVAL or -FT_ENOMEM.
+ */
+int ft_pairs_init(struct ft_pairs *q, u32 cap)
+{
+	u32 i, nb;
+
+	memset(q, 0, sizeof(*q));
+	if (!cap || cap > FT_PAIRS_MAX)
+		return -FT_EINVAL;
+	nb = ft_pairs_buckets(cap);
+	q->pair = ft_zalloc((size_t)cap * sizeof(*q->pair));
+	q->active = ft_zalloc((size_t)cap * sizeof(u32));
+	q->free = ft_zalloc((size_t)cap * sizeof(u32));
+	q->off_slot = ft_zalloc((size_t)cap * sizeof(u32));
+	q->off = ft_zalloc((size_t)cap * sizeof(*q->off));
+	q->bucket = ft_zalloc((size_t)nb * sizeof(u32));
+	if (!q->pair || !q->active || !q->free || !q->off_slot || !q->off ||
+	    !q->bucket) {
+		ft_pairs_destroy(q);
+		return -FT_ENOMEM;
+	}
+	q->cap = cap;
+	q->hmask = nb - 1;
+	for (i = 0; i < nb; i++)
+		q->bucket[i] = FT_PAIR_NONE;
+	/* Lowest slots first, so slot numbers are reproducible too. */
+	for (i = 0; i < cap; i++)
+		q->free[i] = cap - 1 - i;
+	q->nfree = cap;
+	return 0;
+}
+
+/**
+ * ft_pairs_destroy() - free a pool.
+ * @q: pool; safe on a zeroed or destroyed one.
+ */
+void ft_pairs_destroy(struct ft_pairs *q)
+{
+	ft_free(q->pair);
+	ft_free(q->active);
+	ft_free(q->free);
+	ft_free(q->off_slot);
+	ft_free(q->off);
+	ft_free(q->bucket);
+	memset(q, 0, sizeof(*q));
+}
+
+static u32 ft_pairs_find(const struct ft_pairs *q, u32 src, u32 dst, u32 tag)
+{
+	u32 s = q->bucket[ft_pairs_hash(q, src, dst, tag)];
+
+	while (s != FT_PAIR_NONE) {
+		const struct ft_pair *p = &q->pair[s];
+
+		if (p->src == src && p->dst == dst && p->tag == tag)
+			return s;
+		s = p->hnext;
+	}
+	return FT_PAIR_NONE;
+}
+
+/**
+ * ft_pairs_add() - queue @count messages of (@src, @dst, @tag).
+ * @q: pool.
+ * @src: source leaf.
+ * @dst: destination leaf.
+ * @tag: flow.
+ * @count: messages, >= 1.
+ * @slot: out (may be NULL): the pair's slot, stable while it is active.
+ *
+ * Never allocates. Return: 0; -FT_ENOSPC when a new pair would not fit
+ * the pool; -FT_ERANGE when the pair's count would overflow.
+ */
+int ft_pairs_add(struct ft_pairs *q, u32 src, u32 dst, u32 tag, u32 count,
+		 u32 *slot)
+{
+	u32 s = ft_pairs_find(q, src, dst, tag);
+	struct ft_pair *p;
+	u32 b;
+
+	if (s == FT_PAIR_NONE) {
+		if (!q->nfree)
+			return -FT_ENOSPC;
+		s = q->free[--q->nfree];
+		p = &q->pair[s];
+		memset(p, 0, sizeof(*p));
+		p->src = src;
+		p->dst = dst;
+		p->tag = tag;
+		b = ft_pairs_hash(q, src, dst, tag);
+		p->hnext = q->bucket[b];
+		q->bucket[b] = s;
+		q->active[q->nactive++] = s;
+	}
+	p = &q->pair[s];
+	if (p->queued > 0xffffffffU - count)
+		return -FT_ERANGE;
+	p->queued += count;
+	q->queued += count;
+	if (slot)
+		*slot = s;
+	return 0;
+}
+
+static void ft_pairs_unhash(struct ft_pairs *q, u32 s)
+{
+	const struct ft_pair *p = &q->pair[s];
+	u32 *link = &q->bucket[ft_pairs_hash(q, p->src, p->dst, p->tag)];
+
+	while (*link != s)
+		link = &q->pair[*link].hnext;
+	*link = p->hnext;
+}
+
+/* Return drained pairs to the pool, keeping the others' order. */
+static void ft_pairs_compact(struct ft_pairs *q)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < q->nactive; i++) {
+		u32 s = q->active[i];
+
+		if (q->pair[s].queued) {
+			q->active[n++] = s;
+			continue;
+		}
+		ft_pairs_unhash(q, s);
+		q->free[q->nfree++] = s;
+	}
+	q->nactive = n;
+}
+
+/**
+ * ft_pairs_cycle() - run one delivery cycle over the waiting messages.
+ * @q: pool.
+ * @f: the fabric's engine state.
+ * @done: called per pair with its delivered count (may be NULL).
+ * @arg: for @done.
+ * @res: out, the cycle's totals.
+ *
+ * The injection rule decides each pair's offer, in activation order. A
+ * pair never offers more than one cycle could carry out of its source
+ * (w_1 * c_1), and the cycle never holds more than the scratch's
+ * messages: pairs past that wait for the next cycle. Atomic context safe.
+ *
+ * Return: 0, or the error of ft_fabric_cycle() (no cycle then).
+ */
+int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
+		   ft_pairs_done_fn done, void *arg,
+		   struct ft_cycle_result *res)
+{
+	u32 room = f->scratch.max_msgs;
+	u32 per_pair = f->topo.w[1] * f->topo.lanes[1];
+	u32 i, noff = 0;
+	int err;
+
+	ft_inject_begin(&f->inject, q->queued);
+	for (i = 0; i < q->nactive && room; i++) {
+		u32 s = q->active[i];
+		struct ft_pair *p = &q->pair[s];
+		u32 n = ft_inject_offer(&f->inject, &f->rand, &p->inj,
+					ft_min_u32(p->queued, per_pair));
+
+		n = ft_min_u32(n, room);
+		if (!n)
+			continue;
+		room -= n;
+		q->off[noff] = (struct ft_offer){ .src = p->src, .dst = p->dst,
+						  .count = n };
+		q->off_slot[noff++] = s;
+	}
+	q->noff = 0;
+	err = ft_fabric_cycle(f, q->off, noff, res);
+	if (err)
+		return err;
+	q->noff = noff;
+	for (i = 0; i < noff; i++) {
+		u32 s = q->off_slot[i];
+		struct ft_pair *p = &q->pair[s];
+		u32 n = q->off[i].delivered;
+
+		ft_inject_pair_done(&f->inject, &p->inj, q->off[i].count, n);
+		if (!n)
+			continue;
+		p->queued -= n;
+		q->queued -= n;
+		if (done)
+			done(arg, s, p, n);
+	}
+	ft_inject_end(&f->inject);
+	ft_pairs_compact(q);
+	return 0;
+}

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The waiting messages of a fabric, per (source, destination) pair.
+ *
+ * Queues exist only while they hold messages: a pair is taken from a pool
+ * preallocated at creation when its first message arrives and returned
+ * when its last one is delivered, so nothing ever scans N^2 pairs and
+ * nothing allocates after init (enqueueing is atomic context safe).
+ * Pairs are offered in the order they became active, so a run is a pure
+ * function of the seed and the order of enqueues: the kernel and a
+ * userspace replay of the same injections give the same counters.
+ *
+ * Only counts live here; the kernel keeps its packets in a queue per
+ * slot beside it. A @tag keeps flows of one pair apart (the kernel's real
+ * packets and synthetic messages), each in its own order.
+ */
+#ifndef FT_PAIRS_H
+#define FT_PAIRS_H
+
+#include "ft_fabric.h"
+
+#define FT_PAIRS_MAX		(1U << 22)
+#define FT_PAIR_NONE		0xffffffffU
+
+/**
+ * struct ft_pair - one active pair.
+ * @src: source leaf.
+ * @dst: destination leaf.
+ * @tag: flow of the pair (caller's meaning).
+ * @queued: messages waiting.
+ * @hnext: next slot in its hash chain.
+ * @inj: RANDOM' state.
+ */
+struct ft_pair {
+	u32 src;
+	u32 dst;
+	u32 tag;
+	u32 queued;
+	u32 hnext;
+	struct ft_inject_pair inj;
+};
+
+/**
+ * struct ft_pairs - the pool of pairs of one fabric.
+ * @cap: slots in the pool.
+ * @nactive: pairs with messages waiting.
+ * @nfree: slots on the free stack.
+ * @hmask: hash buckets - 1 (a power of two).
+ * @queued: messages waiting, all pairs.
+ * @pair: the slots.
+ * @active: active slots in activation order.
+ * @free: free stack of slots.
+ * @bucket: hash heads.
+ * @off: the cycle's offers.
+ * @off_slot: slot of each offer.
+ * @noff: offers of the last cycle (in @off, with their delivered counts).
+ */
+struct ft_pairs {
+	u32 cap;
+	u32 nactive;
+	u32 noff;
+	u32 nfree;
+	u32 hmask;
+	u64 queued;
+	struct ft_pair *pair;
+	u32 *active;
+	u32 *free;
+	u32 *bucket;
+	struct ft_offer *off;
+	u32 *off_slot;
+};
+
+/* Called for each pair that delivered messages in a cycle. */
+typedef void (*ft_pairs_done_fn)(void *arg, u32 slot,
+				 const struct ft_pair *p, u32 delivered);
+
+size_t ft_pairs_mem_size(u32 cap);
+int ft_pairs_init(struct ft_pairs *q, u32 cap);
+void ft_pairs_destroy(struct ft_pairs *q);
+int ft_pairs_add(struct ft_pairs *q, u32 src, u32 dst, u32 tag, u32 count,
+		 u32 *slot);
+int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
+		   ft_pairs_done_fn done, void *arg,
+		   struct ft_cycle_result *res);
+
+#endif /* FT_PAIRS_H */

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fattree: the delivery-cycle engine of a fabric.
+ *
+ * A cycle runs the shared engine core (core/ft_pairs.c, core/ft_cycle.c)
+ * over the fabric's waiting messages under the fabric's lock, takes the
+ * delivered packets off their pairs' queues, and hands them to their
+ * destination leaves after the lock is dropped. Cycles run either when
+ * stepped over netlink or from a kernel thread every period; a thread
+ * that wakes late runs the cycles it missed (up to FT_CATCHUP_MAX per
+ * wake-up) and counts them as overruns, so the cycle rate holds as long
+ * as the machine keeps up.
+ */
+#include <linux/kthread.h>
+#include <linux/sched/signal.h>
+#include <linux/skbuff.h>
+
+#include "fattree.h"
+
+struct ft_deliver {
+	struct ft_fab *fab;
+	struct sk_buff_head out;
+};
+
+static u32 ft_latency_bucket(u64 cycles)
+{
+	return min_t(u32, fls64(cycles), FATTREE_LATENCY_BUCKETS - 1);
+}
+
+/* Core callback, under the fabric's lock: @n messages of a pair arrived. */
+static void ft_engine_done(void *arg, u32 slot, const struct ft_pair *p, u32 n)
+{
+	struct ft_deliver *d = arg;
+	struct ft_fab *fab = d->fab;
+	struct ft_leaf *src = fab->leaf[p->src];
+	struct ft_leaf *dst = fab->leaf[p->dst];
+	u64 now = fab->eng.cycle;
+
+	src->st.sent += n;
+	dst->st.delivered += n;
+	fab->st.delivered += n;
+	if (p->tag == FT_TAG_SYNTH) {
+		fab->st.synth_delivered += n;
+		if (!p->queued)
+			fab->synth_pairs--;
+		return;
+	}
+	while (n--) {
+		struct sk_buff *skb = __skb_dequeue(&fab->slotq[slot]);
+
+		if (WARN_ON_ONCE(!skb))
+			break;
+		dst->st.latency[ft_latency_bucket(now - ft_skb_cb(skb)->cycle)]++;
+		src->st.bytes_sent += skb->len;
+		dst->st.bytes_delivered += skb->len;
+		src->backlog--;
+		ft_skb_cb(skb)->dst = p->dst;
+		__skb_queue_tail(&d->out, skb);
+	}
+	ft_leaf_wake(src);
+}
+
+/* One delivery cycle. Caller holds fab->step_lock. */
+static int ft_engine_cycle(struct ft_fab *fab)
+{
+	struct ft_deliver d = { .fab = fab };
+	struct ft_cycle_result res;
+	struct sk_buff *skb;
+	u64 t0 = ktime_get_ns();
+	u32 i;
+	int err;
+
+	__skb_queue_head_init(&d.out);
+	spin_lock_bh(&fab->lock);
+	err = ft_pairs_cycle(&fab->pairs, &fab->eng, ft_engine_done, &d, &res);
+	if (!err) {
+		fab->st.offered += res.offered;
+		fab->st.blocked += res.offered - res.delivered;
+		for (i = 0; i < fab->pairs.noff; i++) {
+			const struct ft_offer *o = &fab->pairs.off[i];
+
+			fab->leaf[o->src]->st.blocked += o->count - o->delivered;
+		}
+		if (res.delivered && !fab->pairs.queued)
+			fab->st.drained_cycle = fab->eng.cycle;
+	}
+	fab->st.cycle_ns += ktime_get_ns() - t0;
+	spin_unlock_bh(&fab->lock);
+
+	while ((skb = __skb_dequeue(&d.out)))
+		ft_leaf_deliver(fab->leaf[ft_skb_cb(skb)->dst], skb);
+	return err;
+}
+
+int ft_engine_step(struct ft_fab *fab, u32 steps)
+{
+	int err = 0;
+
+	mutex_lock(&fab->step_lock);
+	while (steps-- && !err) {
+		err = ft_engine_cycle(fab);
+		if (fatal_signal_pending(current))
+			err = -EINTR;
+		cond_resched();
+	}
+	mutex_unlock(&fab->step_lock);
+	return err;
+}
+
+static int ft_engine_thread(void *data)
+{
+	struct ft_fab *fab = data;
+	u64 period = fab->period_ns;
+	ktime_t start = ktime_get(), next = start;
+
+	while (!kthread_should_stop()) {
+		u64 late, missed, run;
+
+		next = ktime_add_ns(next, period);
+		mutex_lock(&fab->step_lock);
+		ft_engine_cycle(fab);
+		late = ktime_to_ns(ktime_sub(ktime_get(), next));
+		if ((s64)late > 0) {
+			/* Run the periods we slept through, counted. */
+			missed = div64_u64(late, period) + 1;
+			run = min_t(u64, missed, FT_CATCHUP_MAX);
+			fab->st.overruns += missed;
+			next = ktime_add_ns(next, missed * period);
+			while (run--)
+				ft_engine_cycle(fab);
+		}
+		fab->st.run_ns = ktime_to_ns(ktime_sub(ktime_get(), start));
+		mutex_unlock(&fab->step_lock);
+
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (!kthread_should_stop())
+			schedule_hrtimeout_range(&next, period / 8, HRTIMER_MODE_ABS);
+		__set_current_state(TASK_RUNNING);
+	}
+	return 0;
+}
+
+void ft_engine_stop(struct ft_fab *fab)
+{
+	if (fab->thread) {
+		kthread_stop(fab->thread);
+		fab->thread = NULL;
+	}
+}
+
+int ft_engine_set_period(struct ft_fab *fab, u64 period_ns)
+{
+	struct task_struct *t;
+
+	ft_engine_stop(fab);
+	fab->period_ns = period_ns;
+	if (!period_ns)
+		return 0;
+	t = kthread_run(ft_engine_thread, fab, "fattree/%s", fab->name);
+	if (IS_ERR(t)) {
+		fab->period_ns = 0;
+		return PTR_ERR(t);
+	}
+	fab->thread = t;
+	return 0;
+}
+
+int ft_engine_configure(struct ft_fab *fab, enum fattree_path path,
+			enum fattree_injection inj,
+			enum fattree_arbitration arb, u64 seed)
+{
+	struct ft_inject_params ip = { .rule = (enum ft_inject_rule)inj };
+	int err;
+
+	mutex_lock(&fab->step_lock);
+	spin_lock_bh(&fab->lock);
+	err = ft_inject_init(&fab->eng.inject, &fab->eng.topo, &ip);
+	if (!err) {
+		fab->eng.cfg.path = (enum ft_path_choice)path;
+		fab->eng.cfg.arb = (enum ft_arbitration)arb;
+		if (seed != fab->seed)
+			ft_rand_seed(&fab->eng.rand, seed);
+		fab->path = path;
+		fab->injection = inj;
+		fab->arbitration = arb;
+		fab->seed = seed;
+	}
+	spin_unlock_bh(&fab->lock);
+	mutex_unlock(&fab->step_lock);
+	return err;
+}
+
+int ft_engine_inject(struct ft_fab *fab, const struct fattree_inject_row *rows,
+		     u32 nrows, struct netlink_ext_ack *extack)
+{
+	int err = 0;
+	u32 i;
+
+	spin_lock_bh(&fab->lock);
+	/* All or nothing: make sure every row's pair fits before any is
+	 * queued (counting rows of pairs already waiting as new is only
+	 * cautious).
+	 */
+	if (nrows > fab->pairs.nfree ||
+	    fab->synth_pairs + nrows > fab->synth_pairs_max) {
+		NL_SET_ERR_MSG_MOD(extack, "more synthetic pairs than the fabric can hold at once");
+		err = -ENOSPC;
+		goto out;
+	}
+	for (i = 0; i < nrows; i++) {
+		u32 before = fab->pairs.nactive;
+
+		err = ft_pairs_add(&fab->pairs, rows[i].src, rows[i].dst,
+				   FT_TAG_SYNTH, rows[i].count, NULL);
+		if (WARN_ON_ONCE(err))
+			break;
+		fab->synth_pairs += fab->pairs.nactive - before;
+		fab->st.synth_queued += rows[i].count;
+	}
+out:
+	spin_unlock_bh(&fab->lock);
+	return err;
+}
+
+/* Drop every waiting packet and refuse new ones: the fabric is going. */
+void ft_engine_drop_all(struct ft_fab *fab)
+{
+	struct sk_buff_head dead;
+	u32 i;
+
+	__skb_queue_head_init(&dead);
+	spin_lock_bh(&fab->lock);
+	fab->dead = true;
+	for (i = 0; i < fab->pairs.nactive; i++) {
+		u32 s = fab->pairs.active[i];
+		struct ft_leaf *src = fab->leaf[fab->pairs.pair[s].src];
+
+		if (fab->pairs.pair[s].tag == FT_TAG_PACKET)
+			src->st.drop_teardown += skb_queue_len(&fab->slotq[s]);
+		skb_queue_splice_tail_init(&fab->slotq[s], &dead);
+	}
+	spin_unlock_bh(&fab->lock);
+	__skb_queue_purge(&dead);
+}

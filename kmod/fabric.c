@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fattree: fabrics, their lifetime and their namespaces.
+ *
+ * Each network namespace holds its own list of fabrics; a fabric is found
+ * by name in the namespace of the request. Every limit is checked before
+ * anything is allocated.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/idr.h>
+#include <linux/kthread.h>
+#include <linux/rtnetlink.h>
+#include <linux/slab.h>
+#include <net/net_namespace.h>
+#include <net/netns/generic.h>
+
+#include "fattree.h"
+
+struct ft_net {
+	struct mutex lock;		/* the list and every fabric on it */
+	struct list_head fabrics;
+	u32 nfabrics;
+};
+
+static unsigned int ft_net_id __read_mostly;
+static DEFINE_IDA(ft_fab_ida);
+
+static struct ft_net *ft_net(struct net *net)
+{
+	return net_generic(net, ft_net_id);
+}
+
+struct mutex *ft_net_lock(struct net *net)
+{
+	return &ft_net(net)->lock;
+}
+
+struct list_head *ft_net_fabrics(struct net *net)
+{
+	return &ft_net(net)->fabrics;
+}
+
+struct ft_fab *ft_fab_find(struct net *net, const char *name)
+{
+	struct ft_fab *fab;
+
+	lockdep_assert_held(ft_net_lock(net));
+	list_for_each_entry(fab, ft_net_fabrics(net), node)
+		if (!strcmp(fab->name, name))
+			return fab;
+	return NULL;
+}
+
+/* Pairs a fabric can hold: every leaf's whole backlog, each packet to a
+ * different leaf, plus room for synthetic message sets.
+ */
+static u32 ft_fab_synth_pairs(u32 n)
+{
+	return max_t(u32, 65536, 16 * n);
+}
+
+static u64 ft_fab_pair_cap(u32 n, u32 backlog)
+{
+	return min_t(u64, (u64)n * backlog + ft_fab_synth_pairs(n), FT_PAIRS_MAX);
+}
+
+/* Bytes a fabric of this shape will allocate, leaves' devices included. */
+static u64 ft_fab_mem_estimate(const struct ft_topo *t, u32 max_msgs, u64 pairs)
+{
+	u64 dlinks = ft_topo_dlinks(t);
+
+	return dlinks * (sizeof(struct ft_link) + sizeof(struct ft_link_stats) +
+			 sizeof(struct ft_link_cycle) + sizeof(u32)) +
+	       (u64)max_msgs * (sizeof(struct ft_cycle_msg) + 2 * sizeof(u32)) +
+	       ft_pairs_mem_size(pairs) + pairs * sizeof(struct sk_buff_head) +
+	       (u64)t->n * (sizeof(struct net_device) + sizeof(struct ft_leaf) +
+			    2 * sizeof(void *));
+}
+
+/* Contending messages one cycle holds: a few cycles' worth of what the
+ * leaves' up links can carry, enough for a busy fabric.
+ */
+static u32 ft_fab_max_msgs(const struct ft_topo *t)
+{
+	u64 per_cycle = (u64)t->n * t->w[1] * t->lanes[1];
+
+	return min_t(u64, max_t(u64, 4 * per_cycle, 65536), FT_CYCLE_MAX_MSGS);
+}
+
+static int ft_fab_check_limits(struct ft_fab_params *p, struct ft_topo *t,
+			       struct netlink_ext_ack *extack)
+{
+	u32 lanes[FT_MAX_LEVELS];
+	u64 mem;
+	u32 i;
+	int err;
+
+	if (p->core.h > ft_limits.max_levels) {
+		NL_SET_ERR_MSG_MOD(extack, "more levels than max_levels allows");
+		return -E2BIG;
+	}
+	err = ft_profile_lanes(&p->core.profile, p->core.h, p->core.m,
+			       p->core.w, lanes);
+	if (err) {
+		NL_SET_ERR_MSG_MOD(extack, "capacity profile does not fit this shape");
+		return err;
+	}
+	err = ft_topo_init(t, p->core.h, p->core.m, p->core.w, lanes);
+	if (err) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "inconsistent shape: need m >= 2, w >= 1, lanes >= 1 per level, bounded sizes");
+		return err;
+	}
+	if (t->n > ft_limits.max_leaves) {
+		NL_SET_ERR_MSG_MOD(extack, "more leaves than max_leaves allows");
+		return -E2BIG;
+	}
+	for (i = 1; i <= t->h; i++) {
+		if (t->lanes[i] > ft_limits.max_lanes) {
+			NL_SET_ERR_MSG_MOD(extack, "more lanes per link than max_lanes allows");
+			return -E2BIG;
+		}
+	}
+	p->core.max_msgs = ft_fab_max_msgs(t);
+	mem = ft_fab_mem_estimate(t, p->core.max_msgs,
+				  ft_fab_pair_cap(t->n, p->backlog));
+	if (mem > (u64)ft_limits.max_mem_mb << 20) {
+		NL_SET_ERR_MSG_MOD(extack, "fabric needs more memory than max_fabric_mb allows");
+		return -E2BIG;
+	}
+	return 0;
+}
+
+static void ft_fab_free(struct ft_fab *fab)
+{
+	ft_pairs_destroy(&fab->pairs);
+	ft_fabric_destroy(&fab->eng);
+	kvfree(fab->slotq);
+	kvfree(fab->leaf);
+	if (fab->id)
+		ida_free(&ft_fab_ida, fab->id);
+	kfree(fab);
+}
+
+static struct ft_fab *ft_fab_alloc(struct net *net, const struct ft_fab_params *p,
+				   u32 n)
+{
+	struct ft_fab *fab;
+	u64 cap = ft_fab_pair_cap(n, p->backlog);
+	u32 i;
+	int id;
+
+	fab = kzalloc(sizeof(*fab), GFP_KERNEL_ACCOUNT);
+	if (!fab)
+		return NULL;
+	id = ida_alloc_range(&ft_fab_ida, 1, 0xffff, GFP_KERNEL);
+	if (id < 0)
+		goto err;
+	fab->id = id;
+	fab->net = net;
+	fab->n = n;
+	strscpy(fab->name, p->name, sizeof(fab->name));
+	spin_lock_init(&fab->lock);
+	mutex_init(&fab->step_lock);
+	fab->path = p->path;
+	fab->injection = p->injection;
+	fab->arbitration = p->arbitration;
+	fab->profile = p->profile;
+	fab->backlog_max = p->backlog;
+	fab->seed = p->core.seed;
+	fab->synth_pairs_max = ft_fab_synth_pairs(n);
+
+	if (ft_fabric_init(&fab->eng, &p->core) || ft_pairs_init(&fab->pairs, cap))
+		goto err;
+	fab->slotq = kvcalloc(cap, sizeof(*fab->slotq), GFP_KERNEL_ACCOUNT);
+	fab->leaf = kvcalloc(n, sizeof(*fab->leaf), GFP_KERNEL_ACCOUNT);
+	if (!fab->slotq || !fab->leaf)
+		goto err;
+	for (i = 0; i < cap; i++)
+		__skb_queue_head_init(&fab->slotq[i]);
+	return fab;
+err:
+	ft_fab_free(fab);
+	return NULL;
+}
+
+int ft_fab_create(struct net *net, struct ft_fab_params *p,
+		  struct netlink_ext_ack *extack)
+{
+	struct ft_net *fn = ft_net(net);
+	struct ft_topo *t;
+	struct ft_fab *fab;
+	int err;
+
+	lockdep_assert_held(&fn->lock);
+	if (ft_fab_find(net, p->name)) {
+		NL_SET_ERR_MSG_MOD(extack, "a fabric of that name exists");
+		return -EEXIST;
+	}
+	if (fn->nfabrics >= ft_limits.max_fabrics) {
+		NL_SET_ERR_MSG_MOD(extack, "this namespace holds max_fabrics fabrics already");
+		return -ENOSPC;
+	}
+	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return -ENOMEM;
+	err = ft_fab_check_limits(p, t, extack);
+	if (err)
+		goto out;
+
+	err = -ENOMEM;
+	fab = ft_fab_alloc(net, p, t->n);
+	if (!fab)
+		goto out;
+	err = ft_leaves_create(fab);
+	if (err) {
+		NL_SET_ERR_MSG_MOD(extack, "cannot register the leaf devices (names taken?)");
+		ft_fab_free(fab);
+		goto out;
+	}
+	list_add_tail(&fab->node, &fn->fabrics);
+	fn->nfabrics++;
+	err = ft_engine_set_period(fab, p->period_ns);
+	if (err) {
+		/* Cannot start the timed engine: stay in manual stepping. */
+		NL_SET_ERR_MSG_MOD(extack, "cannot start the cycle thread");
+		err = 0;
+	}
+out:
+	kfree(t);
+	return err;
+}
+
+/* Stop a fabric and free it; its leaves go on @kill for one batched
+ * unregister_netdevice_many() under rtnl.
+ */
+static void ft_fab_teardown(struct ft_fab *fab, struct list_head *kill)
+{
+	ft_engine_stop(fab);
+	ft_engine_drop_all(fab);
+	ft_leaves_destroy(fab, kill);
+}
+
+int ft_fab_delete(struct net *net, const char *name,
+		  struct netlink_ext_ack *extack)
+{
+	struct ft_net *fn = ft_net(net);
+	struct ft_fab *fab;
+	LIST_HEAD(kill);
+
+	lockdep_assert_held(&fn->lock);
+	fab = ft_fab_find(net, name);
+	if (!fab) {
+		NL_SET_ERR_MSG_MOD(extack, "no fabric of that name in this namespace");
+		return -ENOENT;
+	}
+	list_del(&fab->node);
+	fn->nfabrics--;
+	rtnl_lock();
+	ft_fab_teardown(fab, &kill);
+	unregister_netdevice_many(&kill);
+	rtnl_unlock();
+	ft_fab_free(fab);
+	return 0;
+}
+
+static int __net_init ft_net_init(struct net *net)
+{
+	struct ft_net *fn = ft_net(net);
+
+	mutex_init(&fn->lock);
+	INIT_LIST_HEAD(&fn->fabrics);
+	return 0;
+}
+
+/* A namespace going away takes its fabrics, and their leaves, with it. */
+static void __net_exit ft_net_exit_batch(struct list_head *net_list)
+{
+	struct ft_fab *fab, *tmp;
+	LIST_HEAD(dead);
+	LIST_HEAD(kill);
+	struct net *net;
+
+	list_for_each_entry(net, net_list, exit_list) {
+		struct ft_net *fn = ft_net(net);
+
+		mutex_lock(&fn->lock);
+		list_splice_init(&fn->fabrics, &dead);
+		fn->nfabrics = 0;
+		mutex_unlock(&fn->lock);
+	}
+	if (list_empty(&dead))
+		return;
+	rtnl_lock();
+	list_for_each_entry(fab, &dead, node)
+		ft_fab_teardown(fab, &kill);
+	unregister_netdevice_many(&kill);
+	rtnl_unlock();
+	list_for_each_entry_safe(fab, tmp, &dead, node)
+		ft_fab_free(fab);
+}
+
+static struct pernet_operations ft_net_ops = {
+	.init = ft_net_init,
+	.exit_batch = ft_net_exit_batch,
+	.id = &ft_net_id,
+	.size = sizeof(struct ft_net),
+};
+
+int __init ft_fab_init(void)
+{
+	return register_pernet_subsys(&ft_net_ops);
+}
+
+void ft_fab_exit(void)
+{
+	unregister_pernet_subsys(&ft_net_ops);
+}

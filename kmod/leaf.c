@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fattree: leaf link devices, one Ethernet net_device per leaf.
+ *
+ * A leaf named <fabric>-l<index> has the MAC 02:ii:ii:ll:ll:ll (fabric id,
+ * leaf index), so a destination MAC names a leaf without a table. Unicast
+ * frames queue per (source, destination) pair until a delivery cycle
+ * carries them; skbs are not orphaned, so a sender feels the fabric
+ * through its socket's send buffer, and a leaf holding its backlog bound
+ * stops its transmit queue until a cycle frees room. Broadcast and
+ * multicast (ARP, neighbour discovery) travel in a control class outside
+ * lanes and cycles, to every other leaf.
+ *
+ * A leaf moved into another namespace returns to the initial namespace
+ * when that namespace goes away, as a physical device does; it leaves
+ * with its fabric.
+ */
+#include <linux/etherdevice.h>
+#include <linux/ethtool.h>
+#include <linux/rtnetlink.h>
+
+#include "fattree.h"
+
+#define FT_MAC_PREFIX	0x02	/* locally administered, unicast */
+
+struct ft_leaf *ft_leaf_of(struct net_device *dev)
+{
+	return netdev_priv(dev);
+}
+
+static void ft_leaf_mac(const struct ft_fab *fab, u32 index, u8 *mac)
+{
+	mac[0] = FT_MAC_PREFIX;
+	mac[1] = fab->id >> 8;
+	mac[2] = fab->id & 0xff;
+	mac[3] = index >> 16;
+	mac[4] = index >> 8;
+	mac[5] = index;
+}
+
+/* The leaf a destination MAC names, or -1. */
+static s64 ft_leaf_by_mac(const struct ft_fab *fab, const u8 *mac)
+{
+	u32 index;
+
+	if (mac[0] != FT_MAC_PREFIX || mac[1] != (fab->id >> 8) ||
+	    mac[2] != (fab->id & 0xff))
+		return -1;
+	index = (u32)mac[3] << 16 | (u32)mac[4] << 8 | mac[5];
+	return index < fab->n ? index : -1;
+}
+
+void ft_leaf_wake(struct ft_leaf *leaf)
+{
+	if (leaf->backlog < leaf->fab->backlog_max &&
+	    netif_queue_stopped(leaf->dev))
+		netif_wake_queue(leaf->dev);
+}
+
+/* Hand a frame to @dst's receive path (any context, no lock held). */
+void ft_leaf_deliver(struct ft_leaf *dst, struct sk_buff *skb)
+{
+	struct ft_fab *fab = dst->fab;
+
+	if (dev_forward_skb(dst->dev, skb) != NET_RX_SUCCESS) {
+		spin_lock_bh(&fab->lock);
+		dst->st.drop_down++;
+		spin_unlock_bh(&fab->lock);
+	}
+}
+
+/* Control class: a copy to every other leaf, now, outside the lanes. */
+static void ft_leaf_control(struct ft_leaf *src, struct sk_buff *skb)
+{
+	struct ft_fab *fab = src->fab;
+	u32 i;
+
+	spin_lock(&fab->lock);
+	src->st.control_tx++;
+	fab->st.control++;
+	spin_unlock(&fab->lock);
+	for (i = 0; i < fab->n; i++) {
+		struct ft_leaf *dst = READ_ONCE(fab->leaf[i]);
+		struct sk_buff *copy;
+
+		if (!dst || dst == src)
+			continue;
+		copy = skb_clone(skb, GFP_ATOMIC);
+		if (!copy)
+			break;
+		spin_lock(&fab->lock);
+		dst->st.control_rx++;
+		spin_unlock(&fab->lock);
+		ft_leaf_deliver(dst, copy);
+	}
+	consume_skb(skb);
+}
+
+static netdev_tx_t ft_leaf_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	struct ft_leaf *leaf = netdev_priv(dev);
+	struct ft_fab *fab = leaf->fab;
+	const u8 *dmac;
+	u32 slot;
+	s64 dst;
+	int err;
+
+	if (skb->len < ETH_HLEN)
+		goto drop_noroute;
+	dmac = skb->data;
+	if (is_multicast_ether_addr(dmac)) {
+		ft_leaf_control(leaf, skb);
+		return NETDEV_TX_OK;
+	}
+	dst = ft_leaf_by_mac(fab, dmac);
+	if (dst < 0)
+		goto drop_noroute;
+
+	spin_lock(&fab->lock);
+	err = fab->dead ? -ENODEV :
+	      ft_pairs_add(&fab->pairs, leaf->index, dst, FT_TAG_PACKET, 1, &slot);
+	if (unlikely(err)) {
+		/* Only a fabric going away refuses: the pool is sized for
+		 * every leaf's whole backlog.
+		 */
+		leaf->st.drop_teardown++;
+		spin_unlock(&fab->lock);
+		kfree_skb(skb);
+		return NETDEV_TX_OK;
+	}
+	ft_skb_cb(skb)->cycle = fab->eng.cycle;
+	__skb_queue_tail(&fab->slotq[slot], skb);
+	if (++leaf->backlog >= fab->backlog_max)
+		netif_stop_queue(dev);
+	spin_unlock(&fab->lock);
+	return NETDEV_TX_OK;
+
+drop_noroute:
+	spin_lock(&fab->lock);
+	leaf->st.drop_noroute++;
+	spin_unlock(&fab->lock);
+	kfree_skb(skb);
+	return NETDEV_TX_OK;
+}
+
+static void ft_leaf_get_stats64(struct net_device *dev,
+				struct rtnl_link_stats64 *s)
+{
+	struct ft_leaf *leaf = netdev_priv(dev);
+	struct ft_fab *fab = leaf->fab;
+
+	spin_lock_bh(&fab->lock);
+	s->tx_packets = leaf->st.sent + leaf->st.control_tx;
+	s->tx_bytes = leaf->st.bytes_sent;
+	s->rx_packets = leaf->st.delivered + leaf->st.control_rx;
+	s->rx_bytes = leaf->st.bytes_delivered;
+	s->tx_dropped = leaf->st.drop_noroute + leaf->st.drop_teardown;
+	s->rx_dropped = leaf->st.drop_down;
+	spin_unlock_bh(&fab->lock);
+}
+
+static int ft_leaf_open(struct net_device *dev)
+{
+	netif_carrier_on(dev);
+	netif_start_queue(dev);
+	return 0;
+}
+
+static int ft_leaf_stop(struct net_device *dev)
+{
+	netif_stop_queue(dev);
+	netif_carrier_off(dev);
+	return 0;
+}
+
+static const struct net_device_ops ft_leaf_netdev_ops = {
+	.ndo_open = ft_leaf_open,
+	.ndo_stop = ft_leaf_stop,
+	.ndo_start_xmit = ft_leaf_xmit,
+	.ndo_get_stats64 = ft_leaf_get_stats64,
+	.ndo_set_mac_address = eth_mac_addr,
+	.ndo_validate_addr = eth_validate_addr,
+};
+
+/* ethtool -S: the leaf's counters, then its latency histogram. */
+static const char ft_leaf_stat_names[][ETH_GSTRING_LEN] = {
+	"queued", "sent", "delivered", "blocked", "drop_noroute",
+	"drop_down", "drop_teardown", "control_tx", "control_rx",
+};
+
+#define FT_LEAF_NSTATS	(ARRAY_SIZE(ft_leaf_stat_names) + FATTREE_LATENCY_BUCKETS)
+
+static int ft_leaf_get_sset_count(struct net_device *dev, int sset)
+{
+	return sset == ETH_SS_STATS ? FT_LEAF_NSTATS : -EOPNOTSUPP;
+}
+
+static void ft_leaf_get_strings(struct net_device *dev, u32 sset, u8 *data)
+{
+	u32 i;
+
+	if (sset != ETH_SS_STATS)
+		return;
+	memcpy(data, ft_leaf_stat_names, sizeof(ft_leaf_stat_names));
+	data += sizeof(ft_leaf_stat_names);
+	for (i = 0; i < FATTREE_LATENCY_BUCKETS; i++, data += ETH_GSTRING_LEN)
+		snprintf(data, ETH_GSTRING_LEN, "latency_lt_2^%u_cycles", i);
+}
+
+static void ft_leaf_get_ethtool_stats(struct net_device *dev,
+				      struct ethtool_stats *stats, u64 *data)
+{
+	struct ft_leaf *leaf = netdev_priv(dev);
+	struct ft_fab *fab = leaf->fab;
+
+	spin_lock_bh(&fab->lock);
+	data[0] = leaf->backlog;
+	data[1] = leaf->st.sent;
+	data[2] = leaf->st.delivered;
+	data[3] = leaf->st.blocked;
+	data[4] = leaf->st.drop_noroute;
+	data[5] = leaf->st.drop_down;
+	data[6] = leaf->st.drop_teardown;
+	data[7] = leaf->st.control_tx;
+	data[8] = leaf->st.control_rx;
+	memcpy(data + 9, leaf->st.latency, sizeof(leaf->st.latency));
+	spin_unlock_bh(&fab->lock);
+}
+
+static void ft_leaf_get_drvinfo(struct net_device *dev,
+				struct ethtool_drvinfo *info)
+{
+	struct ft_leaf *leaf = netdev_priv(dev);
+
+	strscpy(info->driver, KBUILD_MODNAME, sizeof(info->driver));
+	strscpy(info->version, FATTREE_VERSION, sizeof(info->version));
+	snprintf(info->bus_info, sizeof(info->bus_info), "%s:%u",
+		 leaf->fab->name, leaf->index);
+}
+
+static const struct ethtool_ops ft_leaf_ethtool_ops = {
+	.get_drvinfo = ft_leaf_get_drvinfo,
+	.get_link = ethtool_op_get_link,
+	.get_sset_count = ft_leaf_get_sset_count,
+	.get_strings = ft_leaf_get_strings,
+	.get_ethtool_stats = ft_leaf_get_ethtool_stats,
+};
+
+static void ft_leaf_setup(struct net_device *dev)
+{
+	ether_setup(dev);
+	dev->netdev_ops = &ft_leaf_netdev_ops;
+	dev->ethtool_ops = &ft_leaf_ethtool_ops;
+	dev->needs_free_netdev = true;
+	/* One frame is one message: no segmentation offloads. */
+	dev->features |= NETIF_F_HW_CSUM | NETIF_F_SG | NETIF_F_HIGHDMA |
+			 NETIF_F_LLTX;
+	dev->hw_features = 0;
+	dev->min_mtu = ETH_MIN_MTU;
+	dev->max_mtu = 9000;
+}
+
+int ft_leaves_create(struct ft_fab *fab)
+{
+	char name[IFNAMSIZ];
+	u8 mac[ETH_ALEN];
+	u32 i;
+	int err = 0;
+
+	rtnl_lock();
+	for (i = 0; i < fab->n; i++) {
+		struct net_device *dev;
+		struct ft_leaf *leaf;
+
+		snprintf(name, sizeof(name), "%s-l%u", fab->name, i);
+		dev = alloc_netdev(sizeof(*leaf), name, NET_NAME_USER, ft_leaf_setup);
+		if (!dev) {
+			err = -ENOMEM;
+			break;
+		}
+		dev_net_set(dev, fab->net);
+		leaf = netdev_priv(dev);
+		leaf->fab = fab;
+		leaf->dev = dev;
+		leaf->index = i;
+		ft_leaf_mac(fab, i, mac);
+		eth_hw_addr_set(dev, mac);
+		err = register_netdevice(dev);
+		if (err) {
+			free_netdev(dev);
+			break;
+		}
+		fab->leaf[i] = leaf;
+	}
+	if (err) {
+		LIST_HEAD(kill);
+
+		ft_leaves_destroy(fab, &kill);
+		unregister_netdevice_many(&kill);
+	}
+	rtnl_unlock();
+	return err;
+}
+
+/* Queue the fabric's leaves on @kill; the caller holds rtnl. */
+void ft_leaves_destroy(struct ft_fab *fab, struct list_head *kill)
+{
+	u32 i;
+
+	ASSERT_RTNL();
+	for (i = 0; i < fab->n; i++) {
+		if (!fab->leaf[i])
+			continue;
+		unregister_netdevice_queue(fab->leaf[i]->dev, kill);
+		WRITE_ONCE(fab->leaf[i], NULL);
+	}
+}

@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fabrics: created and deleted in several shapes with their leaf devices,
+ * malformed requests refused with an explanation and no state change,
+ * changes refused to unprivileged users, and the delivery-cycle engine
+ * under synthetic load: nothing moves until stepped, no link ever carries
+ * more than its lanes, a saturated link carries exactly its lanes, a
+ * one-cycle message set crosses in one cycle, nothing is lost.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+#include "ft_selftest.h"
+
+static int ifexists(const char *name)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s", name);
+	return access(path, F_OK) == 0;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+FIXTURE(fabric) {
+	struct ftnl nl;
+	struct ft_spec s;
+};
+
+FIXTURE_SETUP(fabric)
+{
+	ASSERT_EQ(0, ft_module_ensure());
+	ASSERT_EQ(0, ftnl_open(&self->nl));
+	ft_spec_kary(&self->s, "t0", 3, 4);
+}
+
+FIXTURE_TEARDOWN(fabric)
+{
+	ft_fabric_del(&self->nl, "t0");
+	ft_fabric_del(&self->nl, "t1");
+	ftnl_close(&self->nl);
+}
+
+TEST_F(fabric, ft34_create_and_delete)
+{
+	struct ft_fabric_info fi;
+
+	ASSERT_EQ(0, ft_fabric_new(&self->nl, &self->s));
+	ASSERT_EQ(0, ft_fabric_get(&self->nl, "t0", &fi));
+	EXPECT_EQ(64, fi.leaves);
+	EXPECT_EQ(3, fi.levels);
+	EXPECT_EQ(0, fi.cycle);
+	EXPECT_TRUE(ifexists("t0-l0"));
+	EXPECT_TRUE(ifexists("t0-l63"));
+	EXPECT_FALSE(ifexists("t0-l64"));
+	EXPECT_EQ(1, ft_fabric_count(&self->nl));
+	ASSERT_EQ(0, ft_fabric_del(&self->nl, "t0"));
+	EXPECT_FALSE(ifexists("t0-l0"));
+	EXPECT_EQ(0, ft_fabric_count(&self->nl));
+	EXPECT_EQ(-ENOENT, ft_fabric_del(&self->nl, "t0"));
+}
+
+TEST_F(fabric, binary_tree_with_doubling_profile)
+{
+	struct ft_fabric_info fi;
+	uint32_t i;
+
+	/* Leiserson's binary fat-tree of 16 leaves, capacities doubling. */
+	self->s.h = 4;
+	for (i = 0; i < 4; i++) {
+		self->s.m[i] = 2;
+		self->s.w[i] = 1;
+	}
+	self->s.profile = FATTREE_PROFILE_DOUBLING;
+	ASSERT_EQ(0, ft_fabric_new(&self->nl, &self->s));
+	ASSERT_EQ(0, ft_fabric_get(&self->nl, "t0", &fi));
+	EXPECT_EQ(16, fi.leaves);
+	EXPECT_EQ(1, fi.lanes[0]);
+	EXPECT_EQ(2, fi.lanes[1]);
+	EXPECT_EQ(4, fi.lanes[2]);
+	EXPECT_EQ(8, fi.lanes[3]);
+}
+
+TEST_F(fabric, large_1024_leaves)
+{
+	struct ft_fabric_info fi;
+	double t0, t1, t2;
+
+	ft_spec_kary(&self->s, "t0", 2, 32);
+	t0 = now_s();
+	ASSERT_EQ(0, ft_fabric_new(&self->nl, &self->s));
+	t1 = now_s();
+	ASSERT_EQ(0, ft_fabric_get(&self->nl, "t0", &fi));
+	EXPECT_EQ(1024, fi.leaves);
+	EXPECT_TRUE(ifexists("t0-l1023"));
+	ASSERT_EQ(0, ft_fabric_del(&self->nl, "t0"));
+	t2 = now_s();
+	TH_LOG("1024 leaves: created in %.3f s, deleted in %.3f s", t1 - t0, t2 - t1);
+}
+
+TEST_F(fabric, duplicate_name_refused)
+{
+	ASSERT_EQ(0, ft_fabric_new(&self->nl, &self->s));
+	EXPECT_EQ(-EEXIST, ft_fabric_new(&self->nl, &self->s));
+	EXPECT_NE(0, strlen(self->nl.errmsg));
+	EXPECT_EQ(1, ft_fabric_count(&self->nl));
+}
+
+/* Each malformed request is refused, explained, and leaves nothing. */
+TEST_F(fabric, malformed_requests_refused)
+{
+	struct ft_spec s;
+	struct nl_msg *msg;
+
+	s = self->s;
+	s.m[1] = 1;			/* a switch with one child */
+	EXPECT_EQ(-EINVAL, ft_fabric_new(&self->nl, &s));
+	EXPECT_NE(0, strlen(self->nl.errmsg));
+
+	s = self->s;
+	s.w[2] = 0;			/* a node without parents */
+	EXPECT_EQ(-EINVAL, ft_fabric_new(&self->nl, &s));
+
+	s = self->s;
+	s.name = "much-too-long";	/* > FATTREE_NAME_LEN - 1 */
+	EXPECT_EQ(-EINVAL, ft_fabric_new(&self->nl, &s));
+	EXPECT_GT(self->nl.err_offset, 0);
+
+	s = self->s;
+	s.period_ns = 5;		/* below 1 us */
+	EXPECT_EQ(-ERANGE, ft_fabric_new(&self->nl, &s));
+	EXPECT_NE(NULL, strstr(self->nl.errmsg, "period"));
+
+	s = self->s;
+	s.path = 9;			/* no such path choice */
+	EXPECT_EQ(-ERANGE, ft_fabric_new(&self->nl, &s));
+	EXPECT_GT(self->nl.err_offset, 0);
+
+	ft_spec_kary(&s, "t1", 3, 32);	/* 32768 leaves > max_leaves */
+	EXPECT_EQ(-E2BIG, ft_fabric_new(&self->nl, &s));
+	EXPECT_NE(NULL, strstr(self->nl.errmsg, "max_leaves"));
+
+	/* h says 3, the arrays hold 2 levels. */
+	msg = ftnl_msg(&self->nl, FATTREE_CMD_FABRIC_NEW, 0);
+	nla_put_string(msg, FATTREE_A_FABRIC_NAME, "t1");
+	nla_put_u32(msg, FATTREE_A_FABRIC_LEVELS, 3);
+	nla_put(msg, FATTREE_A_FABRIC_DOWN, 8, self->s.m);
+	nla_put(msg, FATTREE_A_FABRIC_UP, 12, self->s.w);
+	EXPECT_EQ(-EINVAL, ftnl_transact(&self->nl, msg, NULL, NULL));
+	EXPECT_NE(NULL, strstr(self->nl.errmsg, "per level"));
+
+	/* A required attribute missing. */
+	msg = ftnl_msg(&self->nl, FATTREE_CMD_FABRIC_NEW, 0);
+	nla_put_string(msg, FATTREE_A_FABRIC_NAME, "t1");
+	EXPECT_EQ(-EINVAL, ftnl_transact(&self->nl, msg, NULL, NULL));
+
+	/* An attribute that does not belong to the command. */
+	msg = ftnl_msg(&self->nl, FATTREE_CMD_FABRIC_DEL, 0);
+	nla_put_string(msg, FATTREE_A_FABRIC_NAME, "t1");
+	nla_put_u32(msg, FATTREE_A_FABRIC_LEVELS, 3);
+	EXPECT_EQ(-EINVAL, ftnl_transact(&self->nl, msg, NULL, NULL));
+
+	EXPECT_EQ(0, ft_fabric_count(&self->nl));
+	EXPECT_FALSE(ifexists("t1-l0"));
+}
+
+TEST_F(fabric, changes_refused_to_unprivileged)
+{
+	struct ft_fabric_info fi;
+	struct fattree_inject_row row = { 0, 1, 1 };
+
+	int status;
+	pid_t pid;
+
+	ASSERT_EQ(0, ft_fabric_new(&self->nl, &self->s));
+	/* A child drops root for good; the fixture keeps it for teardown. */
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		struct ftnl nl;
+
+		if (setgid(65534) || setuid(65534) || ftnl_open(&nl))
+			_exit(10);
+		if (ft_fabric_new(&nl, &self->s) != -EPERM)
+			_exit(1);
+		if (ft_fabric_del(&nl, "t0") != -EPERM)
+			_exit(2);
+		if (ft_fabric_step(&nl, "t0", 1) != -EPERM)
+			_exit(3);
+		if (ft_fabric_inject(&nl, "t0", &row, 1) != -EPERM)
+			_exit(4);
+		/* Reads stay open. */
+		if (ft_fabric_get(&nl, "t0", &fi) || fi.leaves != 64)
+			_exit(5);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(1, ft_fabric_count(&self->nl));
+}
+
+TEST_F(fabric, manual_fabric_moves_only_when_stepped)
+{
+	struct fattree_inject_row rows[] = { { 0, 63, 5 }, { 1, 2, 5 } };
+	struct ft_fabric_info fi;
+
+	ASSERT_EQ(0, ft_fabric_new(&self->nl, &self->s));
+	ASSERT_EQ(0, ft_fabric_inject(&self->nl, "t0", rows, 2));
+	usleep(200000);
+	ASSERT_EQ(0, ft_fabric_get(&self->nl, "t0", &fi));
+	EXPECT_EQ(0, fi.cycle);
+	EXPECT_EQ(10, fi.synth_queued);
+	EXPECT_EQ(0, fi.delivered);
+	ASSERT_EQ(0, ft_fabric_step(&self->nl, "t0", 1));
+	ASSERT_EQ(0, ft_fabric_get(&self->nl, "t0", &fi));
+	EXPECT_EQ(1, fi.cycle);
+	/* Lanes 1: each pair crosses at most one message per cycle. */
+	EXPECT_EQ(2, fi.delivered);
+	EXPECT_EQ(0, ft_fabric_step(&self->nl, "t0", 10));
+	ASSERT_EQ(0, ft_fabric_get(&self->nl, "t0", &fi));
+	EXPECT_EQ(10, fi.synth_delivered);
+	EXPECT_EQ(0, fi.synth_queued);
+	EXPECT_EQ(5, fi.drained_cycle);
+}
+
+/* A hot spot from the whole tree: no link ever carries more than its
+ * lanes in a cycle, and every message arrives. (Messages that win lanes
+ * upstream and lose downstream waste them, as in the papers' model, so
+ * the hot link is not full in every cycle.)
+ */
+TEST_F(fabric, saturation_capped_by_lanes)
+{
+	struct fattree_inject_row rows[63];
+	struct ft_fabric_info fi;
+	struct ft_link_info *l;
+	uint64_t hot_carried = 0, hot_saturated = 0;
+	int n, i;
+
+	self->s.lanes[0] = 2;
+	self->s.lanes[1] = 2;
+	self->s.lanes[2] = 2;
+	ASSERT_EQ(0, ft_fabric_new(&self->nl, &self->s));
+	for (i = 0; i < 63; i++)
+		rows[i] = (struct fattree_inject_row){ i + 1, 0, 4 };
+	ASSERT_EQ(0, ft_fabric_inject(&self->nl, "t0", rows, 63));
+	ASSERT_EQ(0, ft_fabric_step(&self->nl, "t0", 200));
+	ASSERT_EQ(0, ft_fabric_get(&self->nl, "t0", &fi));
+	EXPECT_EQ(252, fi.synth_delivered);
+	n = ft_links(&self->nl, "t0", &l);
+	ASSERT_GT(n, 0);
+	for (i = 0; i < n; i++) {
+		EXPECT_LE(l[i].max_cycle, l[i].lanes);
+		EXPECT_LE(l[i].carried, (uint64_t)l[i].lanes * fi.cycle);
+		/* Leaf 0's down link: level 1, node 0, port 0. */
+		if (l[i].level == 1 && l[i].node == 0 && !l[i].up) {
+			hot_carried = l[i].carried;
+			hot_saturated = l[i].saturated;
+		}
+	}
+	EXPECT_EQ(252, hot_carried);
+	EXPECT_GE(hot_saturated, 1);
+	EXPECT_LE(hot_saturated * 2, hot_carried);
+	free(l);
+}
+
+/* Three leaves under one leaf switch send to a fourth: the destination's
+ * down link is the only bottleneck and carries exactly its lanes in every
+ * cycle until the set drains.
+ */
+TEST_F(fabric, saturated_link_carries_exactly_its_lanes)
+{
+	struct fattree_inject_row rows[] = { { 1, 0, 4 }, { 2, 0, 4 }, { 3, 0, 4 } };
+	struct ft_fabric_info fi;
+	struct ft_link_info *l;
+	int n, i, found = 0;
+
+	self->s.lanes[0] = 2;
+	self->s.lanes[1] = 2;
+	self->s.lanes[2] = 2;
+	ASSERT_EQ(0, ft_fabric_new(&self->nl, &self->s));
+	ASSERT_EQ(0, ft_fabric_inject(&self->nl, "t0", rows, 3));
+	ASSERT_EQ(0, ft_fabric_step(&self->nl, "t0", 20));
+	ASSERT_EQ(0, ft_fabric_get(&self->nl, "t0", &fi));
+	EXPECT_EQ(12, fi.synth_delivered);
+	EXPECT_EQ(6, fi.drained_cycle);
+	n = ft_links(&self->nl, "t0", &l);
+	ASSERT_GT(n, 0);
+	for (i = 0; i < n; i++) {
+		if (l[i].level == 1 && l[i].node == 0 && !l[i].up) {
+			found = 1;
+			EXPECT_EQ(12, l[i].carried);
+			EXPECT_EQ(6, l[i].saturated);
+			EXPECT_EQ(2, l[i].max_cycle);
+		}
+	}
+	EXPECT_TRUE(found);
+	free(l);
+}
+
+/* On a w = 1 binary tree with doubling capacities every permutation has
+ * lambda <= 1: it must cross in exactly one cycle, whatever the policy.
+ */
+TEST_F(fabric, one_cycle_set_crosses_in_one_cycle)
+{
+	struct fattree_inject_row rows[64];
+	struct ft_fabric_info fi;
+	int path, arb, i;
+
+	for (path = FATTREE_PATH_DMODK; path <= FATTREE_PATH_FIRSTFREE; path++) {
+		for (arb = 0; arb <= 1; arb++) {
+			struct ft_spec s;
+
+			memset(&s, 0, sizeof(s));
+			s.name = "t1";
+			s.h = 6;
+			for (i = 0; i < 6; i++) {
+				s.m[i] = 2;
+				s.w[i] = 1;
+			}
+			s.profile = FATTREE_PROFILE_DOUBLING;
+			s.path = path;
+			s.arbitration = arb;
+			s.injection = -1;
+			s.seed = 7 + path;
+			ASSERT_EQ(0, ft_fabric_new(&self->nl, &s));
+			for (i = 0; i < 64; i++)	/* bit reversal */
+				rows[i] = (struct fattree_inject_row){
+					i, ((i & 1) << 5) | ((i & 2) << 3) | ((i & 4) << 1) |
+					   ((i & 8) >> 1) | ((i & 16) >> 3) | ((i & 32) >> 5), 1 };
+			ASSERT_EQ(0, ft_fabric_inject(&self->nl, "t1", rows, 64));
+			ASSERT_EQ(0, ft_fabric_step(&self->nl, "t1", 1));
+			ASSERT_EQ(0, ft_fabric_get(&self->nl, "t1", &fi));
+			EXPECT_EQ(64, fi.synth_delivered) {
+				TH_LOG("path %d arbitration %d", path, arb);
+			}
+			ASSERT_EQ(0, ft_fabric_del(&self->nl, "t1"));
+		}
+	}
+}
+
+/* Random traffic with every policy: whatever is blocked is delivered
+ * later, and every message is delivered.
+ */
+TEST_F(fabric, nothing_lost_under_every_policy)
+{
+	struct fattree_inject_row rows[200];
+	struct ft_fabric_info fi;
+	int inj, i;
+
+	srand(5);
+	for (i = 0; i < 200; i++)
+		rows[i] = (struct fattree_inject_row){ rand() % 64, rand() % 64, 1 + rand() % 5 };
+	for (inj = 0; inj <= FATTREE_INJECTION_RANDOM_PRIME; inj++) {
+		uint64_t total = 0;
+
+		self->s.injection = inj;
+		self->s.path = FATTREE_PATH_RANDOM;
+		ASSERT_EQ(0, ft_fabric_new(&self->nl, &self->s));
+		ASSERT_EQ(0, ft_fabric_inject(&self->nl, "t0", rows, 200));
+		for (i = 0; i < 200; i++)
+			total += rows[i].count;
+		ASSERT_EQ(0, ft_fabric_step(&self->nl, "t0", 5000));
+		ASSERT_EQ(0, ft_fabric_get(&self->nl, "t0", &fi));
+		EXPECT_EQ(total, fi.synth_delivered) {
+			TH_LOG("injection %d: %llu of %llu after %llu cycles", inj,
+			       (unsigned long long)fi.synth_delivered,
+			       (unsigned long long)total, (unsigned long long)fi.cycle);
+		}
+		EXPECT_EQ(0, fi.synth_queued);
+		ASSERT_EQ(0, ft_fabric_del(&self->nl, "t0"));
+	}
+}
+
+TEST_F(fabric, timed_fabric_runs_and_refuses_steps)
+{
+	struct ft_fabric_info fi;
+
+	self->s.period_ns = 1000000;	/* 1 ms */
+	ASSERT_EQ(0, ft_fabric_new(&self->nl, &self->s));
+	usleep(300000);
+	ASSERT_EQ(0, ft_fabric_get(&self->nl, "t0", &fi));
+	EXPECT_GT(fi.cycle, 50);
+	EXPECT_EQ(-EBUSY, ft_fabric_step(&self->nl, "t0", 1));
+	EXPECT_NE(NULL, strstr(self->nl.errmsg, "period"));
+}
+
+TEST_HARNESS_MAIN
