@@ -213,10 +213,9 @@ static int ft_nl_fabric_params(struct genl_info *info, struct ft_fab_params *p)
 	p->profile = (enum fattree_profile)prof->kind;
 
 	p->path = ft_nla_u32(tb[FATTREE_A_FABRIC_PATH], FATTREE_PATH_DMODK);
-	p->injection = ft_nla_u32(tb[FATTREE_A_FABRIC_INJECTION],
-					   FATTREE_INJECTION_ALL);
+	p->injection = ft_nla_u32(tb[FATTREE_A_FABRIC_INJECTION], FATTREE_INJECTION_ALL);
 	p->arbitration = ft_nla_u32(tb[FATTREE_A_FABRIC_ARBITRATION],
-					     FATTREE_ARBITRATION_RANDOM);
+				    FATTREE_ARBITRATION_RANDOM);
 	p->backlog = ft_nla_u32(tb[FATTREE_A_FABRIC_BACKLOG], FT_DEFAULT_BACKLOG);
 	p->core.seed = tb[FATTREE_A_FABRIC_SEED] ?
 		       nla_get_u64(tb[FATTREE_A_FABRIC_SEED]) : 1;
@@ -289,9 +288,11 @@ static int ft_nl_fabric_stats(struct sk_buff *msg, const struct ft_fab *fab)
 	nest = nla_nest_start(msg, FATTREE_A_FABRIC_STATS);
 	if (!nest)
 		return -EMSGSIZE;
-	if (nla_put_u64_64bit(msg, FATTREE_A_STATS_QUEUED, fab->pairs.queued, FATTREE_A_STATS_PAD) ||
+	if (nla_put_u64_64bit(msg, FATTREE_A_STATS_QUEUED, fab->pairs.queued,
+			      FATTREE_A_STATS_PAD) ||
 	    nla_put_u64_64bit(msg, FATTREE_A_STATS_OFFERED, st->offered, FATTREE_A_STATS_PAD) ||
-	    nla_put_u64_64bit(msg, FATTREE_A_STATS_DELIVERED, st->delivered, FATTREE_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FATTREE_A_STATS_DELIVERED, st->delivered,
+			      FATTREE_A_STATS_PAD) ||
 	    nla_put_u64_64bit(msg, FATTREE_A_STATS_BLOCKED, st->blocked, FATTREE_A_STATS_PAD) ||
 	    nla_put_u64_64bit(msg, FATTREE_A_STATS_SYNTH_QUEUED,
 			      st->synth_queued - st->synth_delivered, FATTREE_A_STATS_PAD) ||
@@ -412,10 +413,8 @@ static int ft_nl_fabric_set_doit(struct sk_buff *skb, struct genl_info *info)
 		goto out;
 	err = ft_engine_configure(fab,
 				  ft_nla_u32(tb[FATTREE_A_FABRIC_PATH], fab->path),
-				  ft_nla_u32(tb[FATTREE_A_FABRIC_INJECTION],
-						      fab->injection),
-				  ft_nla_u32(tb[FATTREE_A_FABRIC_ARBITRATION],
-						      fab->arbitration),
+				  ft_nla_u32(tb[FATTREE_A_FABRIC_INJECTION], fab->injection),
+				  ft_nla_u32(tb[FATTREE_A_FABRIC_ARBITRATION], fab->arbitration),
 				  tb[FATTREE_A_FABRIC_SEED] ?
 				  nla_get_u64(tb[FATTREE_A_FABRIC_SEED]) : fab->seed);
 	if (!err && tb[FATTREE_A_FABRIC_PERIOD_NS] && period != fab->period_ns) {

@@ -10,7 +10,7 @@
  * @t: topology.
  * @max_msgs: most contending messages in one cycle, 1..FT_CYCLE_MAX_MSGS.
  *
- * 16 bytes per directed link plus 32 bytes per message.
+ * 16 bytes per directed link plus 36 bytes per message.
  *
  * Return: the size, or 0 if @max_msgs is out of range.
  */
@@ -214,6 +214,7 @@ static void ft_cycle_layout(const struct ft_cycle_cfg *cfg,
 			m->y = 0;
 			m->first = n;
 			m->offer = o;
+			m->cut = ~0U;
 			m->hh = (u8)hh;
 			m->hops = 0;
 			m->flags = 0;
@@ -253,13 +254,15 @@ static void ft_cycle_order(const struct ft_cycle_cfg *cfg,
 		sc->msg[j].y = 0;
 }
 
-/* Message @m is stopped at link @id (or behind its pair if @id < 0). */
-static void ft_cycle_block(struct ft_cycle_scratch *sc,
-			   struct ft_cycle_msg *m, s64 id,
+/* Message @k is stopped at link @id (or behind its pair if @id < 0). */
+static void ft_cycle_block(struct ft_cycle_scratch *sc, u32 k, s64 id,
 			   struct ft_cycle_result *res)
 {
+	struct ft_cycle_msg *m = &sc->msg[k];
+	struct ft_cycle_msg *f = &sc->msg[m->first];
+
 	m->flags |= FT_MSG_DEAD;
-	sc->msg[m->first].flags |= FT_MSG_PAIR_BLOCKED;
+	f->cut = ft_min_u32(f->cut, k);
 	if (id < 0) {
 		m->flags |= FT_MSG_ORDER;
 		res->order_blocked++;
@@ -290,16 +293,22 @@ static u32 ft_cycle_up_port(const struct ft_cycle_cfg *cfg,
 	}
 }
 
-/* @m tries its link of level @lvl, direction @dir: true if it got a lane. */
+/* Message @k tries its link of level @lvl, direction @dir: true if it won. */
 static bool ft_cycle_step(const struct ft_cycle_cfg *cfg,
-			  struct ft_cycle_scratch *sc, struct ft_cycle_msg *m,
-			  u32 lvl, u32 dir, struct ft_cycle_result *res)
+			  struct ft_cycle_scratch *sc, u32 k, u32 lvl,
+			  u32 dir, struct ft_cycle_result *res)
 {
 	const struct ft_topo *t = cfg->topo;
+	struct ft_cycle_msg *m = &sc->msg[k];
 	u32 node, p, y, id;
 
-	if (sc->msg[m->first].flags & FT_MSG_PAIR_BLOCKED) {
-		ft_cycle_block(sc, m, -1, res);
+	/*
+	 * An earlier message of the pair was blocked: this one may not
+	 * overtake it.  Earlier ones of the pair go on (they come first in
+	 * every stage, so they are never behind a later one).
+	 */
+	if (k > sc->msg[m->first].cut) {
+		ft_cycle_block(sc, k, -1, res);
 		return false;
 	}
 	if (dir == FT_UP) {
@@ -317,7 +326,7 @@ static bool ft_cycle_step(const struct ft_cycle_cfg *cfg,
 	}
 	id += 2 * p;	/* port p's link: physical + p, same direction */
 	if (!ft_cycle_has_lane(cfg, sc, id)) {
-		ft_cycle_block(sc, m, id, res);
+		ft_cycle_block(sc, k, id, res);
 		return false;
 	}
 	ft_cycle_touch(sc, id)->carried++;
@@ -334,13 +343,13 @@ static void ft_cycle_stage(const struct ft_cycle_cfg *cfg,
 			   struct ft_cycle_scratch *sc, u32 *live, u32 lvl,
 			   u32 dir, struct ft_cycle_result *res)
 {
-	struct ft_cycle_msg *m;
-	u32 j, keep = 0;
+	u32 j, k, keep = 0;
 
 	for (j = 0; j < *live; j++) {
-		m = &sc->msg[sc->ord[j]];
-		if (m->hh < lvl || ft_cycle_step(cfg, sc, m, lvl, dir, res))
-			sc->ord[keep++] = sc->ord[j];
+		k = sc->ord[j];
+		if (sc->msg[k].hh < lvl ||
+		    ft_cycle_step(cfg, sc, k, lvl, dir, res))
+			sc->ord[keep++] = k;
 	}
 	*live = keep;
 }

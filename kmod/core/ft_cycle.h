@@ -88,8 +88,7 @@ struct ft_link_stats {
 };
 
 #define FT_MSG_DEAD		0x1	/* blocked this cycle */
-#define FT_MSG_PAIR_BLOCKED	0x2	/* on a pair's first: a message blocked */
-#define FT_MSG_ORDER		0x4	/* blocked behind its pair, not a link */
+#define FT_MSG_ORDER		0x2	/* blocked behind its pair, not a link */
 
 /**
  * struct ft_cycle_msg - one contending message of the last cycle.
@@ -99,6 +98,8 @@ struct ft_link_stats {
  * @first: index of its pair's first message; its sequence is the
  *         difference.
  * @offer: index of its offer.
+ * @cut: on a pair's first message: index of the pair's earliest blocked
+ *       message (U32_MAX-like ~0 while none); later ones must stop.
  * @hh: common level H.
  * @hops: links crossed before delivery or blocking.
  * @flags: FT_MSG_*.
@@ -109,6 +110,7 @@ struct ft_cycle_msg {
 	u32 y;
 	u32 first;
 	u32 offer;
+	u32 cut;
 	u8 hh;
 	u8 hops;
 	u8 flags;

@@ -19,7 +19,7 @@
 
 #include "ft_fabric.h"
 
-#define FT_PAIRS_MAX		(1U << 22)
+#define FT_PAIRS_MAX		0x400000U
 #define FT_PAIR_NONE		0xffffffffU
 
 /**

@@ -4,8 +4,14 @@
 #define FTCTL_H
 
 #include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "ftnl.h"
+
+struct json_object;
+struct ftctl_object;
 
 /* Exit codes: what went wrong, for scripts. */
 enum {
@@ -15,21 +21,179 @@ enum {
 	FTCTL_EXIT_NOMOD = 3,	/* the fattree module is not loaded */
 };
 
+/* A parse step that printed help: exit 0 without opening netlink. */
+#define FTCTL_PARSE_HELP	(-1)
+
+/*
+ * Local bound on levels, only to size arrays; the kernel enforces its own
+ * (smaller) limit and says so.
+ */
+#define FTCTL_MAX_LEVELS	64
+
 struct ftctl {
 	struct ftnl nl;
 	bool json;
+	void *req;		/* the parsed request, owned by the command */
 };
 
+/*
+ * A top-level command ("info", "fabric", ...). parse() sees argv[0] = the
+ * command's name and must validate the whole command line without
+ * touching netlink: it returns 0 (then run() is called once netlink is
+ * open), FTCTL_PARSE_HELP (help printed, exit 0) or FTCTL_EXIT_USAGE.
+ * run() returns an exit code.
+ */
 struct ftctl_cmd {
 	const char *name;
 	const char *args;
 	const char *help;
-	int (*run)(struct ftctl *ctl, int argc, char **argv);
+	int (*parse)(struct ftctl *ctl, int argc, char **argv);
+	int (*run)(struct ftctl *ctl);
+	const struct ftctl_object *obj;	/* for "ftctl help", or NULL */
+};
+
+/* A subcommand of an object ("fabric add", ...). */
+struct ftctl_subcmd {
+	const char *name;
+	const char *usage;	/* one line: the syntax after "ftctl OBJ NAME" */
+	const char *help;	/* one line: what it does */
+	void (*long_help)(FILE *f);	/* details, or NULL */
+	int (*parse)(struct ftctl *ctl, int argc, char **argv);
+	int (*run)(struct ftctl *ctl);
+};
+
+/* Object dispatch: picks the subcommand, handles help. */
+struct ftctl_object {
+	const char *name;
+	const char *help;
+	const char *dflt;	/* subcommand when none is given */
+	const struct ftctl_subcmd *subs;
+	unsigned int n_subs;
 };
 
 extern const struct ftctl_cmd ftctl_cmd_info;
+extern const struct ftctl_cmd ftctl_cmd_fabric;
+extern const struct ftctl_cmd ftctl_cmd_link;
+extern const struct ftctl_cmd ftctl_cmd_leaf;
+
+int ftctl_object_parse(const struct ftctl_object *obj, struct ftctl *ctl,
+		       int argc, char **argv);
+int ftctl_object_run(struct ftctl *ctl);
+
+/* --- parse.c: command-line parsing, all errors name the bad word --- */
+
+/* Print "ftctl CMD: MESSAGE" and a pointer to help; FTCTL_EXIT_USAGE. */
+int ftctl_usage_err(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+bool ftctl_is_help(const char *word);
+/* Exact match, else a unique prefix; -1 none, -2 ambiguous. */
+int ftctl_match(const char *word, const char *const *names, unsigned int n);
+
+int ftctl_parse_u32(const char *cmd, const char *what, const char *word,
+		    uint32_t min, uint32_t max, uint32_t *out);
+int ftctl_parse_u64(const char *cmd, const char *what, const char *word,
+		    uint64_t min, uint64_t max, uint64_t *out);
+/* The same, the message prefixed with @where (e.g. "rows:12: "). */
+int ftctl_parse_u64_at(const char *cmd, const char *where, const char *what,
+		       const char *word, uint64_t min, uint64_t max,
+		       uint64_t *out);
+/* "a,b,c": exactly @want values when @want, else 1..@max_n. */
+int ftctl_parse_u32_list(const char *cmd, const char *what, const char *word,
+			 uint32_t min, uint32_t max, uint32_t *out,
+			 unsigned int want, unsigned int max_n, unsigned int *n);
+/* "1ms", "500us", "250000ns", "2s", "manual" or "0" (manual). */
+int ftctl_parse_period(const char *cmd, const char *word, uint64_t *ns);
+int ftctl_parse_enum(const char *cmd, const char *what, const char *word,
+		     const char *const *names, unsigned int n, uint32_t *out);
+/* A fabric name: 1..FATTREE_NAME_LEN-1 bytes. */
+int ftctl_parse_name(const char *cmd, const char *word, char *out);
+/* The word after keyword argv[*i], or an error naming the keyword. */
+const char *ftctl_arg_value(const char *cmd, int argc, char **argv, int *i,
+			    const char *what);
+
+extern const char *const ftctl_path_names[];
+extern const char *const ftctl_injection_names[];
+extern const char *const ftctl_arbitration_names[];
+extern const char *const ftctl_profile_names[];
+extern const unsigned int ftctl_n_path, ftctl_n_injection,
+	ftctl_n_arbitration, ftctl_n_profile;
+/* Name of an enum value, "unknown(N)" when out of range. */
+const char *ftctl_enum_name(const char *const *names, unsigned int n,
+			    uint32_t v);
+/* "manual", "1ms", "500us", "1234ns". */
+const char *ftctl_fmt_period(uint64_t ns, char *buf, size_t len);
+
+/* --- req.c: requests that remember their attributes --- */
+
+#define FTCTL_REQ_MAX_ATTRS	64
+
+struct ftctl_attr_rec {
+	uint32_t off;		/* from the start of the netlink header */
+	uint32_t len;		/* whole attribute, header included */
+	const char *aname;	/* FATTREE_A_... */
+	char what[96];		/* what the user typed for it */
+};
+
+struct ftctl_req {
+	struct nl_msg *msg;
+	unsigned int n;
+	struct ftctl_attr_rec rec[FTCTL_REQ_MAX_ATTRS];
+};
+
+/* A new request of @size bytes (0: default); false when out of memory. */
+bool ftctl_req_init(struct ftctl *ctl, struct ftctl_req *r, uint8_t cmd,
+		    int flags, size_t size);
+/*
+ * Put an attribute and remember where it went, its name (@aname) and what
+ * the user typed for it (@fmt); use the FTCTL_PUT* macros.
+ */
+int ftctl_put(struct ftctl_req *r, int type, const char *aname,
+	      const void *data, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+#define FTCTL_PUT(r, type, data, len, ...) \
+	ftctl_put(r, type, #type, data, len, __VA_ARGS__)
+#define FTCTL_PUT_U32(r, type, v, ...) ({ \
+	uint32_t __ftv = (v); \
+	ftctl_put(r, type, #type, &__ftv, sizeof(__ftv), __VA_ARGS__); })
+#define FTCTL_PUT_U64(r, type, v, ...) ({ \
+	uint64_t __ftv = (v); \
+	ftctl_put(r, type, #type, &__ftv, sizeof(__ftv), __VA_ARGS__); })
+#define FTCTL_PUT_STR(r, type, s, ...) ({ \
+	const char *__fts = (s); \
+	ftctl_put(r, type, #type, __fts, strlen(__fts) + 1, __VA_ARGS__); })
+/* Bytes still free in the request. */
+size_t ftctl_req_room(const struct ftctl_req *r);
+/*
+ * Send and collect replies. On failure print "ftctl WHAT: error: extack"
+ * and the attribute the kernel pointed at; returns an exit code.
+ */
+int ftctl_req_run(struct ftctl *ctl, struct ftctl_req *r, const char *what,
+		  int (*reply)(struct nl_msg *msg, void *arg), void *arg);
+void ftctl_req_free(struct ftctl_req *r);
+
+/* Bounded attribute getters: false when absent or too short. */
+bool ftctl_nla_u32(const struct nlattr *a, uint32_t *v);
+bool ftctl_nla_u64(const struct nlattr *a, uint64_t *v);
+/* Copy a string attribute into @buf (always terminated). */
+bool ftctl_nla_str(const struct nlattr *a, char *buf, size_t len);
+/* A binary u32[] attribute: number of values copied (at most @max). */
+unsigned int ftctl_nla_u32_array(const struct nlattr *a, uint32_t *out,
+				 unsigned int max);
+
+/* Make the socket fit big dumps and big requests (best effort). */
+void ftctl_tune_socket(struct ftctl *ctl);
+/* Largest request the socket can send, at most @want bytes. */
+size_t ftctl_max_request(struct ftctl *ctl, size_t want);
 
 /* Print "ftctl: <what>: <strerror: extack>" and return FTCTL_EXIT_FAIL. */
 int ftctl_fail(const struct ftctl *ctl, const char *what, int err);
+
+/* JSON output helpers. */
+void ftctl_json_print(struct json_object *o);
+/* Streamed arrays: one element per line, valid JSON as a whole. */
+void ftctl_json_array_begin(void);
+void ftctl_json_array_item(struct json_object *o, bool *first);
+void ftctl_json_array_end(void);
 
 #endif /* FTCTL_H */

@@ -56,17 +56,26 @@ static void info_print_json(const struct info_reply *r)
 	json_object_put(o);
 }
 
-static int info_run(struct ftctl *ctl, int argc, char **argv)
+static int info_parse(struct ftctl *ctl, int argc, char **argv)
+{
+	(void)ctl;
+	if (argc > 1 && ftctl_is_help(argv[1])) {
+		printf("usage: ftctl [--json] info\n"
+		       "Show the module's version, the netlink family's version and the\n"
+		       "module's limits (module parameters of fattree.ko).\n");
+		return FTCTL_PARSE_HELP;
+	}
+	if (argc > 1)
+		return ftctl_usage_err("info", "takes no arguments (got '%s')", argv[1]);
+	return 0;
+}
+
+static int info_run(struct ftctl *ctl)
 {
 	struct info_reply r = { 0 };
 	struct nl_msg *msg;
 	int err;
 
-	(void)argv;
-	if (argc > 1) {
-		fprintf(stderr, "ftctl info: takes no arguments\n");
-		return FTCTL_EXIT_USAGE;
-	}
 	msg = ftnl_msg(&ctl->nl, FATTREE_CMD_INFO_GET, 0);
 	if (!msg)
 		return ftctl_fail(ctl, "info", -ENOMEM);
@@ -90,5 +99,6 @@ const struct ftctl_cmd ftctl_cmd_info = {
 	.name = "info",
 	.args = "",
 	.help = "show the module's version and limits",
+	.parse = info_parse,
 	.run = info_run,
 };

@@ -2,6 +2,10 @@
 /*
  * ftctl: configure and inspect fattree fabrics, in the manner of ip(8) and
  * devlink(8).
+ *
+ * The whole command line is parsed and validated before netlink is opened:
+ * a bad command line is exit 2 whether the module is loaded or not, and a
+ * missing module is exit 3 only for a well-formed command.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -12,34 +16,150 @@
 
 static const struct ftctl_cmd *const ftctl_cmds[] = {
 	&ftctl_cmd_info,
+	&ftctl_cmd_fabric,
+	&ftctl_cmd_link,
+	&ftctl_cmd_leaf,
 };
 
 #define FTCTL_N_CMDS (sizeof(ftctl_cmds) / sizeof(ftctl_cmds[0]))
 
 static void usage(FILE *f)
 {
-	size_t i;
+	const struct ftctl_object *obj;
+	char line[128];
+	size_t i, j;
 
 	fprintf(f,
-		"usage: ftctl [--json] <command> [args]\n"
+		"usage: ftctl [--json] OBJECT [COMMAND [ARGS]]\n"
 		"Configure and inspect fattree fabrics.\n\n"
-		"Options:\n"
-		"  -j, --json     machine-readable output\n"
+		"Options (also accepted after the command):\n"
+		"  -j, --json     machine-readable output (JSON)\n"
 		"  -h, --help     this text\n"
 		"  -V, --version  the version of ftctl\n\n"
 		"Commands:\n");
-	for (i = 0; i < FTCTL_N_CMDS; i++)
-		fprintf(f, "  %-8s %-20s %s\n", ftctl_cmds[i]->name,
-			ftctl_cmds[i]->args, ftctl_cmds[i]->help);
+	for (i = 0; i < FTCTL_N_CMDS; i++) {
+		obj = ftctl_cmds[i]->obj;
+		if (!obj) {
+			snprintf(line, sizeof(line), "%s %s", ftctl_cmds[i]->name,
+				 ftctl_cmds[i]->args);
+			fprintf(f, "  ftctl %-40s %s\n", line, ftctl_cmds[i]->help);
+			continue;
+		}
+		for (j = 0; j < obj->n_subs; j++) {
+			snprintf(line, sizeof(line), "%s %s %s", obj->name,
+				 obj->subs[j].name, obj->subs[j].usage);
+			if (strlen(line) > 40)
+				fprintf(f, "  ftctl %s\n  %-46s %s\n", line, "",
+					obj->subs[j].help);
+			else
+				fprintf(f, "  ftctl %-40s %s\n", line,
+					obj->subs[j].help);
+		}
+	}
 	fprintf(f,
+		"\n'ftctl OBJECT help' and 'ftctl OBJECT COMMAND help' tell more.\n"
+		"Object and command names may be abbreviated (ftctl f s).\n"
 		"\nExit status: 0 success, 1 the kernel refused or the request failed,\n"
 		"2 bad command line, 3 the fattree module is not loaded.\n");
 }
 
-int ftctl_fail(const struct ftctl *ctl, const char *what, int err)
+/* --- objects with subcommands --- */
+
+static const struct ftctl_subcmd *ftctl_chosen;
+
+static void object_help(const struct ftctl_object *obj, FILE *f)
 {
-	fprintf(stderr, "ftctl: %s: %s\n", what, ftnl_strerror(&ctl->nl, err));
-	return FTCTL_EXIT_FAIL;
+	unsigned int i;
+
+	fprintf(f, "usage: ftctl [--json] %s COMMAND [ARGS]\n%s\n\nCommands:\n",
+		obj->name, obj->help);
+	for (i = 0; i < obj->n_subs; i++)
+		fprintf(f, "  ftctl %s %s %s\n      %s\n", obj->name,
+			obj->subs[i].name, obj->subs[i].usage, obj->subs[i].help);
+	fprintf(f, "\nWithout a command: %s. 'ftctl %s COMMAND help' tells more.\n",
+		obj->dflt, obj->name);
+}
+
+static void sub_help(const struct ftctl_object *obj,
+		     const struct ftctl_subcmd *sub, FILE *f)
+{
+	fprintf(f, "usage: ftctl [--json] %s %s %s\n%s.\n", obj->name,
+		sub->name, sub->usage, sub->help);
+	if (sub->long_help) {
+		fputc('\n', f);
+		sub->long_help(f);
+	}
+}
+
+int ftctl_object_parse(const struct ftctl_object *obj, struct ftctl *ctl,
+		       int argc, char **argv)
+{
+	const char *names[16];
+	char choices[160];
+	size_t off = 0;
+	const char *word;
+	unsigned int i;
+	char *dflt[1];
+	int k;
+
+	for (i = 0; i < obj->n_subs && i < 16; i++)
+		names[i] = obj->subs[i].name;
+	if (argc < 2) {
+		dflt[0] = (char *)obj->dflt;
+		argc = 1;
+		argv = dflt;
+		k = ftctl_match(obj->dflt, names, i);
+	} else {
+		word = argv[1];
+		if (ftctl_is_help(word)) {
+			object_help(obj, stdout);
+			return FTCTL_PARSE_HELP;
+		}
+		k = ftctl_match(word, names, i);
+		if (k < 0) {
+			choices[0] = '\0';
+			for (i = 0; i < obj->n_subs; i++)
+				off += (size_t)snprintf(choices + off,
+							sizeof(choices) - off, "%s%s",
+							i ? ", " : "", names[i]);
+			return ftctl_usage_err(obj->name, "%s command '%s' (expected %s)",
+					       k == -2 ? "ambiguous" : "unknown",
+					       word, choices);
+		}
+		argc--;
+		argv++;
+	}
+	ftctl_chosen = &obj->subs[k];
+	/* "ftctl fabric add help", or --help anywhere */
+	for (i = 1; i < (unsigned int)argc; i++) {
+		if ((i == 1 && !strcmp(argv[i], "help")) ||
+		    !strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			sub_help(obj, ftctl_chosen, stdout);
+			return FTCTL_PARSE_HELP;
+		}
+	}
+	return ftctl_chosen->parse(ctl, argc, argv);
+}
+
+int ftctl_object_run(struct ftctl *ctl)
+{
+	return ftctl_chosen->run(ctl);
+}
+
+/* Take -j/--json from anywhere after the command; returns the new argc. */
+static int strip_global_opts(struct ftctl *ctl, int argc, char **argv, int from)
+{
+	int i, o = from;
+
+	for (i = from; i < argc; i++) {
+		if (!strcmp(argv[i], "-j") || !strcmp(argv[i], "--json")) {
+			ctl->json = true;
+			continue;
+		}
+		argv[o++] = argv[i];
+	}
+	argv[o] = NULL;
+	return o;
 }
 
 int main(int argc, char **argv)
@@ -50,10 +170,11 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
+	const char *names[FTCTL_N_CMDS];
 	struct ftctl ctl = { 0 };
-	const struct ftctl_cmd *cmd = NULL;
+	const struct ftctl_cmd *cmd;
 	size_t i;
-	int c, err, rc;
+	int c, k, err, rc;
 
 	while ((c = getopt_long(argc, argv, "+jhV", opts, NULL)) != -1) {
 		switch (c) {
@@ -67,7 +188,7 @@ int main(int argc, char **argv)
 			printf("ftctl %s\n", FTCTL_VERSION);
 			return FTCTL_EXIT_OK;
 		default:
-			usage(stderr);
+			fprintf(stderr, "Try 'ftctl --help'.\n");
 			return FTCTL_EXIT_USAGE;
 		}
 	}
@@ -75,14 +196,26 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return FTCTL_EXIT_USAGE;
 	}
+	if (!strcmp(argv[optind], "help")) {
+		usage(stdout);
+		return FTCTL_EXIT_OK;
+	}
 	for (i = 0; i < FTCTL_N_CMDS; i++)
-		if (!strcmp(argv[optind], ftctl_cmds[i]->name))
-			cmd = ftctl_cmds[i];
-	if (!cmd) {
-		fprintf(stderr, "ftctl: unknown command '%s' (see ftctl --help)\n",
-			argv[optind]);
+		names[i] = ftctl_cmds[i]->name;
+	k = ftctl_match(argv[optind], names, FTCTL_N_CMDS);
+	if (k < 0) {
+		fprintf(stderr, "ftctl: %s command '%s' (see ftctl --help)\n",
+			k == -2 ? "ambiguous" : "unknown", argv[optind]);
 		return FTCTL_EXIT_USAGE;
 	}
+	cmd = ftctl_cmds[k];
+	argc = strip_global_opts(&ctl, argc, argv, optind + 1);
+
+	rc = cmd->parse(&ctl, argc - optind, argv + optind);
+	if (rc == FTCTL_PARSE_HELP)
+		return FTCTL_EXIT_OK;
+	if (rc)
+		return rc;
 
 	err = ftnl_open(&ctl.nl);
 	if (err == -ENOENT) {
@@ -94,7 +227,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ftctl: cannot open generic netlink: %s\n", strerror(-err));
 		return FTCTL_EXIT_FAIL;
 	}
-	rc = cmd->run(&ctl, argc - optind, argv + optind);
+	ftctl_tune_socket(&ctl);
+	rc = cmd->run(&ctl);
 	ftnl_close(&ctl.nl);
 	return rc;
 }
