@@ -21,6 +21,8 @@ enum {
 	FTCTL_EXIT_NOMOD = 3,	/* the fattree module is not loaded */
 };
 
+#define FTCTL_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 /* A parse step that printed help: exit 0 without opening netlink. */
 #define FTCTL_PARSE_HELP	(-1)
 
@@ -75,6 +77,13 @@ extern const struct ftctl_cmd ftctl_cmd_info;
 extern const struct ftctl_cmd ftctl_cmd_fabric;
 extern const struct ftctl_cmd ftctl_cmd_link;
 extern const struct ftctl_cmd ftctl_cmd_leaf;
+
+/*
+ * FABRIC_GET of one fabric: its levels, leaves and cycle (any may be
+ * NULL). Prints the refusal and returns an exit code.
+ */
+int ftctl_fabric_lookup(struct ftctl *ctl, const char *name, const char *what,
+			uint32_t *levels, uint32_t *leaves, uint64_t *cycle);
 
 int ftctl_object_parse(const struct ftctl_object *obj, struct ftctl *ctl,
 		       int argc, char **argv);

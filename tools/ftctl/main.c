@@ -7,6 +7,7 @@
  * a bad command line is exit 2 whether the module is loaded or not, and a
  * missing module is exit 3 only for a well-formed command.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -21,7 +22,7 @@ static const struct ftctl_cmd *const ftctl_cmds[] = {
 	&ftctl_cmd_leaf,
 };
 
-#define FTCTL_N_CMDS (sizeof(ftctl_cmds) / sizeof(ftctl_cmds[0]))
+#define FTCTL_N_CMDS FTCTL_ARRAY_SIZE(ftctl_cmds)
 
 static void usage(FILE *f)
 {
@@ -58,7 +59,7 @@ static void usage(FILE *f)
 	}
 	fprintf(f,
 		"\n'ftctl OBJECT help' and 'ftctl OBJECT COMMAND help' tell more.\n"
-		"Object and command names may be abbreviated (ftctl f s).\n"
+		"Object and command names may be abbreviated (ftctl fa sh).\n"
 		"\nExit status: 0 success, 1 the kernel refused or the request failed,\n"
 		"2 bad command line, 3 the fattree module is not loaded.\n");
 }
@@ -83,8 +84,9 @@ static void object_help(const struct ftctl_object *obj, FILE *f)
 static void sub_help(const struct ftctl_object *obj,
 		     const struct ftctl_subcmd *sub, FILE *f)
 {
-	fprintf(f, "usage: ftctl [--json] %s %s %s\n%s.\n", obj->name,
-		sub->name, sub->usage, sub->help);
+	fprintf(f, "usage: ftctl [--json] %s %s %s\n%c%s.\n", obj->name,
+		sub->name, sub->usage, toupper((unsigned char)sub->help[0]),
+		sub->help + 1);
 	if (sub->long_help) {
 		fputc('\n', f);
 		sub->long_help(f);

@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0
+/* ftctl leaf: a fabric's leaves, their counters and delivery latency. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <json-c/json.h>
+
+#include "ftctl.h"
+#include "linux/fattree.h"
+
+/* Room for a longer histogram than today's, should the kernel send one. */
+#define MAX_BUCKETS	64
+
+static struct leaf_req {
+	char name[FATTREE_NAME_LEN];
+} lq;
+
+struct leaf_dump {
+	struct ftctl *ctl;
+	bool started, first;
+};
+
+static const struct {
+	int attr;
+	const char *key;	/* JSON */
+	const char *head;	/* table */
+	bool u64;
+} leaf_cols[] = {
+	{ FATTREE_A_LEAF_INDEX, "index", "index", false },
+	{ FATTREE_A_LEAF_IFINDEX, "ifindex", NULL, false },
+	{ FATTREE_A_LEAF_QUEUED, "queued", "queued", true },
+	{ FATTREE_A_LEAF_SENT, "sent", "sent", true },
+	{ FATTREE_A_LEAF_DELIVERED, "delivered", "delivered", true },
+	{ FATTREE_A_LEAF_BLOCKED, "blocked", "blocked", true },
+	{ FATTREE_A_LEAF_DROP_NOROUTE, "drop_noroute", "drop:noroute", true },
+	{ FATTREE_A_LEAF_DROP_DOWN, "drop_down", "drop:down", true },
+	{ FATTREE_A_LEAF_DROP_TEARDOWN, "drop_teardown", "drop:teardown", true },
+	{ FATTREE_A_LEAF_CONTROL_TX, "control_tx", "ctl:tx", true },
+	{ FATTREE_A_LEAF_CONTROL_RX, "control_rx", "ctl:rx", true },
+};
+
+#define N_COLS FTCTL_ARRAY_SIZE(leaf_cols)
+
+/*
+ * Bucket b of the log2 histogram counts deliveries that took
+ * 2^(b-1) <= cycles < 2^b; bucket 0 is 0 cycles.
+ */
+static void bucket_range(unsigned int b, uint64_t *lo, uint64_t *hi)
+{
+	if (!b) {
+		*lo = *hi = 0;
+		return;
+	}
+	*lo = UINT64_C(1) << (b - 1);
+	*hi = b >= 64 ? UINT64_MAX : (UINT64_C(1) << b) - 1;
+}
+
+/* The bucket holding the @pct percentile; -1 without deliveries. */
+static int percentile(const uint64_t *h, unsigned int n, unsigned int pct)
+{
+	uint64_t total = 0, rank, sum = 0;
+	unsigned int b;
+
+	for (b = 0; b < n; b++)
+		total += h[b];
+	if (!total)
+		return -1;
+	/* smallest bucket with at least ceil(total * pct / 100) below it */
+	rank = total / 100 * pct + (total % 100 * pct + 99) / 100;
+	if (!rank)
+		rank = 1;
+	for (b = 0; b < n; b++) {
+		sum += h[b];
+		if (sum >= rank)
+			return (int)b;
+	}
+	return (int)n - 1;
+}
+
+static int highest(const uint64_t *h, unsigned int n)
+{
+	while (n-- > 0)
+		if (h[n])
+			return (int)n;
+	return -1;
+}
+
+static const char *fmt_bucket(int b, char *buf, size_t len)
+{
+	uint64_t lo, hi;
+
+	if (b < 0) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	bucket_range((unsigned int)b, &lo, &hi);
+	if (lo == hi)
+		snprintf(buf, len, "%" PRIu64, lo);
+	else
+		snprintf(buf, len, "%" PRIu64 "-%" PRIu64, lo, hi);
+	return buf;
+}
+
+static struct json_object *json_bucket(int b)
+{
+	struct json_object *o;
+	uint64_t lo, hi;
+
+	if (b < 0)
+		return json_object_new_null();
+	bucket_range((unsigned int)b, &lo, &hi);
+	o = json_object_new_object();
+	json_object_object_add(o, "min", json_object_new_uint64(lo));
+	json_object_object_add(o, "max", json_object_new_uint64(hi));
+	return o;
+}
+
+static int leaf_reply(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[FATTREE_A_LEAF_MAX + 1];
+	struct json_object *o, *lat, *hist;
+	struct leaf_dump *d = arg;
+	uint64_t v[N_COLS] = { 0 }, h[MAX_BUCKETS] = { 0 };
+	bool has[N_COLS] = { 0 };
+	char cell[N_COLS][24], ifname[64] = "-", p50[48], p99[48], pmax[48];
+	unsigned int nb = 0, b;
+	int q50, q99, qmax;
+	size_t i;
+
+	if (ftnl_parse(msg, tb, FATTREE_A_LEAF_MAX))
+		return -EINVAL;
+	for (i = 0; i < N_COLS; i++) {
+		uint32_t v32 = 0;
+
+		if (leaf_cols[i].u64)
+			has[i] = ftctl_nla_u64(tb[leaf_cols[i].attr], &v[i]);
+		else
+			has[i] = ftctl_nla_u32(tb[leaf_cols[i].attr], &v32);
+		if (has[i] && !leaf_cols[i].u64)
+			v[i] = v32;
+	}
+	ftctl_nla_str(tb[FATTREE_A_LEAF_IFNAME], ifname, sizeof(ifname));
+	if (tb[FATTREE_A_LEAF_LATENCY]) {
+		nb = (unsigned int)nla_len(tb[FATTREE_A_LEAF_LATENCY]) / sizeof(uint64_t);
+		if (nb > MAX_BUCKETS)
+			nb = MAX_BUCKETS;
+		memcpy(h, nla_data(tb[FATTREE_A_LEAF_LATENCY]), nb * sizeof(uint64_t));
+	}
+	q50 = percentile(h, nb, 50);
+	q99 = percentile(h, nb, 99);
+	qmax = highest(h, nb);
+
+	if (d->ctl->json) {
+		if (!d->started)
+			ftctl_json_array_begin();
+		d->started = true;
+		o = json_object_new_object();
+		for (i = 0; i < N_COLS; i++) {
+			if (has[i])
+				json_object_object_add(o, leaf_cols[i].key,
+						       json_object_new_uint64(v[i]));
+			if (i == 1 && tb[FATTREE_A_LEAF_IFNAME])
+				json_object_object_add(o, "ifname",
+						       json_object_new_string(ifname));
+		}
+		if (tb[FATTREE_A_LEAF_LATENCY]) {
+			lat = json_object_new_object();
+			hist = json_object_new_array();
+			for (b = 0; b < nb; b++)
+				json_object_array_add(hist, json_object_new_uint64(h[b]));
+			json_object_object_add(lat, "histogram", hist);
+			json_object_object_add(lat, "p50", json_bucket(q50));
+			json_object_object_add(lat, "p99", json_bucket(q99));
+			json_object_object_add(lat, "max", json_bucket(qmax));
+			json_object_object_add(o, "latency_cycles", lat);
+		}
+		ftctl_json_array_item(o, &d->first);
+		json_object_put(o);
+		return 0;
+	}
+	if (!d->started)
+		printf("%5s %-15s %8s %10s %10s %10s %12s %9s %13s %8s %8s %11s %11s %11s\n",
+		       "index", "ifname", "queued", "sent", "delivered", "blocked",
+		       "drop:noroute", "drop:down", "drop:teardown", "ctl:tx",
+		       "ctl:rx", "p50", "p99", "max");
+	d->started = true;
+	for (i = 0; i < N_COLS; i++) {
+		if (has[i])
+			snprintf(cell[i], sizeof(cell[i]), "%" PRIu64, v[i]);
+		else
+			snprintf(cell[i], sizeof(cell[i]), "-");
+	}
+	printf("%5s %-15s %8s %10s %10s %10s %12s %9s %13s %8s %8s %11s %11s %11s\n",
+	       cell[0], ifname, cell[2], cell[3], cell[4], cell[5], cell[6],
+	       cell[7], cell[8], cell[9], cell[10],
+	       fmt_bucket(q50, p50, sizeof(p50)), fmt_bucket(q99, p99, sizeof(p99)),
+	       fmt_bucket(qmax, pmax, sizeof(pmax)));
+	return 0;
+}
+
+static int show_parse(struct ftctl *ctl, int argc, char **argv)
+{
+	const char *cmd = "leaf show";
+
+	(void)ctl;
+	if (argc < 2)
+		return ftctl_usage_err(cmd, "missing the fabric NAME");
+	if (argc > 2)
+		return ftctl_usage_err(cmd, "unexpected argument '%s'", argv[2]);
+	return ftctl_parse_name(cmd, argv[1], lq.name);
+}
+
+static int show_run(struct ftctl *ctl)
+{
+	struct leaf_dump d = { .ctl = ctl, .first = true };
+	struct ftctl_req r;
+	char what[64];
+	int rc;
+
+	snprintf(what, sizeof(what), "leaf show %s", lq.name);
+	/* A dump reports a missing fabric poorly: ask for it first. */
+	rc = ftctl_fabric_lookup(ctl, lq.name, what, NULL, NULL, NULL);
+	if (rc)
+		return rc;
+	if (!ftctl_req_init(ctl, &r, FATTREE_CMD_LEAF_GET, NLM_F_DUMP, 0))
+		return ftctl_fail(ctl, what, -ENOMEM);
+	if (FTCTL_PUT_STR(&r, FATTREE_A_LEAF_FABRIC, lq.name, "fabric name %s",
+			  lq.name)) {
+		ftctl_req_free(&r);
+		return ftctl_fail(ctl, what, -EMSGSIZE);
+	}
+	rc = ftctl_req_run(ctl, &r, what, leaf_reply, &d);
+	if (ctl->json && (d.started || !rc)) {
+		if (!d.started)
+			ftctl_json_array_begin();
+		ftctl_json_array_end();
+	}
+	return rc;
+}
+
+static void show_help(FILE *f)
+{
+	fprintf(f,
+		"One line per leaf of fabric NAME: its index and link device, packets\n"
+		"queued now, messages sent, delivered to it and blocked, drops by cause\n"
+		"(no route, leaf down, fabric torn down), control-class frames sent and\n"
+		"received, and the 50th and 99th percentile and the maximum of its\n"
+		"delivery latency in cycles. Latency is kept as a log2 histogram (bucket\n"
+		"b: 2^(b-1) <= cycles < 2^b), so each is shown as its bucket's range.\n"
+		"With --json: an array of objects, one per line, with the histogram.\n");
+}
+
+static const struct ftctl_subcmd leaf_subs[] = {
+	{ "show", "NAME", "show a fabric's leaves", show_help, show_parse,
+	  show_run },
+};
+
+static const struct ftctl_object leaf_obj = {
+	.name = "leaf",
+	.help = "Inspect the leaves of a fabric.",
+	.dflt = "show",
+	.subs = leaf_subs,
+	.n_subs = 1,
+};
+
+static int leaf_parse(struct ftctl *ctl, int argc, char **argv)
+{
+	return ftctl_object_parse(&leaf_obj, ctl, argc, argv);
+}
+
+const struct ftctl_cmd ftctl_cmd_leaf = {
+	.name = "leaf",
+	.args = "show NAME",
+	.help = "leaves",
+	.parse = leaf_parse,
+	.run = ftctl_object_run,
+	.obj = &leaf_obj,
+};

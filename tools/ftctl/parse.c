@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ftctl: command-line parsing shared by the subcommands. Every error names
+ * the word that was wrong and what was expected, and returns
+ * FTCTL_EXIT_USAGE; nothing here talks to the kernel.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ftctl.h"
+#include "linux/fattree.h"
+
+const char *const ftctl_path_names[] = {
+	[FATTREE_PATH_CIRCUIT] = "circuit",
+	[FATTREE_PATH_DMODK] = "dmodk",
+	[FATTREE_PATH_RANDOM] = "random",
+	[FATTREE_PATH_FIRSTFREE] = "firstfree",
+};
+
+const char *const ftctl_injection_names[] = {
+	[FATTREE_INJECTION_ALL] = "all",
+	[FATTREE_INJECTION_RANDOM] = "random",
+	[FATTREE_INJECTION_RANDOM_PRIME] = "random-prime",
+};
+
+const char *const ftctl_arbitration_names[] = {
+	[FATTREE_ARBITRATION_RANDOM] = "random",
+	[FATTREE_ARBITRATION_FIXED] = "fixed",
+};
+
+const char *const ftctl_profile_names[] = {
+	[FATTREE_PROFILE_CONSTANT] = "constant",
+	[FATTREE_PROFILE_DOUBLING] = "doubling",
+	[FATTREE_PROFILE_STANDARD] = "standard",
+	[FATTREE_PROFILE_AREA] = "area",
+	[FATTREE_PROFILE_VOLUME] = "volume",
+	[FATTREE_PROFILE_UNIVERSAL] = "universal",
+	[FATTREE_PROFILE_EXPLICIT] = "explicit",
+};
+
+#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+const unsigned int ftctl_n_path = N_OF(ftctl_path_names);
+const unsigned int ftctl_n_injection = N_OF(ftctl_injection_names);
+const unsigned int ftctl_n_arbitration = N_OF(ftctl_arbitration_names);
+const unsigned int ftctl_n_profile = N_OF(ftctl_profile_names);
+
+int ftctl_usage_err(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "ftctl %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'ftctl %s help'.\n", cmd);
+	return FTCTL_EXIT_USAGE;
+}
+
+bool ftctl_is_help(const char *word)
+{
+	return !strcmp(word, "help") || !strcmp(word, "--help") ||
+	       !strcmp(word, "-h");
+}
+
+int ftctl_match(const char *word, const char *const *names, unsigned int n)
+{
+	size_t len = strlen(word);
+	int found = -1;
+	unsigned int i;
+
+	if (!len)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (names[i] && !strcmp(word, names[i]))
+			return (int)i;
+	for (i = 0; i < n; i++) {
+		if (!names[i] || strncmp(word, names[i], len))
+			continue;
+		if (found >= 0)
+			return -2;
+		found = (int)i;
+	}
+	return found;
+}
+
+/*
+ * Decimal, or hexadecimal with 0x. No sign, no blanks, no octal: "010" is
+ * ten. Returns 0, or a reason.
+ */
+static const char *parse_num(const char *word, uint64_t *out)
+{
+	unsigned long long v;
+	const char *p = word;
+	char *end;
+	int base = 10;
+
+	if (!*p)
+		return "empty";
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		base = 16;
+		p += 2;
+		if (!*p)
+			return "not a number";
+	}
+	if (!(base == 16 ? strchr("0123456789abcdefABCDEF", *p) :
+	      strchr("0123456789", *p)))
+		return *word == '-' ? "must not be negative" : "not a number";
+	errno = 0;
+	v = strtoull(p, &end, base);
+	if (errno == ERANGE)
+		return "too large";
+	if (*end)
+		return "not a number";
+	*out = v;
+	return NULL;
+}
+
+int ftctl_parse_u64_at(const char *cmd, const char *where, const char *what,
+		       const char *word, uint64_t min, uint64_t max,
+		       uint64_t *out)
+{
+	const char *why;
+	uint64_t v = 0;
+
+	why = parse_num(word, &v);
+	if (why)
+		return ftctl_usage_err(cmd, "%sbad %s '%s': %s", where, what,
+				       word, why);
+	if (v < min)
+		return ftctl_usage_err(cmd, "%sbad %s '%s': must be at least %" PRIu64,
+				       where, what, word, min);
+	if (v > max)
+		return ftctl_usage_err(cmd, "%sbad %s '%s': must be at most %" PRIu64,
+				       where, what, word, max);
+	*out = v;
+	return 0;
+}
+
+int ftctl_parse_u64(const char *cmd, const char *what, const char *word,
+		    uint64_t min, uint64_t max, uint64_t *out)
+{
+	return ftctl_parse_u64_at(cmd, "", what, word, min, max, out);
+}
+
+int ftctl_parse_u32(const char *cmd, const char *what, const char *word,
+		    uint32_t min, uint32_t max, uint32_t *out)
+{
+	uint64_t v = 0;
+	int err;
+
+	err = ftctl_parse_u64(cmd, what, word, min, max, &v);
+	if (!err)
+		*out = (uint32_t)v;
+	return err;
+}
+
+int ftctl_parse_u32_list(const char *cmd, const char *what, const char *word,
+			 uint32_t min, uint32_t max, uint32_t *out,
+			 unsigned int want, unsigned int max_n, unsigned int *n)
+{
+	char item[64];
+	const char *p = word, *comma;
+	unsigned int k = 0;
+	const char *why;
+	uint64_t v = 0;
+	size_t len;
+
+	if (!*word)
+		return ftctl_usage_err(cmd, "bad %s '': empty list", what);
+	for (;;) {
+		comma = strchr(p, ',');
+		len = comma ? (size_t)(comma - p) : strlen(p);
+		if (!len)
+			return ftctl_usage_err(cmd, "bad %s '%s': empty item in the list",
+					       what, word);
+		if (len >= sizeof(item))
+			return ftctl_usage_err(cmd, "bad %s '%s': item %u is too long",
+					       what, word, k + 1);
+		memcpy(item, p, len);
+		item[len] = '\0';
+		if (k >= max_n)
+			return ftctl_usage_err(cmd, "bad %s '%s': more than %u values",
+					       what, word, max_n);
+		why = parse_num(item, &v);
+		if (why)
+			return ftctl_usage_err(cmd, "bad %s '%s': item %u '%s': %s",
+					       what, word, k + 1, item, why);
+		if (v < min || v > max)
+			return ftctl_usage_err(cmd, "bad %s '%s': item %u '%s': must be %" PRIu32 "..%" PRIu32,
+					       what, word, k + 1, item, min, max);
+		out[k++] = (uint32_t)v;
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	if (want && k != want)
+		return ftctl_usage_err(cmd, "bad %s '%s': %u value%s for %u level%s (one per level, from level 1)",
+				       what, word, k, k == 1 ? "" : "s", want,
+				       want == 1 ? "" : "s");
+	*n = k;
+	return 0;
+}
+
+int ftctl_parse_period(const char *cmd, const char *word, uint64_t *ns)
+{
+	static const struct {
+		const char *unit;
+		uint64_t mul;
+	} units[] = {
+		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 },
+		{ "s", 1000000000 },
+	};
+	char num[32];
+	uint64_t v = 0;
+	size_t i, len;
+
+	if (!strcmp(word, "manual") || !strcmp(word, "0")) {
+		*ns = 0;
+		return 0;
+	}
+	len = strspn(word, "0123456789");
+	if (!len)
+		return ftctl_usage_err(cmd, "bad period '%s': expected a number with a unit (ns, us, ms, s), or manual",
+				       word);
+	if (!word[len])
+		return ftctl_usage_err(cmd, "bad period '%s': missing unit (ns, us, ms or s, e.g. '%sus'); 0 or manual for manual stepping",
+				       word, word);
+	if (len >= sizeof(num))
+		return ftctl_usage_err(cmd, "bad period '%s': too large", word);
+	memcpy(num, word, len);
+	num[len] = '\0';
+	for (i = 0; i < N_OF(units); i++) {
+		if (strcmp(word + len, units[i].unit))
+			continue;
+		if (parse_num(num, &v) || (v && v > UINT64_MAX / units[i].mul))
+			return ftctl_usage_err(cmd, "bad period '%s': too large", word);
+		*ns = v * units[i].mul;
+		return 0;
+	}
+	return ftctl_usage_err(cmd, "bad period '%s': unknown unit '%s' (ns, us, ms or s)",
+			       word, word + len);
+}
+
+static void list_names(char *buf, size_t len, const char *const *names,
+		       unsigned int n)
+{
+	size_t off = 0;
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s",
+					i ? ", " : "", names[i]);
+}
+
+int ftctl_parse_enum(const char *cmd, const char *what, const char *word,
+		     const char *const *names, unsigned int n, uint32_t *out)
+{
+	char choices[256];
+	unsigned int i;
+
+	/* Exact names only: "random" must not be taken for "random-prime". */
+	for (i = 0; i < n; i++) {
+		if (!strcmp(word, names[i])) {
+			*out = i;
+			return 0;
+		}
+	}
+	list_names(choices, sizeof(choices), names, n);
+	return ftctl_usage_err(cmd, "bad %s '%s': expected one of %s", what,
+			       word, choices);
+}
+
+int ftctl_parse_name(const char *cmd, const char *word, char *out)
+{
+	size_t len = strlen(word);
+
+	if (!len)
+		return ftctl_usage_err(cmd, "bad fabric name '': empty");
+	if (len >= FATTREE_NAME_LEN)
+		return ftctl_usage_err(cmd, "bad fabric name '%s': %zu bytes, at most %d",
+				       word, len, FATTREE_NAME_LEN - 1);
+	memcpy(out, word, len + 1);
+	return 0;
+}
+
+const char *ftctl_arg_value(const char *cmd, int argc, char **argv, int *i,
+			    const char *what)
+{
+	if (*i + 1 >= argc) {
+		ftctl_usage_err(cmd, "'%s' needs a value (%s)", argv[*i], what);
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+const char *ftctl_enum_name(const char *const *names, unsigned int n,
+			    uint32_t v)
+{
+	static char buf[4][24];
+	static unsigned int slot;
+
+	if (v < n && names[v])
+		return names[v];
+	slot = (slot + 1) % 4;
+	snprintf(buf[slot], sizeof(buf[slot]), "unknown(%" PRIu32 ")", v);
+	return buf[slot];
+}
+
+const char *ftctl_fmt_period(uint64_t ns, char *buf, size_t len)
+{
+	if (!ns)
+		snprintf(buf, len, "manual");
+	else if (!(ns % 1000000000))
+		snprintf(buf, len, "%" PRIu64 "s", ns / 1000000000);
+	else if (!(ns % 1000000))
+		snprintf(buf, len, "%" PRIu64 "ms", ns / 1000000);
+	else if (!(ns % 1000))
+		snprintf(buf, len, "%" PRIu64 "us", ns / 1000);
+	else
+		snprintf(buf, len, "%" PRIu64 "ns", ns);
+	return buf;
+}
