@@ -87,8 +87,12 @@ static int ft_engine_cycle(struct ft_fab *fab)
 	fab->st.cycle_ns += ktime_get_ns() - t0;
 	spin_unlock_bh(&fab->lock);
 
-	while ((skb = __skb_dequeue(&d.out)))
-		ft_leaf_deliver(fab->leaf[ft_skb_cb(skb)->dst], skb);
+	while ((skb = __skb_dequeue(&d.out))) {
+		struct ft_leaf *dst = fab->leaf[ft_skb_cb(skb)->dst];
+
+		ft_leaf_deliver(dst, skb);
+		ft_leaf_kick(dst);
+	}
 	return err;
 }
 

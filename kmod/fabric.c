@@ -78,16 +78,6 @@ static u64 ft_fab_mem_estimate(const struct ft_topo *t, u32 max_msgs, u64 pairs)
 			    2 * sizeof(void *));
 }
 
-/* Contending messages one cycle holds: a few cycles' worth of what the
- * leaves' up links can carry, enough for a busy fabric.
- */
-static u32 ft_fab_max_msgs(const struct ft_topo *t)
-{
-	u64 per_cycle = (u64)t->n * t->w[1] * t->lanes[1];
-
-	return min_t(u64, max_t(u64, 4 * per_cycle, 65536), FT_CYCLE_MAX_MSGS);
-}
-
 static int ft_fab_check_limits(struct ft_fab_params *p, struct ft_topo *t,
 			       struct netlink_ext_ack *extack)
 {
@@ -122,7 +112,7 @@ static int ft_fab_check_limits(struct ft_fab_params *p, struct ft_topo *t,
 			return -E2BIG;
 		}
 	}
-	p->core.max_msgs = ft_fab_max_msgs(t);
+	p->core.max_msgs = ft_pairs_max_msgs(t);
 	mem = ft_fab_mem_estimate(t, p->core.max_msgs,
 				  ft_fab_pair_cap(t->n, p->backlog));
 	if (mem > (u64)ft_limits.max_mem_mb << 20) {

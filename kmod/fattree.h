@@ -85,6 +85,11 @@ struct ft_leaf {
 	u32 index;
 	u32 backlog;		/* its packets waiting in the fabric */
 	struct ft_leaf_stats st;
+	/* Arrivals, handed to the stack by one NAPI poller so that what the
+	 * fabric delivered in order is received in order.
+	 */
+	struct sk_buff_head rxq;
+	struct napi_struct napi;
 };
 
 /* What the engine adds up over its life. */
@@ -169,6 +174,7 @@ int ft_engine_configure(struct ft_fab *fab, enum fattree_path path,
 int ft_leaves_create(struct ft_fab *fab);
 void ft_leaves_destroy(struct ft_fab *fab, struct list_head *kill);
 void ft_leaf_deliver(struct ft_leaf *dst, struct sk_buff *skb);
+void ft_leaf_kick(struct ft_leaf *dst);
 void ft_leaf_wake(struct ft_leaf *leaf);
 struct ft_leaf *ft_leaf_of(struct net_device *dev);
 

@@ -7,9 +7,10 @@
  * frames queue per (source, destination) pair until a delivery cycle
  * carries them; skbs are not orphaned, so a sender feels the fabric
  * through its socket's send buffer, and a leaf holding its backlog bound
- * stops its transmit queue until a cycle frees room. Broadcast and
- * multicast (ARP, neighbour discovery) travel in a control class outside
- * lanes and cycles, to every other leaf.
+ * stops its transmit queue until a cycle frees room. Broadcast, multicast
+ * and neighbour resolution (ARP and IPv6 neighbour discovery, unicast
+ * replies included) travel in a control class outside lanes and cycles,
+ * so neighbours resolve on every fabric, a manual or scheduled one too.
  *
  * A leaf moved into another namespace returns to the initial namespace
  * when that namespace goes away, as a physical device does; it leaves
@@ -17,7 +18,11 @@
  */
 #include <linux/etherdevice.h>
 #include <linux/ethtool.h>
+#include <linux/icmpv6.h>
+#include <linux/if_arp.h>
+#include <linux/ipv6.h>
 #include <linux/rtnetlink.h>
+#include <net/ndisc.h>
 
 #include "fattree.h"
 
@@ -57,20 +62,97 @@ void ft_leaf_wake(struct ft_leaf *leaf)
 		netif_wake_queue(leaf->dev);
 }
 
-/* Hand a frame to @dst's receive path (any context, no lock held). */
-void ft_leaf_deliver(struct ft_leaf *dst, struct sk_buff *skb)
+static void ft_leaf_count_drop_down(struct ft_leaf *leaf, u32 n)
 {
-	struct ft_fab *fab = dst->fab;
+	unsigned long flags;
 
-	if (dev_forward_skb(dst->dev, skb) != NET_RX_SUCCESS) {
-		spin_lock_bh(&fab->lock);
-		dst->st.drop_down++;
-		spin_unlock_bh(&fab->lock);
-	}
+	spin_lock_irqsave(&leaf->fab->lock, flags);
+	leaf->st.drop_down += n;
+	spin_unlock_irqrestore(&leaf->fab->lock, flags);
 }
 
-/* Control class: a copy to every other leaf, now, outside the lanes. */
-static void ft_leaf_control(struct ft_leaf *src, struct sk_buff *skb)
+/*
+ * Queue a frame for @dst's receive path (any context, no fabric lock
+ * held); ft_leaf_kick() then starts its poller. A leaf that is down drops
+ * it, counted. One queue and one NAPI poller per leaf keep the order in
+ * which the fabric delivered, whichever CPU ran the cycle.
+ */
+void ft_leaf_deliver(struct ft_leaf *dst, struct sk_buff *skb)
+{
+	if (!netif_running(dst->dev)) {
+		kfree_skb(skb);
+		ft_leaf_count_drop_down(dst, 1);
+		return;
+	}
+	/* Scrubs the skb for its new device; frees it when it refuses. */
+	if (__dev_forward_skb(dst->dev, skb)) {
+		ft_leaf_count_drop_down(dst, 1);
+		return;
+	}
+	skb_queue_tail(&dst->rxq, skb);
+}
+
+void ft_leaf_kick(struct ft_leaf *dst)
+{
+	if (skb_queue_empty_lockless(&dst->rxq))
+		return;
+	local_bh_disable();
+	napi_schedule(&dst->napi);
+	local_bh_enable();
+}
+
+static int ft_leaf_poll(struct napi_struct *napi, int budget)
+{
+	struct ft_leaf *leaf = container_of(napi, struct ft_leaf, napi);
+	struct sk_buff *skb;
+	int done = 0;
+
+	while (done < budget && (skb = skb_dequeue(&leaf->rxq))) {
+		netif_receive_skb(skb);
+		done++;
+	}
+	if (done < budget && napi_complete_done(napi, done) &&
+	    !skb_queue_empty_lockless(&leaf->rxq))
+		napi_schedule(napi);
+	return done;
+}
+
+/* Frames that arrived for a leaf that is no longer up. */
+static void ft_leaf_purge_rx(struct ft_leaf *leaf)
+{
+	u32 n = skb_queue_len(&leaf->rxq);
+
+	if (!n)
+		return;
+	skb_queue_purge(&leaf->rxq);
+	ft_leaf_count_drop_down(leaf, n);
+}
+
+/* Neighbour resolution: ARP, or ICMPv6 router/neighbour discovery. */
+static bool ft_leaf_is_resolution(struct sk_buff *skb)
+{
+	const struct ethhdr *eth = (const struct ethhdr *)skb->data;
+	const struct ipv6hdr *ip6;
+	const struct icmp6hdr *icmp6;
+	unsigned int off = ETH_HLEN;
+
+	if (eth->h_proto == htons(ETH_P_ARP))
+		return true;
+	if (eth->h_proto != htons(ETH_P_IPV6) ||
+	    !pskb_may_pull(skb, off + sizeof(*ip6) + sizeof(*icmp6)))
+		return false;
+	ip6 = (const struct ipv6hdr *)(skb->data + off);
+	if (ip6->nexthdr != IPPROTO_ICMPV6)
+		return false;
+	icmp6 = (const struct icmp6hdr *)(skb->data + off + sizeof(*ip6));
+	return icmp6->icmp6_type >= NDISC_ROUTER_SOLICITATION &&
+	       icmp6->icmp6_type <= NDISC_REDIRECT;
+}
+
+/* Control class, now and outside the lanes: a unicast frame to its leaf,
+ * a broadcast or multicast one to every other leaf.
+ */
+static void ft_leaf_control(struct ft_leaf *src, struct sk_buff *skb, s64 to)
 {
 	struct ft_fab *fab = src->fab;
 	u32 i;
@@ -78,7 +160,20 @@ static void ft_leaf_control(struct ft_leaf *src, struct sk_buff *skb)
 	spin_lock(&fab->lock);
 	src->st.control_tx++;
 	fab->st.control++;
+	if (to >= 0 && fab->leaf[to])
+		fab->leaf[to]->st.control_rx++;
 	spin_unlock(&fab->lock);
+	if (to >= 0) {
+		struct ft_leaf *dst = READ_ONCE(fab->leaf[to]);
+
+		if (dst) {
+			ft_leaf_deliver(dst, skb);
+			ft_leaf_kick(dst);
+		} else {
+			kfree_skb(skb);
+		}
+		return;
+	}
 	for (i = 0; i < fab->n; i++) {
 		struct ft_leaf *dst = READ_ONCE(fab->leaf[i]);
 		struct sk_buff *copy;
@@ -92,6 +187,7 @@ static void ft_leaf_control(struct ft_leaf *src, struct sk_buff *skb)
 		dst->st.control_rx++;
 		spin_unlock(&fab->lock);
 		ft_leaf_deliver(dst, copy);
+		ft_leaf_kick(dst);
 	}
 	consume_skb(skb);
 }
@@ -109,12 +205,16 @@ static netdev_tx_t ft_leaf_xmit(struct sk_buff *skb, struct net_device *dev)
 		goto drop_noroute;
 	dmac = skb->data;
 	if (is_multicast_ether_addr(dmac)) {
-		ft_leaf_control(leaf, skb);
+		ft_leaf_control(leaf, skb, -1);
 		return NETDEV_TX_OK;
 	}
 	dst = ft_leaf_by_mac(fab, dmac);
 	if (dst < 0)
 		goto drop_noroute;
+	if (ft_leaf_is_resolution(skb)) {
+		ft_leaf_control(leaf, skb, dst);
+		return NETDEV_TX_OK;
+	}
 
 	spin_lock(&fab->lock);
 	err = fab->dead ? -ENODEV :
@@ -161,6 +261,10 @@ static void ft_leaf_get_stats64(struct net_device *dev,
 
 static int ft_leaf_open(struct net_device *dev)
 {
+	struct ft_leaf *leaf = netdev_priv(dev);
+
+	ft_leaf_purge_rx(leaf);
+	napi_enable(&leaf->napi);
 	netif_carrier_on(dev);
 	netif_start_queue(dev);
 	return 0;
@@ -168,14 +272,27 @@ static int ft_leaf_open(struct net_device *dev)
 
 static int ft_leaf_stop(struct net_device *dev)
 {
+	struct ft_leaf *leaf = netdev_priv(dev);
+
 	netif_stop_queue(dev);
 	netif_carrier_off(dev);
+	napi_disable(&leaf->napi);
+	ft_leaf_purge_rx(leaf);
 	return 0;
+}
+
+static void ft_leaf_uninit(struct net_device *dev)
+{
+	struct ft_leaf *leaf = netdev_priv(dev);
+
+	netif_napi_del(&leaf->napi);
+	ft_leaf_purge_rx(leaf);
 }
 
 static const struct net_device_ops ft_leaf_netdev_ops = {
 	.ndo_open = ft_leaf_open,
 	.ndo_stop = ft_leaf_stop,
+	.ndo_uninit = ft_leaf_uninit,
 	.ndo_start_xmit = ft_leaf_xmit,
 	.ndo_get_stats64 = ft_leaf_get_stats64,
 	.ndo_set_mac_address = eth_mac_addr,
@@ -283,10 +400,13 @@ int ft_leaves_create(struct ft_fab *fab)
 		leaf->fab = fab;
 		leaf->dev = dev;
 		leaf->index = i;
+		skb_queue_head_init(&leaf->rxq);
+		netif_napi_add(dev, &leaf->napi, ft_leaf_poll);
 		ft_leaf_mac(fab, i, mac);
 		eth_hw_addr_set(dev, mac);
 		err = register_netdevice(dev);
 		if (err) {
+			netif_napi_del(&leaf->napi);
 			free_netdev(dev);
 			break;
 		}

@@ -24,7 +24,7 @@ MODULE_PARM_DESC(max_leaves, "Most leaves in one fabric (default 4096)");
 
 static unsigned int max_levels = FATTREE_HARD_MAX_LEVELS;
 module_param(max_levels, uint, 0444);
-MODULE_PARM_DESC(max_levels, "Most switch levels in one fabric (default 8)");
+MODULE_PARM_DESC(max_levels, "Most switch levels in one fabric (default 20)");
 
 static unsigned int max_lanes = 1024;
 module_param(max_lanes, uint, 0444);

@@ -357,7 +357,8 @@ static void ft_cycle_stage(const struct ft_cycle_cfg *cfg,
 /**
  * ft_cycle_run() - run one delivery cycle.
  * @cfg: fabric shape, lanes, generator and policies.
- * @off: @noff pair offers; each pair at most once.  Sets @delivered.
+ * @off: @noff offers; sets @delivered.  A pair may have several offers
+ *       (e.g. separate flows): each keeps its own order.
  * @noff: offers.
  * @sc: scratch from ft_cycle_scratch_init() for this topology; on
  *      return it describes this cycle (links touched and their counters,

@@ -24,6 +24,24 @@ static u32 ft_pairs_buckets(u32 cap)
 }
 
 /**
+ * ft_pairs_max_msgs() - contending messages one cycle should hold.
+ * @t: topology.
+ *
+ * A few cycles' worth of what the leaves' up links can carry: enough for
+ * a busy fabric. Kernel and userspace size the cycle with this, so a run
+ * truncates its offers, if ever, identically on both sides.
+ *
+ * Return: the bound, at most FT_CYCLE_MAX_MSGS.
+ */
+u32 ft_pairs_max_msgs(const struct ft_topo *t)
+{
+	u64 per_cycle = (u64)t->n * t->w[1] * t->lanes[1];
+	u64 v = per_cycle * 4 > 65536 ? per_cycle * 4 : 65536;
+
+	return v < FT_CYCLE_MAX_MSGS ? (u32)v : FT_CYCLE_MAX_MSGS;
+}
+
+/**
  * ft_pairs_mem_size() - bytes ft_pairs_init() allocates for @cap pairs.
  * @cap: pool size.
  *

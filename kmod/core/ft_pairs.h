@@ -74,6 +74,7 @@ struct ft_pairs {
 typedef void (*ft_pairs_done_fn)(void *arg, u32 slot,
 				 const struct ft_pair *p, u32 delivered);
 
+u32 ft_pairs_max_msgs(const struct ft_topo *t);
 size_t ft_pairs_mem_size(u32 cap);
 int ft_pairs_init(struct ft_pairs *q, u32 cap);
 void ft_pairs_destroy(struct ft_pairs *q);

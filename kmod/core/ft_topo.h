@@ -21,12 +21,17 @@
 
 #include "ft_compat.h"
 
+/*
+ * Bounds that keep every count in a u32 and every product below in 64
+ * bits; a host may impose tighter ones.  20 levels: binary trees up to
+ * FT_MAX_LEAVES (Leiserson's model has lg n levels).
+ */
 #define FT_MAX_LEVELS	20
-#define FT_MAX_LEAVES	0x100000U
-#define FT_MAX_M	0x10000U
-#define FT_MAX_W	1024U
-#define FT_MAX_LANES	65535U
-#define FT_MAX_DLINKS	0x1000000U
+#define FT_MAX_LEAVES	0x100000U	/* 2^20 */
+#define FT_MAX_M	0x10000U	/* children per switch */
+#define FT_MAX_W	1024U		/* parents per node */
+#define FT_MAX_LANES	65535U		/* lanes per directed link */
+#define FT_MAX_DLINKS	0x1000000U	/* 2^24 directed links (and nodes) */
 #define FT_PATH_MAX	(2 * FT_MAX_LEVELS)
 
 /* Direction of a directed link, also its lowest id bit. */
@@ -102,6 +107,21 @@ static inline u32 ft_topo_node(const struct ft_topo *t, u32 level, u32 x,
 			       u32 y)
 {
 	return x * t->wprod[level] + y;
+}
+
+/* Digit x_@level (radix m_level) of @leaf: its down-port at that level. */
+static inline u32 ft_topo_digit(const struct ft_topo *t, u32 leaf, u32 level)
+{
+	return (leaf / t->mprod[level - 1]) % t->m[level];
+}
+
+/*
+ * Subtree digits X = x_h..x_2 of @leaf's leaf switches (seed 002's
+ * sigma_0): its level-1 parents are nodes X * W_1 + p, p < w_1.
+ */
+static inline u32 ft_topo_leaf_switch(const struct ft_topo *t, u32 leaf)
+{
+	return leaf / t->m[1];
 }
 
 /* Number of channels of @level (0..h-1) in one direction: its subtrees. */
