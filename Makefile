@@ -18,6 +18,9 @@ JSON_LIBS    = $(shell pkg-config --libs json-c)
 
 FTNL_SRCS  := tools/lib/ftnl.c
 FTCTL_SRCS := $(wildcard tools/ftctl/*.c) $(FTNL_SRCS)
+# The engine core, compiled for userspace exactly as for the kernel.
+CORE_SRCS  := $(wildcard kmod/core/*.c)
+FTSIM_SRCS := $(wildcard tools/ftsim/*.c) $(CORE_SRCS)
 
 .PHONY: all module tools selftests deps check demo clean help
 
@@ -35,11 +38,15 @@ deps:
 module:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules
 
-tools: $(BUILD)/bin/ftctl
+tools: $(BUILD)/bin/ftctl $(BUILD)/bin/ftsim
 
-$(BUILD)/obj/%.o: %.c $(wildcard tools/lib/*.h tools/ftctl/*.h uapi/linux/*.h)
+$(BUILD)/obj/%.o: %.c $(wildcard tools/lib/*.h tools/ftctl/*.h uapi/linux/*.h kmod/core/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) $(NL_CFLAGS) $(JSON_CFLAGS) -c $< -o $@
+	$(CC) $(USER_CFLAGS) -Ikmod/core $(NL_CFLAGS) $(JSON_CFLAGS) -c $< -o $@
+
+$(BUILD)/bin/ftsim: $(patsubst %.c,$(BUILD)/obj/%.o,$(FTSIM_SRCS))
+	@mkdir -p $(dir $@)
+	$(CC) $^ -o $@
 
 $(BUILD)/bin/ftctl: $(patsubst %.c,$(BUILD)/obj/%.o,$(FTCTL_SRCS))
 	@mkdir -p $(dir $@)
