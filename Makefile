@@ -22,7 +22,7 @@ FTCTL_SRCS := $(wildcard tools/ftctl/*.c) $(FTNL_SRCS)
 CORE_SRCS  := $(wildcard kmod/core/*.c)
 FTSIM_SRCS := $(wildcard tools/ftsim/*.c) $(CORE_SRCS)
 
-.PHONY: all module tools selftests deps check demo clean help
+.PHONY: all module tools selftests deps check demo bench clean help
 
 all: module tools selftests
 
@@ -30,6 +30,7 @@ help:
 	@echo "make          build kmod/fattree.ko (KDIR=$(KDIR)) and the programs"
 	@echo "make check    install what is missing, build, run every test"
 	@echo "make demo     install what is missing, build, run the main job in a VM"
+	@echo "make bench    data-path figures from one VM boot"
 	@echo "make clean    remove build products"
 
 deps:
@@ -38,13 +39,17 @@ deps:
 module:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules
 
-tools: $(BUILD)/bin/ftctl $(BUILD)/bin/ftsim
+tools: $(BUILD)/bin/ftctl $(BUILD)/bin/ftsim $(BUILD)/bin/udp_pair
 
 $(BUILD)/obj/%.o: %.c $(wildcard tools/lib/*.h tools/ftctl/*.h uapi/linux/*.h kmod/core/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) -Ikmod/core $(NL_CFLAGS) $(JSON_CFLAGS) -c $< -o $@
 
 $(BUILD)/bin/ftsim: $(patsubst %.c,$(BUILD)/obj/%.o,$(FTSIM_SRCS))
+	@mkdir -p $(dir $@)
+	$(CC) $^ -o $@
+
+$(BUILD)/bin/udp_pair: $(BUILD)/obj/tools/bench/udp_pair.o
 	@mkdir -p $(dir $@)
 	$(CC) $^ -o $@
 
@@ -71,6 +76,12 @@ demo:
 	@scripts/install-deps
 	@$(MAKE) --no-print-directory all
 	@tools/vm/ft-vm --kver $(KVER) --out $(BUILD)/vm/demo --timeout 600 -- scripts/demo-guest
+
+# Data-path figures from one VM boot (printed, never pass/fail).
+bench:
+	@scripts/install-deps
+	@$(MAKE) --no-print-directory all
+	@tools/vm/ft-vm --kver $(KVER) --out $(BUILD)/vm/bench --timeout 1800 -- scripts/bench-guest
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean

@@ -300,10 +300,10 @@ static struct pernet_operations ft_net_ops = {
 
 int __init ft_fab_init(void)
 {
-	return register_pernet_subsys(&ft_net_ops);
+	return register_pernet_device(&ft_net_ops);
 }
 
 void ft_fab_exit(void)
 {
-	unregister_pernet_subsys(&ft_net_ops);
+	unregister_pernet_device(&ft_net_ops);
 }

@@ -8,6 +8,7 @@
  * one-cycle message set crosses in one cycle, nothing is lost.
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -209,6 +210,75 @@ TEST_F(fabric, changes_refused_to_unprivileged)
 	EXPECT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
 	EXPECT_EQ(1, ft_fabric_count(&self->nl));
+}
+
+/* Root inside a new user namespace holds CAP_NET_ADMIN only there: no
+ * change is allowed, since the family wants it in the initial namespace.
+ */
+TEST_F(fabric, changes_refused_from_user_namespace)
+{
+	int status;
+	pid_t pid;
+
+	ASSERT_EQ(0, ft_fabric_new(&self->nl, &self->s));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		struct ft_fabric_info fi;
+		struct ftnl nl;
+
+		if (unshare(CLONE_NEWUSER) || ftnl_open(&nl))
+			_exit(10);
+		if (ft_fabric_del(&nl, "t0") != -EPERM)
+			_exit(1);
+		if (ft_fabric_step(&nl, "t0", 1) != -EPERM)
+			_exit(2);
+		if (ft_fabric_get(&nl, "t0", &fi))
+			_exit(3);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(1, ft_fabric_count(&self->nl));
+}
+
+/* Fabrics belong to a network namespace: another one neither sees nor
+ * touches them, and may use the same name for its own.
+ */
+TEST_F(fabric, fabrics_are_per_network_namespace)
+{
+	int status;
+	pid_t pid;
+
+	ASSERT_EQ(0, ft_fabric_new(&self->nl, &self->s));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		struct ft_fabric_info fi;
+		struct ftnl nl;
+
+		if (unshare(CLONE_NEWNET) || ftnl_open(&nl))
+			_exit(10);
+		if (ft_fabric_count(&nl) != 0)
+			_exit(1);
+		if (ft_fabric_get(&nl, "t0", &fi) != -ENOENT)
+			_exit(2);
+		if (ft_fabric_del(&nl, "t0") != -ENOENT)
+			_exit(3);
+		if (ft_fabric_new(&nl, &self->s) || ft_fabric_count(&nl) != 1)
+			_exit(4);
+		if (access("/sys/class/net/t0-l0", F_OK))
+			_exit(5);
+		/* Leaving the namespace takes this fabric with it. */
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	/* Ours is untouched. */
+	EXPECT_EQ(1, ft_fabric_count(&self->nl));
+	EXPECT_TRUE(ifexists("t0-l63"));
 }
 
 TEST_F(fabric, manual_fabric_moves_only_when_stepped)
