@@ -178,7 +178,8 @@ static void ft_leaf_control(struct ft_leaf *src, struct sk_buff *skb, s64 to)
 		struct ft_leaf *dst = READ_ONCE(fab->leaf[i]);
 		struct sk_buff *copy;
 
-		if (!dst || dst == src)
+		/* A flood skips leaves that are not up: no loss, no count. */
+		if (!dst || dst == src || !netif_running(dst->dev))
 			continue;
 		copy = skb_clone(skb, GFP_ATOMIC);
 		if (!copy)

@@ -229,8 +229,12 @@ TEST_F_TIMEOUT(traffic, full_fabric_holds_sender_back_without_loss, 120)
 	}
 	kill(rx, SIGTERM);
 	waitpid(rx, NULL, 0);
-	/* Nothing was dropped by the qdisc either. */
+	/* Nothing was dropped in front of the fabric either: not by the
+	 * device, not by its qdisc.
+	 */
 	EXPECT_EQ(0, sh("ip -n ftA -s link show tr-l1 | awk '/TX:/{getline; exit $4 != 0}'"));
+	EXPECT_EQ(0, sh("tc -n ftA -s qdisc show dev tr-l1 | "
+			"awk '/dropped/{sub(\",\", \"\", $7); if ($7 != 0) bad = 1} END {exit bad}'"));
 }
 
 TEST_F(traffic, leaf_returns_when_its_namespace_goes)
