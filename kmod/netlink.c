@@ -524,12 +524,18 @@ static struct ft_fab *ft_nl_dump_fabric(struct netlink_callback *cb, int type)
 {
 	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
 	struct nlattr *a = info->attrs[type];
+	struct ft_fab *fab;
 
 	if (!a) {
 		NL_SET_ERR_MSG(cb->extack, "name the fabric to dump");
 		return ERR_PTR(-EINVAL);
 	}
-	return ft_fab_find(sock_net(cb->skb->sk), nla_data(a)) ?: ERR_PTR(-ENOENT);
+	fab = ft_fab_find(sock_net(cb->skb->sk), nla_data(a));
+	if (!fab) {
+		NL_SET_ERR_MSG(cb->extack, "no fabric of that name in this namespace");
+		return ERR_PTR(-ENOENT);
+	}
+	return fab;
 }
 
 static int ft_nl_link_fill(struct sk_buff *msg, struct ft_fab *fab, u32 id,

@@ -110,6 +110,15 @@ TEST_F(fabric, large_1024_leaves)
 	TH_LOG("1024 leaves: created in %.3f s, deleted in %.3f s", t1 - t0, t2 - t1);
 }
 
+TEST_F(fabric, dump_of_missing_fabric_refused)
+{
+	struct ft_link_info *l = NULL;
+
+	EXPECT_EQ(-ENOENT, ft_links(&self->nl, "nosuch", &l));
+	EXPECT_EQ(NULL, l);
+	EXPECT_NE(NULL, strstr(self->nl.errmsg, "no fabric"));
+}
+
 TEST_F(fabric, duplicate_name_refused)
 {
 	ASSERT_EQ(0, ft_fabric_new(&self->nl, &self->s));

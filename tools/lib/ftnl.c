@@ -138,11 +138,37 @@ static int ftnl_on_error(struct sockaddr_nl *who, struct nlmsgerr *e, void *arg)
 	return NL_STOP;
 }
 
+/* The end of a dump: NLMSG_DONE carries the dump's error, if any, and
+ * (with extended acks) its explanation, laid out as an nlmsgerr's TLVs.
+ */
+static void ftnl_parse_done(struct ftnl_xfer *x, struct nlmsghdr *nlh)
+{
+	struct nlattr *tb[NLMSGERR_ATTR_MAX + 1];
+	int len = (int)nlh->nlmsg_len - NLMSG_HDRLEN - (int)sizeof(int);
+	int err;
+
+	if (nlh->nlmsg_type != NLMSG_DONE || len < 0)
+		return;
+	memcpy(&err, NLMSG_DATA(nlh), sizeof(err));
+	if (err >= 0)
+		return;
+	x->err = err;
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS) || len == 0 ||
+	    nla_parse(tb, NLMSGERR_ATTR_MAX,
+		      (struct nlattr *)((char *)NLMSG_DATA(nlh) + sizeof(int)), len, NULL))
+		return;
+	if (tb[NLMSGERR_ATTR_MSG])
+		snprintf(x->nl->errmsg, sizeof(x->nl->errmsg), "%s",
+			 (char *)nla_data(tb[NLMSGERR_ATTR_MSG]));
+	if (tb[NLMSGERR_ATTR_OFFS])
+		x->nl->err_offset = (int)nla_get_u32(tb[NLMSGERR_ATTR_OFFS]);
+}
+
 static int ftnl_on_finish(struct nl_msg *msg, void *arg)
 {
 	struct ftnl_xfer *x = arg;
 
-	(void)msg;
+	ftnl_parse_done(x, nlmsg_hdr(msg));
 	x->done = true;
 	return NL_STOP;
 }
