@@ -72,7 +72,7 @@ static int ft_engine_cycle(struct ft_fab *fab)
 
 	__skb_queue_head_init(&d.out);
 	spin_lock_bh(&fab->lock);
-	err = ft_pairs_cycle(&fab->pairs, &fab->eng, ft_engine_done, &d, &res);
+	err = ft_pairs_cycle(&fab->pairs, &fab->eng, &fab->circ, ft_engine_done, &d, &res);
 	if (!err) {
 		fab->st.offered += res.offered;
 		fab->st.blocked += res.offered - res.delivered;
@@ -96,6 +96,30 @@ static int ft_engine_cycle(struct ft_fab *fab)
 	return err;
 }
 
+/*
+ * Announce the pairs in demand on the "demand" group, at most once per
+ * FT_DEMAND_INTERVAL_MS and only when someone listens; a listener that
+ * missed some resynchronises with the demand dump. Process context.
+ */
+void ft_engine_demand(struct ft_fab *fab)
+{
+	u32 pos = 0, n;
+	u64 cycle;
+
+	if (time_before(jiffies, fab->demand_next))
+		return;
+	fab->demand_next = jiffies + msecs_to_jiffies(FT_DEMAND_INTERVAL_MS);
+	do {
+		spin_lock_bh(&fab->lock);
+		cycle = fab->eng.cycle;
+		n = ft_pairs_demand(&fab->pairs, &fab->circ, cycle, &pos,
+				    fab->demand, fab->demand_max);
+		spin_unlock_bh(&fab->lock);
+		if (n)
+			ft_genl_demand_notify(fab, cycle, n);
+	} while (n == fab->demand_max);
+}
+
 int ft_engine_step(struct ft_fab *fab, u32 steps)
 {
 	int err = 0;
@@ -107,6 +131,7 @@ int ft_engine_step(struct ft_fab *fab, u32 steps)
 			err = -EINTR;
 		cond_resched();
 	}
+	ft_engine_demand(fab);
 	mutex_unlock(&fab->step_lock);
 	return err;
 }
@@ -134,6 +159,7 @@ static int ft_engine_thread(void *data)
 				ft_engine_cycle(fab);
 		}
 		fab->st.run_ns = ktime_to_ns(ktime_sub(ktime_get(), start));
+		ft_engine_demand(fab);
 		mutex_unlock(&fab->step_lock);
 
 		set_current_state(TASK_INTERRUPTIBLE);
@@ -215,7 +241,7 @@ int ft_engine_inject(struct ft_fab *fab, const struct fattree_inject_row *rows,
 		u32 before = fab->pairs.nactive;
 
 		err = ft_pairs_add(&fab->pairs, rows[i].src, rows[i].dst,
-				   FT_TAG_SYNTH, rows[i].count, NULL);
+				   FT_TAG_SYNTH, rows[i].count, fab->eng.cycle, NULL);
 		if (WARN_ON_ONCE(err))
 			break;
 		fab->synth_pairs += fab->pairs.nactive - before;

@@ -65,6 +65,12 @@ static u64 ft_fab_pair_cap(u32 n, u32 backlog)
 	return min_t(u64, (u64)n * backlog + ft_fab_synth_pairs(n), FT_PAIRS_MAX);
 }
 
+/* Circuits a fabric can hold at once: several permutations' worth. */
+static u32 ft_fab_circuit_cap(u32 n)
+{
+	return min_t(u64, max_t(u64, 8ULL * n, 4096), FT_CIRCUITS_MAX);
+}
+
 /* Bytes a fabric of this shape will allocate, leaves' devices included. */
 static u64 ft_fab_mem_estimate(const struct ft_topo *t, u32 max_msgs, u64 pairs)
 {
@@ -74,6 +80,8 @@ static u64 ft_fab_mem_estimate(const struct ft_topo *t, u32 max_msgs, u64 pairs)
 			 sizeof(struct ft_link_cycle) + sizeof(u32)) +
 	       (u64)max_msgs * (sizeof(struct ft_cycle_msg) + 2 * sizeof(u32)) +
 	       ft_pairs_mem_size(pairs) + pairs * sizeof(struct sk_buff_head) +
+	       ft_circuits_mem_size(ft_fab_circuit_cap(t->n)) +
+	       FT_DEMAND_MAX * sizeof(struct ft_pairs_demand) +
 	       (u64)t->n * (sizeof(struct net_device) + sizeof(struct ft_leaf) +
 			    2 * sizeof(void *));
 }
@@ -125,7 +133,9 @@ static int ft_fab_check_limits(struct ft_fab_params *p, struct ft_topo *t,
 static void ft_fab_free(struct ft_fab *fab)
 {
 	ft_pairs_destroy(&fab->pairs);
+	ft_circuits_destroy(&fab->circ);
 	ft_fabric_destroy(&fab->eng);
+	kvfree(fab->demand);
 	kvfree(fab->slotq);
 	kvfree(fab->leaf);
 	if (fab->id)
@@ -161,7 +171,12 @@ static struct ft_fab *ft_fab_alloc(struct net *net, const struct ft_fab_params *
 	fab->seed = p->core.seed;
 	fab->synth_pairs_max = ft_fab_synth_pairs(n);
 
-	if (ft_fabric_init(&fab->eng, &p->core) || ft_pairs_init(&fab->pairs, cap))
+	if (ft_fabric_init(&fab->eng, &p->core) || ft_pairs_init(&fab->pairs, cap) ||
+	    ft_circuits_init(&fab->circ, ft_fab_circuit_cap(n)))
+		goto err;
+	fab->demand_max = FT_DEMAND_MAX;
+	fab->demand = kvcalloc(fab->demand_max, sizeof(*fab->demand), GFP_KERNEL_ACCOUNT);
+	if (!fab->demand)
 		goto err;
 	fab->slotq = kvcalloc(cap, sizeof(*fab->slotq), GFP_KERNEL_ACCOUNT);
 	fab->leaf = kvcalloc(n, sizeof(*fab->leaf), GFP_KERNEL_ACCOUNT);

@@ -31,6 +31,8 @@
 #define FT_MIN_PERIOD_NS	1000	/* 1 us */
 #define FT_MAX_PERIOD_NS	(10ULL * NSEC_PER_SEC)
 #define FT_CATCHUP_MAX		1000	/* missed cycles run per wake-up */
+#define FT_DEMAND_MAX		2048	/* pairs in one demand notification */
+#define FT_DEMAND_INTERVAL_MS	10	/* at most one notification per this */
 
 /* Flows of a pair: real packets and synthetic messages stay apart. */
 enum {
@@ -117,6 +119,10 @@ struct ft_fab {
 	spinlock_t lock;		/* engine, pairs, queues, counters */
 	struct ft_fabric eng;
 	struct ft_pairs pairs;
+	struct ft_circuits circ;
+	struct ft_pairs_demand *demand;	/* a notification's entries */
+	u32 demand_max;
+	unsigned long demand_next;	/* jiffies: next notification due */
 	struct sk_buff_head *slotq;	/* packets of each pair slot */
 	u32 synth_pairs;		/* pairs holding synthetic messages */
 	u32 synth_pairs_max;
@@ -166,6 +172,7 @@ void ft_engine_stop(struct ft_fab *fab);
 int ft_engine_inject(struct ft_fab *fab, const struct fattree_inject_row *rows,
 		     u32 nrows, struct netlink_ext_ack *extack);
 void ft_engine_drop_all(struct ft_fab *fab);
+void ft_engine_demand(struct ft_fab *fab);
 int ft_engine_configure(struct ft_fab *fab, enum fattree_path path,
 			enum fattree_injection inj,
 			enum fattree_arbitration arb, u64 seed);
@@ -181,5 +188,6 @@ struct ft_leaf *ft_leaf_of(struct net_device *dev);
 /* netlink.c */
 int ft_genl_init(void);
 void ft_genl_exit(void);
+void ft_genl_demand_notify(struct ft_fab *fab, u64 cycle, u32 n);
 
 #endif /* _FATTREE_H */

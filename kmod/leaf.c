@@ -219,7 +219,8 @@ static netdev_tx_t ft_leaf_xmit(struct sk_buff *skb, struct net_device *dev)
 
 	spin_lock(&fab->lock);
 	err = fab->dead ? -ENODEV :
-	      ft_pairs_add(&fab->pairs, leaf->index, dst, FT_TAG_PACKET, 1, &slot);
+	      ft_pairs_add(&fab->pairs, leaf->index, dst, FT_TAG_PACKET, 1,
+			   fab->eng.cycle, &slot);
 	if (unlikely(err)) {
 		/* Only a fabric going away refuses: the pool is sized for
 		 * every leaf's whole backlog.

@@ -87,7 +87,35 @@ static const struct nla_policy ft_leaf_get_policy[FATTREE_A_LEAF_MAX + 1] = {
 	[FATTREE_A_LEAF_FABRIC] = FT_NAME_POLICY,
 };
 
+static const struct nla_policy ft_circuit_add_policy[FATTREE_A_CIRCUIT_MAX + 1] = {
+	[FATTREE_A_CIRCUIT_FABRIC] = FT_NAME_POLICY,
+	[FATTREE_A_CIRCUIT_ENTRY] = { .type = NLA_BINARY },
+};
+
+static const struct nla_policy ft_circuit_del_policy[FATTREE_A_CIRCUIT_MAX + 1] = {
+	[FATTREE_A_CIRCUIT_FABRIC] = FT_NAME_POLICY,
+	[FATTREE_A_CIRCUIT_PAIR] = { .type = NLA_BINARY },
+};
+
+static const struct nla_policy ft_circuit_get_policy[FATTREE_A_CIRCUIT_MAX + 1] = {
+	[FATTREE_A_CIRCUIT_FABRIC] = FT_NAME_POLICY,
+};
+
+static const struct nla_policy ft_demand_get_policy[FATTREE_A_DEMAND_MAX + 1] = {
+	[FATTREE_A_DEMAND_FABRIC] = FT_NAME_POLICY,
+};
+
+enum {
+	FT_MCGRP_DEMAND,
+};
+
+static const struct genl_multicast_group ft_mcgrps[] = {
+	[FT_MCGRP_DEMAND] = { .name = FATTREE_MCGRP_DEMAND },
+};
+
 /* The uapi enums are the core's, number for number. */
+static_assert(FATTREE_MAX_LEVELS == FT_MAX_LEVELS);
+static_assert(FATTREE_MAX_PARENTS == FT_MAX_W);
 static_assert((int)FATTREE_PATH_FIRSTFREE == (int)FT_PATH_FIRSTFREE);
 static_assert((int)FATTREE_PATH_CIRCUIT == (int)FT_PATH_CIRCUIT);
 static_assert((int)FATTREE_INJECTION_RANDOM_PRIME == (int)FT_INJECT_RANDOM_PRIME);
@@ -656,6 +684,332 @@ out:
 	return err == -EMSGSIZE && skb->len ? skb->len : (err ?: skb->len);
 }
 
+/* ---- circuits and demand ---- */
+
+/* The fabric a request names in attribute @type; caller holds the lock. */
+static struct ft_fab *ft_nl_fabric_at(struct genl_info *info, int type)
+{
+	struct ft_fab *fab;
+
+	if (GENL_REQ_ATTR_CHECK(info, type))
+		return NULL;
+	fab = ft_fab_find(genl_info_net(info), nla_data(info->attrs[type]));
+	if (!fab)
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[type],
+				    "no fabric of that name in this namespace");
+	return fab;
+}
+
+/*
+ * Gather the entries of every attribute @type of the request, of @size
+ * bytes each, into one array; @where keeps each entry's place in the
+ * message so a refusal can point at it.
+ */
+static int ft_nl_entries(struct genl_info *info, int type, size_t size,
+			 const void ***where, u32 *nentries)
+{
+	const int hdrlen = GENL_HDRLEN + ft_genl_family.hdrsize;
+	const struct nlattr *a;
+	const void **w;
+	u32 n = 0, i, k = 0;
+	int rem;
+
+	nlmsg_for_each_attr(a, info->nlhdr, hdrlen, rem) {
+		if (nla_type(a) != type)
+			continue;
+		if (!nla_len(a) || nla_len(a) % size) {
+			NL_SET_ERR_MSG_ATTR(info->extack, a, "entries are whole structs");
+			return -EINVAL;
+		}
+		n += nla_len(a) / size;
+	}
+	if (!n) {
+		NL_SET_ERR_MSG_MOD(info->extack, "an empty batch");
+		return -EINVAL;
+	}
+	w = kvmalloc_array(n, sizeof(*w), GFP_KERNEL);
+	if (!w)
+		return -ENOMEM;
+	nlmsg_for_each_attr(a, info->nlhdr, hdrlen, rem) {
+		if (nla_type(a) != type)
+			continue;
+		for (i = 0; i < nla_len(a) / size; i++)
+			w[k++] = (const u8 *)nla_data(a) + i * size;
+	}
+	*where = w;
+	*nentries = n;
+	return 0;
+}
+
+/* Point the refusal's offset at entry @bad: 6.1 has no formatted
+ * messages, so the offset is how a caller learns which entry it was.
+ */
+#define ft_nl_bad_entry(info, bad, msg) do {				\
+		struct netlink_ext_ack *ft_extack = (info)->extack;		\
+									\
+		NL_SET_ERR_MSG_MOD(ft_extack, msg);				\
+		NL_SET_BAD_ATTR(ft_extack, (const struct nlattr *)(bad));	\
+	} while (0)
+
+/* Answer a batch with the number of circuits the fabric now holds. */
+static int ft_nl_circuit_reply(struct genl_info *info, u32 count)
+{
+	struct sk_buff *msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	void *hdr;
+
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &ft_genl_family, 0, info->genlhdr->cmd);
+	if (!hdr || nla_put_u32(msg, FATTREE_A_CIRCUIT_COUNT, count)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+static int ft_nl_circuit_add_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct net *net = genl_info_net(info);
+	struct ft_circuit_req *req = NULL;
+	const void **where = NULL;
+	struct ft_fab *fab;
+	u32 n, i, bad = 0, count;
+	int err = -ENOENT;
+
+	mutex_lock(ft_net_lock(net));
+	fab = ft_nl_fabric_at(info, FATTREE_A_CIRCUIT_FABRIC);
+	if (!fab)
+		goto out;
+	err = ft_nl_entries(info, FATTREE_A_CIRCUIT_ENTRY, sizeof(struct fattree_circuit),
+			    &where, &n);
+	if (err)
+		goto out;
+	err = -ENOMEM;
+	req = kvmalloc_array(n, sizeof(*req), GFP_KERNEL);
+	if (!req)
+		goto out;
+	for (i = 0; i < n; i++) {
+		const struct fattree_circuit *c = where[i];
+
+		req[i].src = c->src;
+		req[i].dst = c->dst;
+		req[i].lanes = c->lanes;
+		req[i].lease = c->lease;
+		memcpy(req[i].port, c->port, sizeof(req[i].port));
+	}
+	spin_lock_bh(&fab->lock);
+	err = ft_circuits_add(&fab->circ, &fab->eng.topo, &fab->eng.lanes, req, n,
+			      fab->eng.cycle, &bad);
+	count = fab->circ.n;
+	spin_unlock_bh(&fab->lock);
+	if (err == -EINVAL)
+		ft_nl_bad_entry(info, where[bad], "no such leaf, a port beyond w_i, or 0 lanes");
+	else if (err == -EEXIST)
+		ft_nl_bad_entry(info, where[bad], "the pair of this circuit has one already");
+	else if (err == -ENOSPC)
+		ft_nl_bad_entry(info, where[bad],
+				"this circuit would exceed a link's lanes, or the circuit table is full");
+	if (!err)
+		err = ft_nl_circuit_reply(info, count);
+out:
+	mutex_unlock(ft_net_lock(net));
+	kvfree(req);
+	kvfree(where);
+	return err;
+}
+
+static int ft_nl_circuit_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct net *net = genl_info_net(info);
+	const void **where = NULL;
+	u32 *pairs = NULL;
+	struct ft_fab *fab;
+	u32 n, i, bad = 0, count;
+	int err = -ENOENT;
+
+	mutex_lock(ft_net_lock(net));
+	fab = ft_nl_fabric_at(info, FATTREE_A_CIRCUIT_FABRIC);
+	if (!fab)
+		goto out;
+	err = ft_nl_entries(info, FATTREE_A_CIRCUIT_PAIR, sizeof(struct fattree_pair),
+			    &where, &n);
+	if (err)
+		goto out;
+	err = -ENOMEM;
+	pairs = kvmalloc_array(n, 2 * sizeof(u32), GFP_KERNEL);
+	if (!pairs)
+		goto out;
+	for (i = 0; i < n; i++) {
+		const struct fattree_pair *pr = where[i];
+
+		pairs[2 * i] = pr->src;
+		pairs[2 * i + 1] = pr->dst;
+	}
+	spin_lock_bh(&fab->lock);
+	err = ft_circuits_del(&fab->circ, &fab->eng.lanes, pairs, n, &bad);
+	count = fab->circ.n;
+	spin_unlock_bh(&fab->lock);
+	if (err)
+		ft_nl_bad_entry(info, where[bad], "no circuit for this pair");
+	else
+		err = ft_nl_circuit_reply(info, count);
+out:
+	mutex_unlock(ft_net_lock(net));
+	kvfree(pairs);
+	kvfree(where);
+	return err;
+}
+
+static int ft_nl_circuit_fill(struct sk_buff *msg, struct ft_fab *fab,
+			      const struct ft_circuit *c, struct netlink_callback *cb)
+{
+	u32 h = ft_topo_common_level(&fab->eng.topo, c->src, c->dst);
+	u64 now = fab->eng.cycle;
+	void *hdr;
+
+	hdr = genlmsg_put(msg, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &ft_genl_family, NLM_F_MULTI, FATTREE_CMD_CIRCUIT_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(msg, FATTREE_A_CIRCUIT_SRC, c->src) ||
+	    nla_put_u32(msg, FATTREE_A_CIRCUIT_DST, c->dst) ||
+	    nla_put_u32(msg, FATTREE_A_CIRCUIT_LANES, c->lanes) ||
+	    nla_put(msg, FATTREE_A_CIRCUIT_PORTS, h, c->port) ||
+	    nla_put_u64_64bit(msg, FATTREE_A_CIRCUIT_CREATED, c->created, FATTREE_A_CIRCUIT_PAD) ||
+	    nla_put_u64_64bit(msg, FATTREE_A_CIRCUIT_EXPIRES, c->expires, FATTREE_A_CIRCUIT_PAD) ||
+	    nla_put_u64_64bit(msg, FATTREE_A_CIRCUIT_CARRIED, c->carried, FATTREE_A_CIRCUIT_PAD) ||
+	    nla_put_u64_64bit(msg, FATTREE_A_CIRCUIT_IDLE, now - c->last_used,
+			      FATTREE_A_CIRCUIT_PAD)) {
+		genlmsg_cancel(msg, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return 0;
+}
+
+static int ft_nl_circuit_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct net *net = sock_net(skb->sk);
+	struct ft_fab *fab;
+	int err = 0;
+	u32 i;
+
+	mutex_lock(ft_net_lock(net));
+	fab = ft_nl_dump_fabric(cb, FATTREE_A_CIRCUIT_FABRIC);
+	if (IS_ERR(fab)) {
+		err = PTR_ERR(fab);
+		goto out;
+	}
+	spin_lock_bh(&fab->lock);
+	/* Circuits may come and go between the parts of a dump: a position
+	 * in the admission-ordered list, as with any netlink dump.
+	 */
+	for (i = cb->args[0]; i < fab->circ.n; i++) {
+		err = ft_nl_circuit_fill(skb, fab, &fab->circ.c[fab->circ.active[i]], cb);
+		if (err)
+			break;
+	}
+	spin_unlock_bh(&fab->lock);
+	cb->args[0] = i;
+out:
+	mutex_unlock(ft_net_lock(net));
+	return err == -EMSGSIZE && skb->len ? skb->len : (err ?: skb->len);
+}
+
+/* Entries of struct fattree_demand that fit one message. */
+#define FT_DEMAND_PER_MSG	((NLMSG_GOODSIZE - 256) / sizeof(struct fattree_demand))
+
+static int ft_nl_demand_put(struct sk_buff *msg, const struct ft_pairs_demand *d, u32 n,
+			    u64 cycle)
+{
+	struct fattree_demand *e;
+	struct nlattr *a;
+	u32 i;
+
+	if (nla_put_u64_64bit(msg, FATTREE_A_DEMAND_CYCLE, cycle, FATTREE_A_DEMAND_PAD))
+		return -EMSGSIZE;
+	a = nla_reserve(msg, FATTREE_A_DEMAND_ENTRY, n * sizeof(*e));
+	if (!a)
+		return -EMSGSIZE;
+	e = nla_data(a);
+	for (i = 0; i < n; i++)
+		e[i] = (struct fattree_demand){ .src = d[i].src, .dst = d[i].dst,
+						.backlog = d[i].backlog,
+						.circuit_lanes = d[i].circuit_lanes,
+						.age = d[i].age };
+	return 0;
+}
+
+static int ft_nl_demand_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct net *net = sock_net(skb->sk);
+	struct ft_pairs_demand *d;
+	struct ft_fab *fab;
+	u32 pos = cb->args[0], n;
+	u64 cycle;
+	void *hdr;
+	int err = 0;
+
+	d = kvmalloc_array(FT_DEMAND_PER_MSG, sizeof(*d), GFP_KERNEL);
+	if (!d)
+		return -ENOMEM;
+	mutex_lock(ft_net_lock(net));
+	fab = ft_nl_dump_fabric(cb, FATTREE_A_DEMAND_FABRIC);
+	if (IS_ERR(fab)) {
+		err = PTR_ERR(fab);
+		goto out;
+	}
+	spin_lock_bh(&fab->lock);
+	cycle = fab->eng.cycle;
+	n = ft_pairs_demand(&fab->pairs, &fab->circ, cycle, &pos, d, FT_DEMAND_PER_MSG);
+	spin_unlock_bh(&fab->lock);
+	if (!n)
+		goto out;	/* the end: an empty part closes the dump */
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &ft_genl_family, NLM_F_MULTI, FATTREE_CMD_DEMAND_GET);
+	if (!hdr || ft_nl_demand_put(skb, d, n, cycle)) {
+		if (hdr)
+			genlmsg_cancel(skb, hdr);
+		err = -EMSGSIZE;
+		goto out;
+	}
+	genlmsg_end(skb, hdr);
+	cb->args[0] = pos;
+	err = skb->len;
+out:
+	mutex_unlock(ft_net_lock(net));
+	kvfree(d);
+	return err;
+}
+
+/* Send fab->demand[0..n) on the "demand" group, in messages that fit. */
+void ft_genl_demand_notify(struct ft_fab *fab, u64 cycle, u32 n)
+{
+	u32 off = 0;
+
+	if (!genl_has_listeners(&ft_genl_family, fab->net, FT_MCGRP_DEMAND))
+		return;
+	while (off < n) {
+		u32 k = min_t(u32, n - off, FT_DEMAND_PER_MSG);
+		struct sk_buff *msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+		void *hdr;
+
+		if (!msg)
+			return;
+		hdr = genlmsg_put(msg, 0, 0, &ft_genl_family, 0, FATTREE_CMD_DEMAND_NTF);
+		if (!hdr || nla_put_string(msg, FATTREE_A_DEMAND_FABRIC, fab->name) ||
+		    ft_nl_demand_put(msg, fab->demand + off, k, cycle)) {
+			nlmsg_free(msg);
+			return;
+		}
+		genlmsg_end(msg, hdr);
+		genlmsg_multicast_netns(&ft_genl_family, fab->net, msg, 0,
+					FT_MCGRP_DEMAND, GFP_KERNEL);
+		off += k;
+	}
+}
+
 #define FT_OP(_cmd, _policy, _max)	\
 	.cmd = _cmd, .policy = _policy, .maxattr = _max
 
@@ -703,6 +1057,24 @@ static const struct genl_ops ft_genl_ops[] = {
 		FT_OP(FATTREE_CMD_LEAF_GET, ft_leaf_get_policy, FATTREE_A_LEAF_MAX),
 		.dumpit = ft_nl_leaf_get_dumpit,
 	},
+	{
+		FT_OP(FATTREE_CMD_CIRCUIT_ADD, ft_circuit_add_policy, FATTREE_A_CIRCUIT_MAX),
+		.doit = ft_nl_circuit_add_doit,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		FT_OP(FATTREE_CMD_CIRCUIT_DEL, ft_circuit_del_policy, FATTREE_A_CIRCUIT_MAX),
+		.doit = ft_nl_circuit_del_doit,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		FT_OP(FATTREE_CMD_CIRCUIT_GET, ft_circuit_get_policy, FATTREE_A_CIRCUIT_MAX),
+		.dumpit = ft_nl_circuit_get_dumpit,
+	},
+	{
+		FT_OP(FATTREE_CMD_DEMAND_GET, ft_demand_get_policy, FATTREE_A_DEMAND_MAX),
+		.dumpit = ft_nl_demand_get_dumpit,
+	},
 };
 
 static struct genl_family ft_genl_family __ro_after_init = {
@@ -713,6 +1085,8 @@ static struct genl_family ft_genl_family __ro_after_init = {
 	.module = THIS_MODULE,
 	.ops = ft_genl_ops,
 	.n_ops = ARRAY_SIZE(ft_genl_ops),
+	.mcgrps = ft_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(ft_mcgrps),
 	/* The first command validated strictly (reserved header byte, flags,
 	 * attributes): every command of this family.
 	 */

@@ -20,6 +20,8 @@
 #define FT_ERANGE	ERANGE
 #define FT_ENOSPC	ENOSPC
 #define FT_E2BIG	E2BIG
+#define FT_EEXIST	EEXIST
+#define FT_ENOENT	ENOENT
 
 static inline void *ft_zalloc(size_t size)
 {

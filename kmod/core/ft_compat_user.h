@@ -30,6 +30,8 @@ typedef __INT64_TYPE__ s64;
 #define FT_ERANGE	ERANGE
 #define FT_ENOSPC	ENOSPC
 #define FT_E2BIG	E2BIG
+#define FT_EEXIST	EEXIST
+#define FT_ENOENT	ENOENT
 
 static inline void *ft_zalloc(size_t size)
 {

@@ -127,13 +127,14 @@ static u32 ft_pairs_find(const struct ft_pairs *q, u32 src, u32 dst, u32 tag)
  * @dst: destination leaf.
  * @tag: flow.
  * @count: messages, >= 1.
+ * @now: cycles completed (a new pair's demand starts aging here).
  * @slot: out (may be NULL): the pair's slot, stable while it is active.
  *
  * Never allocates. Return: 0; -FT_ENOSPC when a new pair would not fit
  * the pool; -FT_ERANGE when the pair's count would overflow.
  */
 int ft_pairs_add(struct ft_pairs *q, u32 src, u32 dst, u32 tag, u32 count,
-		 u32 *slot)
+		 u64 now, u32 *slot)
 {
 	u32 s = ft_pairs_find(q, src, dst, tag);
 	struct ft_pair *p;
@@ -148,6 +149,7 @@ int ft_pairs_add(struct ft_pairs *q, u32 src, u32 dst, u32 tag, u32 count,
 		p->src = src;
 		p->dst = dst;
 		p->tag = tag;
+		p->since = now;
 		b = ft_pairs_hash(q, src, dst, tag);
 		p->hnext = q->bucket[b];
 		q->bucket[b] = s;
@@ -195,19 +197,22 @@ static void ft_pairs_compact(struct ft_pairs *q)
  * ft_pairs_cycle() - run one delivery cycle over the waiting messages.
  * @q: pool.
  * @f: the fabric's engine state.
+ * @circ: the fabric's circuits (may be NULL): each pair's circuit rides
+ *        in its offer, and leases that end with this cycle are released.
  * @done: called per pair with its delivered count (may be NULL).
  * @arg: for @done.
  * @res: out, the cycle's totals.
  *
  * The injection rule decides each pair's offer, in activation order. A
  * pair never offers more than one cycle could carry out of its source
- * (w_1 * c_1), and the cycle never holds more than the scratch's
- * messages: pairs past that wait for the next cycle. Atomic context safe.
+ * (w_1 * c_1, or its circuit's lanes if more), and the cycle never holds
+ * more than the scratch's messages: pairs past that wait for the next
+ * cycle. Atomic context safe.
  *
  * Return: 0, or the error of ft_fabric_cycle() (no cycle then).
  */
 int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
-		   ft_pairs_done_fn done, void *arg,
+		   struct ft_circuits *circ, ft_pairs_done_fn done, void *arg,
 		   struct ft_cycle_result *res)
 {
 	u32 room = f->scratch.max_msgs;
@@ -219,8 +224,10 @@ int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
 	for (i = 0; i < q->nactive && room; i++) {
 		u32 s = q->active[i];
 		struct ft_pair *p = &q->pair[s];
+		struct ft_circuit *c = circ ? ft_circuits_find(circ, p->src, p->dst) : NULL;
+		u32 cap = c ? ft_max_u32(per_pair, c->lanes) : per_pair;
 		u32 n = ft_inject_offer(&f->inject, &f->rand, &p->inj,
-					ft_min_u32(p->queued, per_pair));
+					ft_min_u32(p->queued, cap));
 
 		n = ft_min_u32(n, room);
 		if (!n)
@@ -228,6 +235,10 @@ int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
 		room -= n;
 		q->off[noff] = (struct ft_offer){ .src = p->src, .dst = p->dst,
 						  .count = n };
+		if (c) {
+			q->off[noff].clanes = c->lanes;
+			q->off[noff].cpath = &c->path;
+		}
 		q->off_slot[noff++] = s;
 	}
 	q->noff = 0;
@@ -243,6 +254,13 @@ int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
 		ft_inject_pair_done(&f->inject, &p->inj, q->off[i].count, n);
 		if (!n)
 			continue;
+		if (q->off[i].clanes) {
+			/* A circuit's messages go first: it carried these. */
+			struct ft_circuit *c = ft_circuits_find(circ, p->src, p->dst);
+
+			c->carried += ft_min_u32(n, q->off[i].clanes);
+			c->last_used = f->cycle;
+		}
 		p->queued -= n;
 		q->queued -= n;
 		if (done)
@@ -250,5 +268,43 @@ int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
 	}
 	ft_inject_end(&f->inject);
 	ft_pairs_compact(q);
+	/* A lease of L cycles serves L cycles: it ends with the L-th. */
+	if (circ)
+		ft_circuits_expire(circ, &f->lanes, f->cycle);
 	return 0;
+}
+
+/**
+ * ft_pairs_demand() - list pairs in demand, a batch at a time.
+ * @q: pool.
+ * @circ: the fabric's circuits (may be NULL).
+ * @now: cycles completed.
+ * @pos: in/out: where in the active list to go on from (start at 0).
+ * @out: entries.
+ * @max: room in @out.
+ *
+ * A pair is in demand when it has messages waiting and no circuit, or
+ * more messages than its circuit carries in one cycle. Pairs of one
+ * (source, destination) with different tags are listed apart.
+ *
+ * Return: entries written; 0 with *@pos == q->nactive at the end.
+ */
+u32 ft_pairs_demand(const struct ft_pairs *q, const struct ft_circuits *circ,
+		    u64 now, u32 *pos, struct ft_pairs_demand *out, u32 max)
+{
+	u32 n = 0;
+
+	for (; *pos < q->nactive && n < max; (*pos)++) {
+		const struct ft_pair *p = &q->pair[q->active[*pos]];
+		const struct ft_circuit *c = circ ? ft_circuits_find(circ, p->src, p->dst) : NULL;
+		u32 lanes = c ? c->lanes : 0;
+
+		if (p->queued <= lanes)
+			continue;
+		out[n++] = (struct ft_pairs_demand){
+			.src = p->src, .dst = p->dst, .backlog = p->queued,
+			.circuit_lanes = lanes, .age = now - p->since,
+		};
+	}
+	return n;
 }

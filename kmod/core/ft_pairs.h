@@ -18,6 +18,7 @@
 #define FT_PAIRS_H
 
 #include "ft_fabric.h"
+#include "ft_circuits.h"
 
 #define FT_PAIRS_MAX		0x400000U
 #define FT_PAIR_NONE		0xffffffffU
@@ -29,6 +30,7 @@
  * @tag: flow of the pair (caller's meaning).
  * @queued: messages waiting.
  * @hnext: next slot in its hash chain.
+ * @since: cycles completed when it began waiting (its demand's age).
  * @inj: RANDOM' state.
  */
 struct ft_pair {
@@ -37,7 +39,24 @@ struct ft_pair {
 	u32 tag;
 	u32 queued;
 	u32 hnext;
+	u64 since;
 	struct ft_inject_pair inj;
+};
+
+/**
+ * struct ft_pairs_demand - a pair in demand (see ft_pairs_demand()).
+ * @src: source leaf.
+ * @dst: destination leaf.
+ * @backlog: messages waiting.
+ * @circuit_lanes: lanes of its circuit, 0 when it has none.
+ * @age: cycles since it began waiting.
+ */
+struct ft_pairs_demand {
+	u32 src;
+	u32 dst;
+	u32 backlog;
+	u32 circuit_lanes;
+	u64 age;
 };
 
 /**
@@ -79,9 +98,11 @@ size_t ft_pairs_mem_size(u32 cap);
 int ft_pairs_init(struct ft_pairs *q, u32 cap);
 void ft_pairs_destroy(struct ft_pairs *q);
 int ft_pairs_add(struct ft_pairs *q, u32 src, u32 dst, u32 tag, u32 count,
-		 u32 *slot);
+		 u64 now, u32 *slot);
 int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
-		   ft_pairs_done_fn done, void *arg,
+		   struct ft_circuits *circ, ft_pairs_done_fn done, void *arg,
 		   struct ft_cycle_result *res);
+u32 ft_pairs_demand(const struct ft_pairs *q, const struct ft_circuits *circ,
+		    u64 now, u32 *pos, struct ft_pairs_demand *out, u32 max);
 
 #endif /* FT_PAIRS_H */

@@ -29,7 +29,7 @@
 #define FT_MAX_LEVELS	20
 #define FT_MAX_LEAVES	0x100000U	/* 2^20 */
 #define FT_MAX_M	0x10000U	/* children per switch */
-#define FT_MAX_W	1024U		/* parents per node */
+#define FT_MAX_W	256U		/* parents per node: a port fits a byte */
 #define FT_MAX_LANES	65535U		/* lanes per directed link */
 #define FT_MAX_DLINKS	0x1000000U	/* 2^24 directed links (and nodes) */
 #define FT_PATH_MAX	(2 * FT_MAX_LEVELS)

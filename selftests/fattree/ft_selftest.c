@@ -262,3 +262,171 @@ int ft_links(struct ftnl *nl, const char *name, struct ft_link_info **out)
 	*out = acc.v;
 	return acc.n;
 }
+
+/* A request carrying @n fixed-size entries of @size bytes in as many
+ * attributes of @type as the 64 KiB attribute limit needs.
+ */
+static struct nl_msg *ft_batch(struct ftnl *nl, uint8_t cmd, const char *name,
+			       int type, const void *v, uint32_t n, size_t size)
+{
+	uint32_t per = 65000 / size, i;
+	struct nl_msg *msg = nlmsg_alloc_size(n * size + 4096 + (n / per + 1) * 8);
+
+	if (!msg || !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, nl->family, 0, 0, cmd,
+				 FATTREE_GENL_VERSION))
+		return NULL;
+	nla_put_string(msg, FATTREE_A_CIRCUIT_FABRIC, name);
+	for (i = 0; i < n; i += per)
+		if (nla_put(msg, type, (n - i < per ? n - i : per) * size,
+			    (const char *)v + (size_t)i * size)) {
+			nlmsg_free(msg);
+			return NULL;
+		}
+	return msg;
+}
+
+int ft_circuit_add(struct ftnl *nl, const char *name, const struct fattree_circuit *c,
+		   uint32_t n, int *bad, size_t *msg_bytes)
+{
+	struct nl_msg *msg = ft_batch(nl, FATTREE_CMD_CIRCUIT_ADD, name,
+				      FATTREE_A_CIRCUIT_ENTRY, c, n, sizeof(*c));
+	struct nlattr *a;
+	char *base;
+	int err, rem, k = 0;
+
+	if (!msg)
+		return -ENOMEM;
+	if (msg_bytes)
+		*msg_bytes = nlmsg_hdr(msg)->nlmsg_len;
+	/* Where each entry sits, to map the kernel's offset back to it. */
+	base = (char *)nlmsg_hdr(msg);
+	if (bad)
+		*bad = -1;
+	err = nl_socket_set_buffer_size(nl->sk, 4 << 20, 4 << 20);
+	if (err < 0)
+		return -ENOBUFS;
+	{
+		int off_first[64], cnt[64], na = 0;
+
+		nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlmsg_hdr(msg)), 0),
+				  genlmsg_attrlen(nlmsg_data(nlmsg_hdr(msg)), 0), rem) {
+			if (nla_type(a) != FATTREE_A_CIRCUIT_ENTRY || na == 64)
+				continue;
+			off_first[na] = (char *)nla_data(a) - base;
+			cnt[na++] = nla_len(a) / sizeof(*c);
+		}
+		err = ftnl_transact(nl, msg, NULL, NULL);
+		if (err && bad && nl->err_offset >= 0) {
+			for (int i = 0; i < na; i++) {
+				int rel = nl->err_offset - off_first[i];
+
+				if (rel >= 0 && rel < cnt[i] * (int)sizeof(*c)) {
+					*bad = k + rel / (int)sizeof(*c);
+					break;
+				}
+				k += cnt[i];
+			}
+		}
+	}
+	return err;
+}
+
+int ft_circuit_del(struct ftnl *nl, const char *name, const struct fattree_pair *p,
+		   uint32_t n)
+{
+	struct nl_msg *msg = ft_batch(nl, FATTREE_CMD_CIRCUIT_DEL, name,
+				      FATTREE_A_CIRCUIT_PAIR, p, n, sizeof(*p));
+
+	return msg ? ftnl_transact(nl, msg, NULL, NULL) : -ENOMEM;
+}
+
+struct ft_acc {
+	void *v;
+	int n, cap;
+	size_t size;
+};
+
+static void *ft_acc_next(struct ft_acc *acc)
+{
+	if (acc->n == acc->cap) {
+		acc->cap = acc->cap ? 2 * acc->cap : 256;
+		acc->v = realloc(acc->v, acc->cap * acc->size);
+		if (!acc->v)
+			return NULL;
+	}
+	return (char *)acc->v + acc->size * acc->n++;
+}
+
+static int ft_circuit_reply(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[FATTREE_A_CIRCUIT_MAX + 1];
+	struct ft_circuit_info *c;
+
+	if (ftnl_parse(msg, tb, FATTREE_A_CIRCUIT_MAX))
+		return -EINVAL;
+	c = ft_acc_next(arg);
+	if (!c)
+		return -ENOMEM;
+	memset(c, 0, sizeof(*c));
+	c->src = nla_get_u32(tb[FATTREE_A_CIRCUIT_SRC]);
+	c->dst = nla_get_u32(tb[FATTREE_A_CIRCUIT_DST]);
+	c->lanes = nla_get_u32(tb[FATTREE_A_CIRCUIT_LANES]);
+	c->nports = nla_len(tb[FATTREE_A_CIRCUIT_PORTS]);
+	memcpy(c->port, nla_data(tb[FATTREE_A_CIRCUIT_PORTS]), c->nports);
+	c->created = nla_get_u64(tb[FATTREE_A_CIRCUIT_CREATED]);
+	c->expires = nla_get_u64(tb[FATTREE_A_CIRCUIT_EXPIRES]);
+	c->carried = nla_get_u64(tb[FATTREE_A_CIRCUIT_CARRIED]);
+	c->idle = nla_get_u64(tb[FATTREE_A_CIRCUIT_IDLE]);
+	return 0;
+}
+
+static int ft_dump(struct ftnl *nl, uint8_t cmd, int type, const char *name,
+		   int (*cb)(struct nl_msg *, void *), size_t size, void **out)
+{
+	struct ft_acc acc = { .size = size };
+	struct nl_msg *msg = ftnl_msg(nl, cmd, NLM_F_DUMP);
+	int err;
+
+	if (!msg)
+		return -ENOMEM;
+	nla_put_string(msg, type, name);
+	err = ftnl_transact(nl, msg, cb, &acc);
+	if (err) {
+		free(acc.v);
+		return err;
+	}
+	*out = acc.v;
+	return acc.n;
+}
+
+int ft_circuits(struct ftnl *nl, const char *name, struct ft_circuit_info **out)
+{
+	return ft_dump(nl, FATTREE_CMD_CIRCUIT_GET, FATTREE_A_CIRCUIT_FABRIC, name,
+		       ft_circuit_reply, sizeof(**out), (void **)out);
+}
+
+static int ft_demand_reply(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[FATTREE_A_DEMAND_MAX + 1];
+	const struct fattree_demand *e;
+	int i, n;
+
+	if (ftnl_parse(msg, tb, FATTREE_A_DEMAND_MAX) || !tb[FATTREE_A_DEMAND_ENTRY])
+		return -EINVAL;
+	e = nla_data(tb[FATTREE_A_DEMAND_ENTRY]);
+	n = nla_len(tb[FATTREE_A_DEMAND_ENTRY]) / sizeof(*e);
+	for (i = 0; i < n; i++) {
+		struct fattree_demand *d = ft_acc_next(arg);
+
+		if (!d)
+			return -ENOMEM;
+		*d = e[i];
+	}
+	return 0;
+}
+
+int ft_demand(struct ftnl *nl, const char *name, struct fattree_demand **out)
+{
+	return ft_dump(nl, FATTREE_CMD_DEMAND_GET, FATTREE_A_DEMAND_FABRIC, name,
+		       ft_demand_reply, sizeof(**out), (void **)out);
+}

@@ -58,3 +58,21 @@ int ft_fabric_inject(struct ftnl *nl, const char *name,
 		     const struct fattree_inject_row *rows, uint32_t n);
 /* Dump a fabric's links into a malloc'd array; returns the count or -errno. */
 int ft_links(struct ftnl *nl, const char *name, struct ft_link_info **out);
+
+/* Circuits and demand (see circuit_test.c). */
+struct ft_circuit_info {
+	uint32_t src, dst, lanes, nports;
+	uint8_t port[FATTREE_MAX_LEVELS];
+	uint64_t created, expires, carried, idle;
+};
+
+/* Admit @n circuits in one request; on a refusal *@bad (if set) is the
+ * index of the entry the kernel pointed at, or -1.
+ */
+int ft_circuit_add(struct ftnl *nl, const char *name, const struct fattree_circuit *c,
+		   uint32_t n, int *bad, size_t *msg_bytes);
+int ft_circuit_del(struct ftnl *nl, const char *name, const struct fattree_pair *p,
+		   uint32_t n);
+/* Dumps into malloc'd arrays; return the count or -errno. */
+int ft_circuits(struct ftnl *nl, const char *name, struct ft_circuit_info **out);
+int ft_demand(struct ftnl *nl, const char *name, struct fattree_demand **out);

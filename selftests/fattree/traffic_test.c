@@ -143,7 +143,7 @@ FIXTURE_TEARDOWN(traffic)
 	ftnl_close(&self->nl);
 }
 
-TEST_F(traffic, ping_between_namespaces)
+TEST_F_TIMEOUT(traffic, ping_between_namespaces, 90)
 {
 	self->s.period_ns = 100000;	/* 100 us */
 	ASSERT_EQ(0, ft_fabric_new(&self->nl, &self->s));

@@ -127,7 +127,7 @@ static int replay_rows(const char *path, struct ft_pairs *q, u32 n)
 			continue;
 		if (sscanf(buf, "%lu %lu %lu", &src, &dst, &count) != 3 ||
 		    src >= n || dst >= n || !count || count > 0xffffffffUL ||
-		    ft_pairs_add(q, src, dst, 1, count, NULL)) {
+		    ft_pairs_add(q, src, dst, 1, count, 0, NULL)) {
 			fprintf(stderr, "ftsim replay: %s:%lu: bad row\n", path, line);
 			fclose(f);
 			return -1;
@@ -167,7 +167,7 @@ int ftsim_replay(int argc, char **argv)
 	if (replay_rows(r.rows, &q, t.n))
 		goto out;
 	for (i = 0; i < r.steps; i++) {
-		if (ft_pairs_cycle(&q, fab, NULL, NULL, &res))
+		if (ft_pairs_cycle(&q, fab, NULL, NULL, NULL, &res))
 			goto out;
 		delivered += res.delivered;
 		if (res.delivered && !q.queued)

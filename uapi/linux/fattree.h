@@ -15,7 +15,10 @@
 
 #define FATTREE_GENL_NAME	"fattree"
 #define FATTREE_GENL_VERSION	1
-#define FATTREE_MCGRP_EVENTS	"events"
+#define FATTREE_MCGRP_DEMAND	"demand"
+
+#define FATTREE_MAX_LEVELS	20	/* switch levels h of any fabric */
+#define FATTREE_MAX_PARENTS	256	/* w_i, so a port fits a byte */
 
 #define FATTREE_NAME_LEN	8	/* fabric names, NUL included */
 
@@ -56,6 +59,37 @@ struct fattree_inject_row {
 	__u32 src;
 	__u32 dst;
 	__u32 count;
+};
+
+/*
+ * One circuit of a FATTREE_CMD_CIRCUIT_ADD batch: the path from @src up
+ * through up-ports port[0..H-1] (P_1..P_H) to the common level H, then the
+ * one way down to @dst; @lanes reserved on each of its links.
+ */
+struct fattree_circuit {
+	__u32 src;
+	__u32 dst;
+	__u32 lanes;
+	__u32 lease;			/* cycles it lives; 0: until deleted */
+	__u8 port[FATTREE_MAX_LEVELS];
+};
+
+/* A (source, destination) pair: FATTREE_CMD_CIRCUIT_DEL batches. */
+struct fattree_pair {
+	__u32 src;
+	__u32 dst;
+};
+
+/*
+ * A pair in demand: messages waiting and no circuit, or more than its
+ * circuit carries in a cycle (FATTREE_A_DEMAND_ENTRY).
+ */
+struct fattree_demand {
+	__u32 src;
+	__u32 dst;
+	__u32 backlog;			/* messages waiting */
+	__u32 circuit_lanes;		/* lanes of its circuit, 0: none */
+	__u64 age;			/* cycles since the pair began waiting */
 };
 
 /* Attributes of fabrics (FATTREE_CMD_FABRIC_*). */
@@ -150,6 +184,39 @@ enum {
 	FATTREE_A_LEAF_MAX = __FATTREE_A_LEAF_MAX - 1
 };
 
+/* Attributes of circuits (FATTREE_CMD_CIRCUIT_*). */
+enum {
+	FATTREE_A_CIRCUIT_UNSPEC,
+	FATTREE_A_CIRCUIT_PAD,
+	FATTREE_A_CIRCUIT_FABRIC,	/* string: fabric name */
+	FATTREE_A_CIRCUIT_ENTRY,	/* binary fattree_circuit[], multi (ADD) */
+	FATTREE_A_CIRCUIT_PAIR,		/* binary fattree_pair[], multi (DEL) */
+	FATTREE_A_CIRCUIT_SRC,		/* u32 (dump) */
+	FATTREE_A_CIRCUIT_DST,		/* u32 */
+	FATTREE_A_CIRCUIT_LANES,	/* u32 */
+	FATTREE_A_CIRCUIT_PORTS,	/* binary u8[H]: P_1..P_H */
+	FATTREE_A_CIRCUIT_CREATED,	/* u64: cycle it was admitted */
+	FATTREE_A_CIRCUIT_EXPIRES,	/* u64: last cycle it serves, 0: none */
+	FATTREE_A_CIRCUIT_CARRIED,	/* u64: messages carried */
+	FATTREE_A_CIRCUIT_IDLE,		/* u64: cycles since it last carried */
+	FATTREE_A_CIRCUIT_COUNT,	/* u32: circuits in the fabric (ADD/DEL reply) */
+
+	__FATTREE_A_CIRCUIT_MAX,
+	FATTREE_A_CIRCUIT_MAX = __FATTREE_A_CIRCUIT_MAX - 1
+};
+
+/* Attributes of demand (FATTREE_CMD_DEMAND_GET and _NTF). */
+enum {
+	FATTREE_A_DEMAND_UNSPEC,
+	FATTREE_A_DEMAND_PAD,
+	FATTREE_A_DEMAND_FABRIC,	/* string: fabric name */
+	FATTREE_A_DEMAND_CYCLE,		/* u64: the fabric's cycle */
+	FATTREE_A_DEMAND_ENTRY,		/* binary fattree_demand[], multi */
+
+	__FATTREE_A_DEMAND_MAX,
+	FATTREE_A_DEMAND_MAX = __FATTREE_A_DEMAND_MAX - 1
+};
+
 /* Attributes of FATTREE_CMD_INFO_GET replies: the module and its limits. */
 enum {
 	FATTREE_A_INFO_UNSPEC,
@@ -177,6 +244,11 @@ enum {
 	FATTREE_CMD_FABRIC_INJECT,	/* admin: queue synthetic messages */
 	FATTREE_CMD_LINK_GET,		/* read: dump a fabric's directed links */
 	FATTREE_CMD_LEAF_GET,		/* read: dump a fabric's leaves */
+	FATTREE_CMD_CIRCUIT_ADD,	/* admin: admit a batch, all or nothing */
+	FATTREE_CMD_CIRCUIT_DEL,	/* admin: delete a batch, all or nothing */
+	FATTREE_CMD_CIRCUIT_GET,	/* read: dump a fabric's circuits */
+	FATTREE_CMD_DEMAND_GET,		/* read: dump a fabric's demand */
+	FATTREE_CMD_DEMAND_NTF,		/* notification on "demand" */
 
 	__FATTREE_CMD_MAX,
 	FATTREE_CMD_MAX = __FATTREE_CMD_MAX - 1

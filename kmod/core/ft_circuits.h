@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Circuits: (source leaf, destination leaf, up-ports, lanes, lease) that
+ * reserve their lanes on every link of their path (seed 002's connection
+ * model, with lanes). A fabric whose path choice is FT_PATH_CIRCUIT moves
+ * only circuits' messages, each up to its lanes per cycle.
+ *
+ * The table is preallocated; batches are admitted all or nothing: every
+ * request is checked and every link keeps reserved <= lanes, or nothing
+ * changes and the offending request is named. At most one circuit per
+ * (source, destination) pair. Never allocates after init; safe in atomic
+ * context.
+ */
+#ifndef FT_CIRCUITS_H
+#define FT_CIRCUITS_H
+
+#include "ft_lanes.h"
+
+#define FT_CIRCUITS_MAX		0x100000U
+#define FT_CIRCUIT_NONE		0xffffffffU
+
+/**
+ * struct ft_circuit_req - one circuit asked for.
+ * @src: source leaf.
+ * @dst: destination leaf.
+ * @lanes: lanes reserved on every link of the path, >= 1.
+ * @lease: cycles it lives; 0: until deleted.
+ * @port: up-ports P_1..P_H (port[i - 1] = P_i, < w_i); entries beyond the
+ *        pair's common level H are ignored.
+ */
+struct ft_circuit_req {
+	u32 src;
+	u32 dst;
+	u32 lanes;
+	u32 lease;
+	u8 port[FT_MAX_LEVELS];
+};
+
+/**
+ * struct ft_circuit - one installed circuit.
+ * @src: source leaf.
+ * @dst: destination leaf.
+ * @lanes: lanes it reserves on each link of @path.
+ * @hnext: next slot in its hash chain.
+ * @expires: last cycle it serves (0: until deleted).
+ * @created: cycles completed when it was admitted.
+ * @carried: messages it carried.
+ * @last_used: last cycle it carried a message (@created if never).
+ * @path: its directed links, up then down.
+ * @port: its up-ports P_1..P_H.
+ */
+struct ft_circuit {
+	u32 src;
+	u32 dst;
+	u32 lanes;
+	u32 hnext;
+	u64 expires;
+	u64 created;
+	u64 carried;
+	u64 last_used;
+	struct ft_path path;
+	u8 port[FT_MAX_LEVELS];
+};
+
+/**
+ * struct ft_circuits - the circuit table of one fabric.
+ * @cap: slots.
+ * @n: circuits installed.
+ * @hmask: hash buckets - 1.
+ * @c: the slots; a slot is in use when its circuit's @lanes is non-zero.
+ * @bucket: hash heads by (src, dst).
+ * @active: slots in use (@n of them): in admission order, except that
+ *          removing one moves the last entry into its place.
+ * @where: position of each slot in @active (FT_CIRCUIT_NONE when free).
+ * @free: stack of free slots.
+ * @nfree: slots on it.
+ */
+struct ft_circuits {
+	u32 cap;
+	u32 n;
+	u32 hmask;
+	struct ft_circuit *c;
+	u32 *bucket;
+	u32 *active;
+	u32 *where;
+	u32 *free;
+	u32 nfree;
+};
+
+size_t ft_circuits_mem_size(u32 cap);
+int ft_circuits_init(struct ft_circuits *cs, u32 cap);
+void ft_circuits_destroy(struct ft_circuits *cs);
+
+/*
+ * Admit @n requests at once (cycle @now = cycles completed). Return 0, or
+ * nothing changed and *@bad names the first offending request:
+ * -FT_EINVAL (a leaf out of range, lanes 0 or above FT_MAX_LANES, a port
+ * >= w_i), -FT_EEXIST (the pair has a circuit, or appears twice in the
+ * batch), -FT_ENOSPC (some link would hold more reserved lanes than it
+ * has: *@bad is the request that tipped it over; or the table is full:
+ * *@bad is the first that did not fit). Checked in three passes, each in
+ * request order: -FT_EINVAL for the whole batch, then -FT_EEXIST and room
+ * in the table, then lanes.
+ */
+int ft_circuits_add(struct ft_circuits *cs, const struct ft_topo *t,
+		    struct ft_lanes *l, const struct ft_circuit_req *req, u32 n,
+		    u64 now, u32 *bad);
+
+/*
+ * Delete the circuits of @n pairs (@pairs holds src, dst, src, dst, ...)
+ * at once, releasing their lanes. Return 0, or -FT_ENOENT with nothing
+ * changed and *@bad naming the first pair without a circuit (a pair named
+ * twice counts as without one the second time).
+ */
+int ft_circuits_del(struct ft_circuits *cs, struct ft_lanes *l,
+		    const u32 *pairs, u32 n, u32 *bad);
+
+/* The circuit of (@src, @dst), or NULL. */
+struct ft_circuit *ft_circuits_find(const struct ft_circuits *cs, u32 src,
+				    u32 dst);
+
+/* Delete every circuit whose lease ended before cycle @now + 1 (expires
+ * <= @now); return how many.
+ */
+u32 ft_circuits_expire(struct ft_circuits *cs, struct ft_lanes *l, u64 now);
+
+/* Delete one circuit by slot (used by expire and del). */
+void ft_circuits_remove(struct ft_circuits *cs, struct ft_lanes *l, u32 slot);
+
+#endif /* FT_CIRCUITS_H */
