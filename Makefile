@@ -21,6 +21,8 @@ FTCTL_SRCS := $(wildcard tools/ftctl/*.c) $(FTNL_SRCS)
 # The engine core, compiled for userspace exactly as for the kernel.
 CORE_SRCS  := $(wildcard kmod/core/*.c)
 FTSIM_SRCS := $(wildcard tools/ftsim/*.c) $(CORE_SRCS)
+SCHED_SRCS := $(wildcard daemon/sched/*.c)
+FATTREED_SRCS := $(wildcard daemon/*.c) $(SCHED_SRCS) $(CORE_SRCS) $(FTNL_SRCS)
 
 .PHONY: all module tools selftests deps check demo bench clean help
 
@@ -39,11 +41,16 @@ deps:
 module:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules
 
-tools: $(BUILD)/bin/ftctl $(BUILD)/bin/ftsim $(BUILD)/bin/udp_pair
+tools: $(BUILD)/bin/ftctl $(BUILD)/bin/ftsim $(BUILD)/bin/udp_pair $(BUILD)/bin/fattreed
 
-$(BUILD)/obj/%.o: %.c $(wildcard tools/lib/*.h tools/ftctl/*.h uapi/linux/*.h kmod/core/*.h)
+$(BUILD)/obj/%.o: %.c $(wildcard tools/lib/*.h tools/ftctl/*.h uapi/linux/*.h kmod/core/*.h \
+			    daemon/*.h daemon/sched/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) -Ikmod/core $(NL_CFLAGS) $(JSON_CFLAGS) -c $< -o $@
+	$(CC) $(USER_CFLAGS) -Ikmod/core -Idaemon $(NL_CFLAGS) $(JSON_CFLAGS) -c $< -o $@
+
+$(BUILD)/bin/fattreed: $(patsubst %.c,$(BUILD)/obj/%.o,$(FATTREED_SRCS))
+	@mkdir -p $(dir $@)
+	$(CC) $^ $(NL_LIBS) $(JSON_LIBS) -o $@
 
 $(BUILD)/bin/ftsim: $(patsubst %.c,$(BUILD)/obj/%.o,$(FTSIM_SRCS))
 	@mkdir -p $(dir $@)

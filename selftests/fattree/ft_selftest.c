@@ -197,18 +197,10 @@ int ft_fabric_step(struct ftnl *nl, const char *name, uint32_t steps)
 int ft_fabric_inject(struct ftnl *nl, const char *name,
 		     const struct fattree_inject_row *rows, uint32_t n)
 {
-	struct nl_msg *msg = nlmsg_alloc_size(n * sizeof(*rows) + 4096);
-	uint32_t per = 65000 / sizeof(*rows), i;
+	struct nl_msg *msg = ftnl_batch(nl, FATTREE_CMD_FABRIC_INJECT, FATTREE_A_FABRIC_NAME,
+					name, FATTREE_A_FABRIC_INJECT, rows, n, sizeof(*rows));
 
-	if (!msg || !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, nl->family, 0, 0,
-				 FATTREE_CMD_FABRIC_INJECT, FATTREE_GENL_VERSION))
-		return -ENOMEM;
-	nla_put_string(msg, FATTREE_A_FABRIC_NAME, name);
-	for (i = 0; i < n; i += per)
-		if (nla_put(msg, FATTREE_A_FABRIC_INJECT,
-			    (n - i < per ? n - i : per) * sizeof(*rows), rows + i))
-			return -EMSGSIZE;
-	return ftnl_transact(nl, msg, NULL, NULL);
+	return msg ? ftnl_transact(nl, msg, NULL, NULL) : -ENOMEM;
 }
 
 struct ft_links_acc {
@@ -263,33 +255,11 @@ int ft_links(struct ftnl *nl, const char *name, struct ft_link_info **out)
 	return acc.n;
 }
 
-/* A request carrying @n fixed-size entries of @size bytes in as many
- * attributes of @type as the 64 KiB attribute limit needs.
- */
-static struct nl_msg *ft_batch(struct ftnl *nl, uint8_t cmd, const char *name,
-			       int type, const void *v, uint32_t n, size_t size)
-{
-	uint32_t per = 65000 / size, i;
-	struct nl_msg *msg = nlmsg_alloc_size(n * size + 4096 + (n / per + 1) * 8);
-
-	if (!msg || !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, nl->family, 0, 0, cmd,
-				 FATTREE_GENL_VERSION))
-		return NULL;
-	nla_put_string(msg, FATTREE_A_CIRCUIT_FABRIC, name);
-	for (i = 0; i < n; i += per)
-		if (nla_put(msg, type, (n - i < per ? n - i : per) * size,
-			    (const char *)v + (size_t)i * size)) {
-			nlmsg_free(msg);
-			return NULL;
-		}
-	return msg;
-}
-
 int ft_circuit_add(struct ftnl *nl, const char *name, const struct fattree_circuit *c,
 		   uint32_t n, int *bad, size_t *msg_bytes)
 {
-	struct nl_msg *msg = ft_batch(nl, FATTREE_CMD_CIRCUIT_ADD, name,
-				      FATTREE_A_CIRCUIT_ENTRY, c, n, sizeof(*c));
+	struct nl_msg *msg = ftnl_batch(nl, FATTREE_CMD_CIRCUIT_ADD, FATTREE_A_CIRCUIT_FABRIC,
+					name, FATTREE_A_CIRCUIT_ENTRY, c, n, sizeof(*c));
 	struct nlattr *a;
 	char *base;
 	int err, rem, k = 0;
@@ -302,9 +272,6 @@ int ft_circuit_add(struct ftnl *nl, const char *name, const struct fattree_circu
 	base = (char *)nlmsg_hdr(msg);
 	if (bad)
 		*bad = -1;
-	err = nl_socket_set_buffer_size(nl->sk, 4 << 20, 4 << 20);
-	if (err < 0)
-		return -ENOBUFS;
 	{
 		int off_first[64], cnt[64], na = 0;
 
@@ -334,8 +301,8 @@ int ft_circuit_add(struct ftnl *nl, const char *name, const struct fattree_circu
 int ft_circuit_del(struct ftnl *nl, const char *name, const struct fattree_pair *p,
 		   uint32_t n)
 {
-	struct nl_msg *msg = ft_batch(nl, FATTREE_CMD_CIRCUIT_DEL, name,
-				      FATTREE_A_CIRCUIT_PAIR, p, n, sizeof(*p));
+	struct nl_msg *msg = ftnl_batch(nl, FATTREE_CMD_CIRCUIT_DEL, FATTREE_A_CIRCUIT_FABRIC,
+					name, FATTREE_A_CIRCUIT_PAIR, p, n, sizeof(*p));
 
 	return msg ? ftnl_transact(nl, msg, NULL, NULL) : -ENOMEM;
 }

@@ -101,6 +101,30 @@ struct nl_msg *ftnl_msg(struct ftnl *nl, uint8_t cmd, int flags)
 	return msg;
 }
 
+struct nl_msg *ftnl_batch(struct ftnl *nl, uint8_t cmd, int name_type, const char *name,
+			  int type, const void *v, uint32_t n, size_t size)
+{
+	uint32_t per = 65000 / size, i;
+	size_t bytes = (size_t)n * size + 4096 + (n / per + 1) * NLA_HDRLEN;
+	struct nl_msg *msg = nlmsg_alloc_size(bytes);
+
+	if (!msg)
+		return NULL;
+	if (nl_socket_set_buffer_size(nl->sk, 2 * bytes > 32768 ? 2 * bytes : 32768, 0) ||
+	    !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, nl->family, 0, 0, cmd,
+			 FATTREE_GENL_VERSION) ||
+	    nla_put_string(msg, name_type, name))
+		goto fail;
+	for (i = 0; i < n; i += per)
+		if (nla_put(msg, type, (n - i < per ? n - i : per) * size,
+			    (const char *)v + (size_t)i * size))
+			goto fail;
+	return msg;
+fail:
+	nlmsg_free(msg);
+	return NULL;
+}
+
 /* Pull NLMSGERR_ATTR_MSG and _OFFS out of an error's trailing TLVs. */
 static void ftnl_parse_extack(struct ftnl *nl, struct nlmsgerr *e)
 {

@@ -34,6 +34,15 @@ struct nl_msg *ftnl_msg(struct ftnl *nl, uint8_t cmd, int flags);
 int ftnl_transact(struct ftnl *nl, struct nl_msg *msg,
 		  int (*reply)(struct nl_msg *msg, void *arg), void *arg);
 
+/*
+ * A request for @cmd carrying the string @name in attribute @name_type and
+ * @n entries of @size bytes in as many attributes @type as the 64 KiB
+ * attribute limit needs, all in one message (so the kernel takes the
+ * batch whole). Raises the socket's send buffer to fit. NULL on failure.
+ */
+struct nl_msg *ftnl_batch(struct ftnl *nl, uint8_t cmd, int name_type, const char *name,
+			  int type, const void *v, uint32_t n, size_t size);
+
 /* Parse a reply's attributes against its attribute set. */
 int ftnl_parse(struct nl_msg *msg, struct nlattr **tb, int maxattr);
 

@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fattreed's configuration: command-line flags and an optional file of
+ * "key = value" lines whose keys are the long flags' names. The file is
+ * read first, then the flags override it. Anything malformed is named and
+ * refused (exit status 2), before anything is touched.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+
+#include "fattreed.h"
+
+enum {
+	O_FABRIC = 'f', O_ALGO = 'a', O_CONFIG = 'c', O_DAEMON = 'd',
+	O_HELP = 'h', O_VERSION = 'V', O_VERBOSE = 'v',
+	O_ORDER = 256, O_RELEASE, O_RANDOM_FIT, O_SEED, O_LEASE, O_IDLE,
+	O_ROUND_MS, O_MAX_REQ, O_PID_FILE, O_STATUS_FILE, O_SYSLOG, O_LOG_LEVEL,
+};
+
+static const struct option ftd_opts[] = {
+	{ "fabric", required_argument, NULL, O_FABRIC },
+	{ "algorithm", required_argument, NULL, O_ALGO },
+	{ "order", required_argument, NULL, O_ORDER },
+	{ "release-on-failure", optional_argument, NULL, O_RELEASE },
+	{ "random-fit", optional_argument, NULL, O_RANDOM_FIT },
+	{ "seed", required_argument, NULL, O_SEED },
+	{ "lease", required_argument, NULL, O_LEASE },
+	{ "idle", required_argument, NULL, O_IDLE },
+	{ "round-ms", required_argument, NULL, O_ROUND_MS },
+	{ "max-requests", required_argument, NULL, O_MAX_REQ },
+	{ "config", required_argument, NULL, O_CONFIG },
+	{ "daemon", optional_argument, NULL, O_DAEMON },
+	{ "pid-file", required_argument, NULL, O_PID_FILE },
+	{ "status-file", required_argument, NULL, O_STATUS_FILE },
+	{ "syslog", optional_argument, NULL, O_SYSLOG },
+	{ "log-level", required_argument, NULL, O_LOG_LEVEL },
+	{ "verbose", no_argument, NULL, O_VERBOSE },
+	{ "help", no_argument, NULL, O_HELP },
+	{ "version", no_argument, NULL, O_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+void ftd_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: fattreed --fabric NAME [options]\n"
+		"The centralized scheduler of a fattree fabric: it reads the fabric's\n"
+		"demand, schedules circuits with the chosen algorithm, installs them in\n"
+		"atomic batches with leases, and releases the ones that go idle.\n\n"
+		"  -f, --fabric NAME          the fabric to schedule (required)\n"
+		"  -a, --algorithm A          levelwise (default), local-greedy, local-random,\n"
+		"                             random, optimal\n"
+		"      --order O              source (default), random, farthest, given\n"
+		"                             (given: oldest demand first)\n"
+		"      --release-on-failure   a refused request gives back the lanes it took\n"
+		"      --random-fit           a random available port instead of the first\n"
+		"      --seed S               seed of the algorithms' randomness (default 1)\n"
+		"      --lease CYCLES         lease of each circuit (default 64); leases\n"
+		"                             time-share the lanes among waiting pairs\n"
+		"      --idle CYCLES          delete circuits idle this long, adopted ones\n"
+		"                             too (default 32; 0: never)\n"
+		"      --round-ms MS          longest wait between rounds (default 10);\n"
+		"                             demand notifications start a round sooner\n"
+		"      --max-requests N       requests per round (default 0: all)\n"
+		"  -c, --config FILE          \"key = value\" lines, keys as the long options\n"
+		"  -d, --daemon               detach (default: stay in the foreground)\n"
+		"      --pid-file FILE        write the pid there (refuses if one runs)\n"
+		"      --status-file FILE     per-round statistics as JSON, rewritten each round\n"
+		"      --syslog               log to syslog instead of stderr\n"
+		"      --log-level L          err, warning, info (default), debug\n"
+		"  -v, --verbose              --log-level debug\n"
+		"  -h, --help | -V, --version\n\n"
+		"SIGTERM and SIGINT stop it cleanly (its circuits stay; their leases end\n"
+		"them); SIGHUP reloads the config file. Exit status: 0 stopped cleanly,\n"
+		"1 failed (the fabric or the module went away), 2 bad configuration.\n");
+}
+
+static int parse_u(const char *what, const char *v, unsigned long long max,
+		   unsigned long long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoull(v, &end, 0);
+	if (!*v || *end || errno || *out > max || *v == '-') {
+		fprintf(stderr, "fattreed: %s: '%s' is not a number up to %llu\n", what, v, max);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_bool(const char *what, const char *v, bool *out)
+{
+	if (!v || !strcmp(v, "yes") || !strcmp(v, "true") || !strcmp(v, "1") ||
+	    !strcmp(v, "on")) {
+		*out = true;
+		return 0;
+	}
+	if (!strcmp(v, "no") || !strcmp(v, "false") || !strcmp(v, "0") || !strcmp(v, "off")) {
+		*out = false;
+		return 0;
+	}
+	fprintf(stderr, "fattreed: %s: '%s' is not yes or no\n", what, v);
+	return -1;
+}
+
+static int set_str(const char *what, char *dst, size_t len, const char *v)
+{
+	if (strlen(v) >= len || !*v) {
+		fprintf(stderr, "fattreed: %s: '%s' is empty or longer than %zu\n", what, v,
+			len - 1);
+		return -1;
+	}
+	strcpy(dst, v);
+	return 0;
+}
+
+/* Apply one option (from the command line or a config line). */
+static int ftd_apply(struct ftd_config *c, int opt, const char *name, const char *v)
+{
+	unsigned long long x;
+	int a;
+
+	switch (opt) {
+	case O_FABRIC:
+		return set_str(name, c->fabric, sizeof(c->fabric), v);
+	case O_ALGO:
+		a = ft_sched_algo_parse(v);
+		if (a < 0) {
+			fprintf(stderr, "fattreed: %s: no algorithm '%s' (levelwise, local-greedy,"
+				" local-random, random, optimal)\n", name, v);
+			return -1;
+		}
+		c->sched.algo = a;
+		return 0;
+	case O_ORDER:
+		a = ft_sched_order_parse(v);
+		if (a < 0) {
+			fprintf(stderr, "fattreed: %s: no order '%s' (source, random, farthest,"
+				" given)\n", name, v);
+			return -1;
+		}
+		c->sched.order = a;
+		return 0;
+	case O_RELEASE:
+		return parse_bool(name, v, &c->sched.release_on_failure);
+	case O_RANDOM_FIT:
+		return parse_bool(name, v, &c->sched.random_fit);
+	case O_SEED:
+		if (parse_u(name, v, UINT64_MAX, &x))
+			return -1;
+		c->sched.seed = x;
+		return 0;
+	case O_LEASE:
+		if (parse_u(name, v, UINT32_MAX, &x))
+			return -1;
+		if (!x) {
+			fprintf(stderr, "fattreed: %s: a lease of 0 never ends; time-sharing needs one\n",
+				name);
+			return -1;
+		}
+		c->lease = x;
+		return 0;
+	case O_IDLE:
+		if (parse_u(name, v, UINT32_MAX, &x))
+			return -1;
+		c->idle = x;
+		return 0;
+	case O_ROUND_MS:
+		if (parse_u(name, v, 60000, &x))
+			return -1;
+		if (!x) {
+			fprintf(stderr, "fattreed: %s: needs at least 1 ms\n", name);
+			return -1;
+		}
+		c->round_ms = x;
+		return 0;
+	case O_MAX_REQ:
+		if (parse_u(name, v, UINT32_MAX, &x))
+			return -1;
+		c->max_requests = x;
+		return 0;
+	case O_DAEMON:
+		return parse_bool(name, v, &c->daemonize);
+	case O_PID_FILE:
+		return set_str(name, c->pid_file, sizeof(c->pid_file), v);
+	case O_STATUS_FILE:
+		return set_str(name, c->status_file, sizeof(c->status_file), v);
+	case O_SYSLOG:
+		return parse_bool(name, v, &c->syslog);
+	case O_LOG_LEVEL:
+		if (!strcmp(v, "err") || !strcmp(v, "error"))
+			c->log_level = LOG_ERR;
+		else if (!strcmp(v, "warning"))
+			c->log_level = LOG_WARNING;
+		else if (!strcmp(v, "info"))
+			c->log_level = LOG_INFO;
+		else if (!strcmp(v, "debug"))
+			c->log_level = LOG_DEBUG;
+		else {
+			fprintf(stderr, "fattreed: %s: no level '%s' (err, warning, info, debug)\n",
+				name, v);
+			return -1;
+		}
+		return 0;
+	case O_VERBOSE:
+		c->log_level = LOG_DEBUG;
+		return 0;
+	}
+	fprintf(stderr, "fattreed: %s cannot be set here\n", name);
+	return -1;
+}
+
+int ftd_config_file(struct ftd_config *c, const char *path)
+{
+	char line[512], *key, *val, *end;
+	const struct option *o;
+	FILE *f = fopen(path, "r");
+	unsigned int n = 0;
+	char what[300];
+
+	if (!f) {
+		fprintf(stderr, "fattreed: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		n++;
+		if (!strchr(line, '\n') && !feof(f)) {
+			fprintf(stderr, "fattreed: %s:%u: line too long\n", path, n);
+			goto bad;
+		}
+		line[strcspn(line, "#\n")] = '\0';
+		key = line + strspn(line, " \t");
+		if (!*key)
+			continue;
+		end = key + strcspn(key, " \t=");
+		val = end + strspn(end, " \t");
+		if (*val == '=')
+			val += 1 + strspn(val + 1, " \t");
+		*end = '\0';
+		val[strcspn(val, " \t")] = '\0';
+		snprintf(what, sizeof(what), "%s:%u: %s", path, n, key);
+		for (o = ftd_opts; o->name; o++)
+			if (!strcmp(o->name, key))
+				break;
+		if (!o->name || o->val == O_CONFIG || o->val == O_HELP || o->val == O_VERSION) {
+			fprintf(stderr, "fattreed: %s:%u: unknown key '%s'\n", path, n, key);
+			goto bad;
+		}
+		if (o->has_arg == required_argument && !*val) {
+			fprintf(stderr, "fattreed: %s:%u: '%s' needs a value\n", path, n, key);
+			goto bad;
+		}
+		if (ftd_apply(c, o->val, what, *val ? val : NULL))
+			goto bad;
+	}
+	fclose(f);
+	return 0;
+bad:
+	fclose(f);
+	return -1;
+}
+
+static void ftd_defaults(struct ftd_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	ft_sched_opts_default(&c->sched, FT_SCHED_LEVELWISE);
+	c->lease = 64;
+	c->idle = 32;
+	c->round_ms = 10;
+	c->log_level = LOG_INFO;
+}
+
+int ftd_config_parse(struct ftd_config *c, int argc, char **argv)
+{
+	char config[sizeof(c->config_file)] = "";
+	int opt, i;
+
+	ftd_defaults(c);
+	/* The file first, wherever --config stands; then the flags win. */
+	for (i = 1; i < argc; i++) {
+		const char *v = NULL;
+
+		if (!strcmp(argv[i], "--config") || !strcmp(argv[i], "-c"))
+			v = i + 1 < argc ? argv[i + 1] : NULL;
+		else if (!strncmp(argv[i], "--config=", 9))
+			v = argv[i] + 9;
+		if (v && set_str("--config", config, sizeof(config), v))
+			return -1;
+	}
+	if (*config) {
+		strcpy(c->config_file, config);
+		if (ftd_config_file(c, config))
+			return -1;
+	}
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "f:a:c:dvhV", ftd_opts, NULL)) != -1) {
+		char name[32];
+
+		if (opt == O_HELP) {
+			ftd_usage(stdout);
+			exit(0);
+		}
+		if (opt == O_VERSION) {
+			printf("fattreed %s\n", FTD_VERSION);
+			exit(0);
+		}
+		if (opt == '?') {
+			fprintf(stderr, "fattreed: see fattreed --help\n");
+			return -1;
+		}
+		if (opt == O_CONFIG)
+			continue;
+		for (i = 0; ftd_opts[i].name && ftd_opts[i].val != opt; i++)
+			;
+		snprintf(name, sizeof(name), "--%s", ftd_opts[i].name);
+		if (ftd_apply(c, opt, name, optarg))
+			return -1;
+	}
+	if (optind < argc) {
+		fprintf(stderr, "fattreed: unexpected argument '%s' (see fattreed --help)\n",
+			argv[optind]);
+		return -1;
+	}
+	if (!*c->fabric) {
+		fprintf(stderr, "fattreed: which fabric? (--fabric NAME)\n");
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fattreed: the centralized scheduler of a fattree fabric. Shared
+ * declarations of its files: config.c (flags and config file), log.c,
+ * kernel.c (the fabric over generic netlink), round.c (one scheduling
+ * round), main.c (the loop, signals, pid file).
+ */
+#ifndef FATTREED_H
+#define FATTREED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ftnl.h"
+#include "sched/ft_sched.h"
+#include "linux/fattree.h"
+
+#define FTD_VERSION	"0.1.0"
+
+struct ftd_config {
+	char fabric[FATTREE_NAME_LEN];
+	struct ft_sched_opts sched;	/* algorithm and its options */
+	uint32_t lease;			/* cycles a granted circuit lives */
+	uint32_t idle;			/* release a circuit idle this long */
+	uint32_t round_ms;		/* longest wait between rounds */
+	uint32_t max_requests;		/* requests per round, 0: all */
+	bool daemonize;
+	bool syslog;
+	int log_level;			/* LOG_ERR .. LOG_DEBUG */
+	char pid_file[256];
+	char status_file[256];
+	char config_file[256];
+};
+
+/* config.c: 0, or -1 after printing what was wrong (exit 2). */
+int ftd_config_parse(struct ftd_config *c, int argc, char **argv);
+int ftd_config_file(struct ftd_config *c, const char *path);
+void ftd_usage(FILE *f);
+
+/* log.c */
+void ftd_log_init(const struct ftd_config *c);
+void ftd_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A fabric's shape as the kernel reports it. */
+struct ftd_fabric {
+	uint32_t h, n;
+	uint32_t m[FATTREE_MAX_LEVELS], w[FATTREE_MAX_LEVELS], lanes[FATTREE_MAX_LEVELS];
+	uint64_t cycle;
+	uint32_t path;
+};
+
+struct ftd_circuit {
+	uint32_t src, dst, lanes;
+	uint64_t carried, idle;
+};
+
+/* kernel.c: every call returns 0 or -errno, with nl->errmsg on refusal. */
+int ftd_fabric_get(struct ftnl *nl, const char *name, struct ftd_fabric *f);
+int ftd_free_lanes(struct ftnl *nl, const char *name, uint32_t *free, uint32_t nlinks);
+int ftd_circuits(struct ftnl *nl, const char *name, struct ftd_circuit **out);
+int ftd_demand(struct ftnl *nl, const char *name, struct fattree_demand **out);
+int ftd_circuit_add(struct ftnl *nl, const char *name, const struct fattree_circuit *c,
+		    uint32_t n);
+int ftd_circuit_del(struct ftnl *nl, const char *name, const struct fattree_pair *p,
+		    uint32_t n);
+/* A socket on the "demand" group: its fd wakes the loop early. */
+struct nl_sock *ftd_demand_listen(void);
+void ftd_demand_drain(struct nl_sock *sk);
+
+/* round.c: the scheduler's state across rounds. */
+struct ftd_round_stats {
+	uint64_t round;
+	uint32_t demand;		/* pairs in demand */
+	uint32_t requests;		/* asked of the algorithm */
+	uint32_t granted;
+	uint32_t released;		/* idle circuits deleted */
+	uint32_t circuits;		/* in the kernel after the round */
+	double sched_us, install_us;
+	uint64_t cycle;
+};
+
+struct ftd {
+	struct ftd_config cfg;
+	struct ftnl nl;
+	struct ftd_fabric fab;
+	struct ft_topo topo;
+	struct ft_sched *sched;
+	uint32_t *free;			/* free lanes per directed link */
+	uint32_t nlinks;
+	uint64_t rounds;
+	uint64_t granted_total, requests_total;
+	struct ftd_round_stats last;
+};
+
+int ftd_setup(struct ftd *d);
+void ftd_teardown(struct ftd *d);
+int ftd_round(struct ftd *d);
+int ftd_status_write(const struct ftd *d);
+
+#endif /* FATTREED_H */

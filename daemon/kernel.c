@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fattreed's view of the kernel: the fabric's shape, free lanes, circuits
+ * and demand over the fattree generic netlink family (tools/lib/ftnl.c),
+ * and the "demand" multicast group that wakes the loop.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <netlink/genl/ctrl.h>
+
+#include "fattreed.h"
+
+static int fabric_reply(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[FATTREE_A_FABRIC_MAX + 1];
+	struct ftd_fabric *f = arg;
+	uint32_t h;
+
+	if (ftnl_parse(msg, tb, FATTREE_A_FABRIC_MAX) || !tb[FATTREE_A_FABRIC_LEVELS] ||
+	    !tb[FATTREE_A_FABRIC_DOWN] || !tb[FATTREE_A_FABRIC_UP] || !tb[FATTREE_A_FABRIC_LANES])
+		return -EPROTO;
+	h = nla_get_u32(tb[FATTREE_A_FABRIC_LEVELS]);
+	if (!h || h > FATTREE_MAX_LEVELS || nla_len(tb[FATTREE_A_FABRIC_DOWN]) != (int)(4 * h) ||
+	    nla_len(tb[FATTREE_A_FABRIC_UP]) != (int)(4 * h) ||
+	    nla_len(tb[FATTREE_A_FABRIC_LANES]) != (int)(4 * h))
+		return -EPROTO;
+	f->h = h;
+	memcpy(f->m, nla_data(tb[FATTREE_A_FABRIC_DOWN]), 4 * h);
+	memcpy(f->w, nla_data(tb[FATTREE_A_FABRIC_UP]), 4 * h);
+	memcpy(f->lanes, nla_data(tb[FATTREE_A_FABRIC_LANES]), 4 * h);
+	f->n = tb[FATTREE_A_FABRIC_LEAVES] ? nla_get_u32(tb[FATTREE_A_FABRIC_LEAVES]) : 0;
+	f->cycle = tb[FATTREE_A_FABRIC_CYCLE] ? nla_get_u64(tb[FATTREE_A_FABRIC_CYCLE]) : 0;
+	f->path = tb[FATTREE_A_FABRIC_PATH] ? nla_get_u32(tb[FATTREE_A_FABRIC_PATH]) : 0;
+	return 0;
+}
+
+int ftd_fabric_get(struct ftnl *nl, const char *name, struct ftd_fabric *f)
+{
+	struct nl_msg *msg = ftnl_msg(nl, FATTREE_CMD_FABRIC_GET, 0);
+
+	if (!msg || nla_put_string(msg, FATTREE_A_FABRIC_NAME, name))
+		return -ENOMEM;
+	return ftnl_transact(nl, msg, fabric_reply, f);
+}
+
+struct free_acc {
+	uint32_t *free, n;
+};
+
+static int link_reply(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[FATTREE_A_LINK_MAX + 1];
+	struct free_acc *a = arg;
+	uint32_t id, lanes, reserved;
+
+	if (ftnl_parse(msg, tb, FATTREE_A_LINK_MAX) || !tb[FATTREE_A_LINK_ID] ||
+	    !tb[FATTREE_A_LINK_LANES] || !tb[FATTREE_A_LINK_RESERVED])
+		return -EPROTO;
+	id = nla_get_u32(tb[FATTREE_A_LINK_ID]);
+	lanes = nla_get_u32(tb[FATTREE_A_LINK_LANES]);
+	reserved = nla_get_u32(tb[FATTREE_A_LINK_RESERVED]);
+	if (id >= a->n)
+		return -EPROTO;
+	a->free[id] = lanes > reserved ? lanes - reserved : 0;
+	return 0;
+}
+
+int ftd_free_lanes(struct ftnl *nl, const char *name, uint32_t *free, uint32_t nlinks)
+{
+	struct nl_msg *msg = ftnl_msg(nl, FATTREE_CMD_LINK_GET, NLM_F_DUMP);
+	struct free_acc a = { free, nlinks };
+
+	if (!msg || nla_put_string(msg, FATTREE_A_LINK_FABRIC, name))
+		return -ENOMEM;
+	return ftnl_transact(nl, msg, link_reply, &a);
+}
+
+/* A growing array for dumps. */
+struct grow {
+	void *v;
+	size_t n, cap, size;
+};
+
+static void *grow_next(struct grow *g)
+{
+	if (g->n == g->cap) {
+		void *v = realloc(g->v, (g->cap ? 2 * g->cap : 256) * g->size);
+
+		if (!v)
+			return NULL;
+		g->v = v;
+		g->cap = g->cap ? 2 * g->cap : 256;
+	}
+	return (char *)g->v + g->size * g->n++;
+}
+
+static int circuit_reply(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[FATTREE_A_CIRCUIT_MAX + 1];
+	struct ftd_circuit *c;
+
+	if (ftnl_parse(msg, tb, FATTREE_A_CIRCUIT_MAX) || !tb[FATTREE_A_CIRCUIT_SRC] ||
+	    !tb[FATTREE_A_CIRCUIT_DST] || !tb[FATTREE_A_CIRCUIT_IDLE])
+		return -EPROTO;
+	c = grow_next(arg);
+	if (!c)
+		return -ENOMEM;
+	c->src = nla_get_u32(tb[FATTREE_A_CIRCUIT_SRC]);
+	c->dst = nla_get_u32(tb[FATTREE_A_CIRCUIT_DST]);
+	c->lanes = tb[FATTREE_A_CIRCUIT_LANES] ? nla_get_u32(tb[FATTREE_A_CIRCUIT_LANES]) : 0;
+	c->carried = tb[FATTREE_A_CIRCUIT_CARRIED] ?
+		     nla_get_u64(tb[FATTREE_A_CIRCUIT_CARRIED]) : 0;
+	c->idle = nla_get_u64(tb[FATTREE_A_CIRCUIT_IDLE]);
+	return 0;
+}
+
+static int dump(struct ftnl *nl, uint8_t cmd, int name_type, const char *name,
+		int (*cb)(struct nl_msg *, void *), size_t size, void **out)
+{
+	struct nl_msg *msg = ftnl_msg(nl, cmd, NLM_F_DUMP);
+	struct grow g = { .size = size };
+	int err;
+
+	if (!msg || nla_put_string(msg, name_type, name))
+		return -ENOMEM;
+	err = ftnl_transact(nl, msg, cb, &g);
+	if (err) {
+		free(g.v);
+		return err;
+	}
+	*out = g.v;
+	return (int)g.n;
+}
+
+int ftd_circuits(struct ftnl *nl, const char *name, struct ftd_circuit **out)
+{
+	return dump(nl, FATTREE_CMD_CIRCUIT_GET, FATTREE_A_CIRCUIT_FABRIC, name,
+		    circuit_reply, sizeof(**out), (void **)out);
+}
+
+static int demand_reply(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[FATTREE_A_DEMAND_MAX + 1];
+	const struct fattree_demand *e;
+	int i, n;
+
+	if (ftnl_parse(msg, tb, FATTREE_A_DEMAND_MAX) || !tb[FATTREE_A_DEMAND_ENTRY])
+		return -EPROTO;
+	e = nla_data(tb[FATTREE_A_DEMAND_ENTRY]);
+	n = nla_len(tb[FATTREE_A_DEMAND_ENTRY]) / (int)sizeof(*e);
+	for (i = 0; i < n; i++) {
+		struct fattree_demand *d = grow_next(arg);
+
+		if (!d)
+			return -ENOMEM;
+		*d = e[i];
+	}
+	return 0;
+}
+
+int ftd_demand(struct ftnl *nl, const char *name, struct fattree_demand **out)
+{
+	return dump(nl, FATTREE_CMD_DEMAND_GET, FATTREE_A_DEMAND_FABRIC, name,
+		    demand_reply, sizeof(**out), (void **)out);
+}
+
+int ftd_circuit_add(struct ftnl *nl, const char *name, const struct fattree_circuit *c,
+		    uint32_t n)
+{
+	struct nl_msg *msg = ftnl_batch(nl, FATTREE_CMD_CIRCUIT_ADD, FATTREE_A_CIRCUIT_FABRIC,
+					name, FATTREE_A_CIRCUIT_ENTRY, c, n, sizeof(*c));
+
+	return msg ? ftnl_transact(nl, msg, NULL, NULL) : -ENOMEM;
+}
+
+int ftd_circuit_del(struct ftnl *nl, const char *name, const struct fattree_pair *p,
+		    uint32_t n)
+{
+	struct nl_msg *msg = ftnl_batch(nl, FATTREE_CMD_CIRCUIT_DEL, FATTREE_A_CIRCUIT_FABRIC,
+					name, FATTREE_A_CIRCUIT_PAIR, p, n, sizeof(*p));
+
+	return msg ? ftnl_transact(nl, msg, NULL, NULL) : -ENOMEM;
+}
+
+static int ignore(struct nl_msg *msg, void *arg)
+{
+	(void)msg;
+	(void)arg;
+	return NL_OK;
+}
+
+struct nl_sock *ftd_demand_listen(void)
+{
+	struct nl_sock *sk = nl_socket_alloc();
+	int grp;
+
+	if (!sk)
+		return NULL;
+	if (genl_connect(sk))
+		goto fail;
+	grp = genl_ctrl_resolve_grp(sk, FATTREE_GENL_NAME, FATTREE_MCGRP_DEMAND);
+	if (grp < 0 || nl_socket_add_membership(sk, grp))
+		goto fail;
+	nl_socket_disable_seq_check(sk);
+	nl_socket_modify_cb(sk, NL_CB_VALID, NL_CB_CUSTOM, ignore, NULL);
+	nl_socket_set_nonblocking(sk);
+	return sk;
+fail:
+	nl_socket_free(sk);
+	return NULL;
+}
+
+/* Notifications only wake the loop; the round reads the demand dump. */
+void ftd_demand_drain(struct nl_sock *sk)
+{
+	while (nl_recvmsgs_default(sk) >= 0)
+		;
+}

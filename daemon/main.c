@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fattreed: the centralized scheduler of a fattree fabric. The loop waits
+ * for a demand notification or the round period, whichever comes first,
+ * and runs a scheduling round (round.c). SIGTERM/SIGINT stop it; SIGHUP
+ * reloads its config file.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include "fattreed.h"
+
+static volatile sig_atomic_t ftd_stop, ftd_reload;
+
+static void on_signal(int sig)
+{
+	if (sig == SIGHUP)
+		ftd_reload = 1;
+	else
+		ftd_stop = 1;
+}
+
+/* Take the pid file, refusing when another fattreed holds it. */
+static int ftd_pid_file(const char *path)
+{
+	char buf[32];
+	int fd;
+
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		ftd_log(LOG_ERR, "pid file %s: %m", path);
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		ftd_log(LOG_ERR, "pid file %s: another fattreed holds it", path);
+		close(fd);
+		return -1;
+	}
+	snprintf(buf, sizeof(buf), "%d\n", getpid());
+	if (ftruncate(fd, 0) || write(fd, buf, strlen(buf)) < 0) {
+		ftd_log(LOG_ERR, "pid file %s: %m", path);
+		close(fd);
+		return -1;
+	}
+	return fd;		/* held open: the lock lives as long as we do */
+}
+
+/* SIGHUP: the file's settings again, the fabric and flags unchanged. */
+static void ftd_reload_config(struct ftd *d, int argc, char **argv)
+{
+	struct ftd_config c;
+
+	if (!*d->cfg.config_file) {
+		ftd_log(LOG_INFO, "SIGHUP: no config file to reload");
+		return;
+	}
+	if (ftd_config_parse(&c, argc, argv)) {
+		ftd_log(LOG_ERR, "SIGHUP: %s is not valid; keeping the running settings",
+			d->cfg.config_file);
+		return;
+	}
+	if (strcmp(c.fabric, d->cfg.fabric)) {
+		ftd_log(LOG_ERR, "SIGHUP: the fabric cannot change; keeping %s", d->cfg.fabric);
+		return;
+	}
+	c.daemonize = d->cfg.daemonize;
+	d->cfg = c;
+	ftd_log_init(&d->cfg);
+	ftd_log(LOG_INFO, "SIGHUP: reloaded %s: %s, lease %u, idle %u", c.config_file,
+		ft_sched_algo_name(c.sched.algo), c.lease, c.idle);
+}
+
+int main(int argc, char **argv)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct ftd *d = calloc(1, sizeof(*d));
+	struct nl_sock *demand = NULL;
+	int pid_fd = -1, rc = 1, err;
+
+	if (!d)
+		return 1;
+	if (ftd_config_parse(&d->cfg, argc, argv))
+		return 2;
+	ftd_log_init(&d->cfg);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	if (ftd_setup(d))
+		goto out;
+	if (d->cfg.daemonize && daemon(0, 0)) {
+		ftd_log(LOG_ERR, "cannot detach: %m");
+		goto out;
+	}
+	if (*d->cfg.pid_file) {
+		pid_fd = ftd_pid_file(d->cfg.pid_file);
+		if (pid_fd < 0)
+			goto out;
+	}
+	demand = ftd_demand_listen();
+	if (!demand)
+		ftd_log(LOG_WARNING, "no demand notifications: polling every %u ms",
+			d->cfg.round_ms);
+
+	while (!ftd_stop) {
+		struct pollfd p = { .fd = demand ? nl_socket_get_fd(demand) : -1,
+				    .events = POLLIN };
+
+		if (ftd_reload) {
+			ftd_reload = 0;
+			ftd_reload_config(d, argc, argv);
+		}
+		err = ftd_round(d);
+		if (err == -ENOENT || err == -EIO) {
+			ftd_log(LOG_ERR, "fabric %s is gone: %s", d->cfg.fabric,
+				ftnl_strerror(&d->nl, err));
+			goto out;
+		}
+		if (err)
+			ftd_log(LOG_WARNING, "round: %s", ftnl_strerror(&d->nl, err));
+		if (poll(&p, 1, d->cfg.round_ms) > 0 && demand)
+			ftd_demand_drain(demand);
+	}
+	ftd_log(LOG_INFO, "stopping after %llu rounds: %llu of %llu requests granted",
+		(unsigned long long)d->rounds, (unsigned long long)d->granted_total,
+		(unsigned long long)d->requests_total);
+	rc = 0;
+out:
+	if (demand)
+		nl_socket_free(demand);
+	if (pid_fd >= 0) {
+		unlink(d->cfg.pid_file);
+		close(pid_fd);
+	}
+	ftd_teardown(d);
+	free(d);
+	return rc;
+}

@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One scheduling round of fattreed:
+ *  1. release circuits that carried nothing for --idle cycles (adopted
+ *     ones too: circuits found in the kernel at start are left alone
+ *     until then);
+ *  2. read the demand: pairs waiting with no circuit (a pair with a
+ *     circuit keeps it until its lease ends or it goes idle);
+ *  3. ask the algorithm for one lane per such pair, against the links'
+ *     free lanes read from the kernel;
+ *  4. install the granted circuits in one atomic batch with a lease.
+ * Leases time-share the lanes: a pair served now gives its lanes back
+ * when its lease ends, and the pairs still waiting, oldest first with
+ * --order given, get their turn. Every circuit installed is for a pair
+ * that was in demand.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <time.h>
+#include <json-c/json.h>
+
+#include "fattreed.h"
+
+static double now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+int ftd_setup(struct ftd *d)
+{
+	u32 m[FT_MAX_LEVELS], w[FT_MAX_LEVELS], c[FT_MAX_LEVELS];
+	uint32_t i;
+	int err;
+
+	err = ftnl_open(&d->nl);
+	if (err) {
+		ftd_log(LOG_ERR, "cannot reach the fattree family: %s",
+			err == -ENOENT ? "the module is not loaded" : strerror(-err));
+		return err;
+	}
+	err = ftd_fabric_get(&d->nl, d->cfg.fabric, &d->fab);
+	if (err) {
+		ftd_log(LOG_ERR, "fabric %s: %s", d->cfg.fabric, ftnl_strerror(&d->nl, err));
+		return err;
+	}
+	for (i = 0; i < d->fab.h; i++) {
+		m[i] = d->fab.m[i];
+		w[i] = d->fab.w[i];
+		c[i] = d->fab.lanes[i];
+	}
+	if (ft_topo_init(&d->topo, d->fab.h, m, w, c)) {
+		ftd_log(LOG_ERR, "fabric %s: a shape the scheduler cannot take", d->cfg.fabric);
+		return -EINVAL;
+	}
+	d->sched = ft_sched_create(&d->topo);
+	d->nlinks = ft_topo_dlinks(&d->topo);
+	d->free = calloc(d->nlinks, sizeof(*d->free));
+	if (!d->sched || !d->free)
+		return -ENOMEM;
+	if (d->fab.path != FATTREE_PATH_CIRCUIT)
+		ftd_log(LOG_WARNING, "fabric %s does not use path choice circuit: its circuits"
+			" only add reserved lanes", d->cfg.fabric);
+	ftd_log(LOG_INFO, "scheduling fabric %s (%u leaves, %u levels) with %s, lease %u,"
+		" idle %u", d->cfg.fabric, d->topo.n, d->topo.h,
+		ft_sched_algo_name(d->cfg.sched.algo), d->cfg.lease, d->cfg.idle);
+	return 0;
+}
+
+void ftd_teardown(struct ftd *d)
+{
+	ft_sched_destroy(d->sched);
+	free(d->free);
+	if (d->nl.sk)
+		ftnl_close(&d->nl);
+}
+
+/* Delete the circuits idle for --idle cycles; return how many. */
+static int ftd_release_idle(struct ftd *d, uint32_t *circuits)
+{
+	struct ftd_circuit *c = NULL;
+	struct fattree_pair *p;
+	int n, i, k = 0, err;
+
+	n = ftd_circuits(&d->nl, d->cfg.fabric, &c);
+	if (n < 0)
+		return n;
+	*circuits = n;
+	p = calloc(n ? n : 1, sizeof(*p));
+	if (!p) {
+		free(c);
+		return -ENOMEM;
+	}
+	for (i = 0; d->cfg.idle && i < n; i++)
+		if (c[i].idle >= d->cfg.idle)
+			p[k++] = (struct fattree_pair){ c[i].src, c[i].dst };
+	err = k ? ftd_circuit_del(&d->nl, d->cfg.fabric, p, k) : 0;
+	/* A lease that ended meanwhile makes the batch fail: next round. */
+	if (err && err != -ENOENT)
+		ftd_log(LOG_WARNING, "releasing %d idle circuits: %s", k,
+			ftnl_strerror(&d->nl, err));
+	free(p);
+	free(c);
+	if (!err)
+		*circuits -= k;
+	return err ? 0 : k;
+}
+
+static int by_pair_then_age(const void *a, const void *b)
+{
+	const struct fattree_demand *x = a, *y = b;
+
+	if (x->src != y->src)
+		return x->src < y->src ? -1 : 1;
+	if (x->dst != y->dst)
+		return x->dst < y->dst ? -1 : 1;
+	return x->age > y->age ? -1 : x->age < y->age;
+}
+
+static int by_age(const void *a, const void *b)
+{
+	const struct fattree_demand *x = a, *y = b;
+
+	if (x->age != y->age)
+		return x->age > y->age ? -1 : 1;
+	return by_pair_then_age(a, b);
+}
+
+/* The pairs to ask for: in demand, no circuit, each once. */
+static uint32_t ftd_requests(struct ftd *d, struct fattree_demand *dm, int n,
+			     struct ft_sched_req *req)
+{
+	uint32_t k = 0;
+	int i;
+
+	/* A pair's packets and synthetic messages are listed apart. */
+	qsort(dm, n, sizeof(*dm), by_pair_then_age);
+	for (i = 0; i < n; i++) {
+		if (dm[i].circuit_lanes || (k && dm[k - 1].src == dm[i].src &&
+					    dm[k - 1].dst == dm[i].dst))
+			continue;
+		dm[k++] = dm[i];
+	}
+	if (d->cfg.sched.order == FT_SCHED_ORDER_GIVEN)
+		qsort(dm, k, sizeof(*dm), by_age);
+	if (d->cfg.max_requests && k > d->cfg.max_requests)
+		k = d->cfg.max_requests;
+	for (i = 0; i < (int)k; i++)
+		req[i] = (struct ft_sched_req){ dm[i].src, dm[i].dst, 1 };
+	return k;
+}
+
+int ftd_round(struct ftd *d)
+{
+	struct ftd_round_stats *st = &d->last;
+	struct fattree_demand *dm = NULL;
+	struct fattree_circuit *c = NULL;
+	struct ft_sched_req *req = NULL;
+	struct ft_sched_out *out = NULL;
+	struct ft_sched_stats ss;
+	uint32_t nreq, k = 0, i, j, circuits = 0;
+	double t0, t1;
+	int n, err;
+
+	memset(st, 0, sizeof(*st));
+	st->round = ++d->rounds;
+	err = ftd_release_idle(d, &circuits);
+	if (err < 0)
+		goto out;
+	st->released = err;
+	n = ftd_demand(&d->nl, d->cfg.fabric, &dm);
+	if (n < 0) {
+		err = n;
+		goto out;
+	}
+	st->demand = n;
+	err = -ENOMEM;
+	req = calloc(n ? n : 1, sizeof(*req));
+	out = calloc(n ? n : 1, sizeof(*out));
+	c = calloc(n ? n : 1, sizeof(*c));
+	if (!req || !out || !c)
+		goto out;
+	nreq = ftd_requests(d, dm, n, req);
+	st->requests = nreq;
+	if (nreq) {
+		err = ftd_free_lanes(&d->nl, d->cfg.fabric, d->free, d->nlinks);
+		if (err || (err = ft_sched_set_free(d->sched, d->free)))
+			goto out;
+		t0 = now_us();
+		err = ft_sched_run(d->sched, &d->cfg.sched, req, nreq, out, &ss);
+		t1 = now_us();
+		st->sched_us = t1 - t0;
+		if (err)
+			goto out;
+		for (i = 0; i < nreq; i++) {
+			if (out[i].status != FT_SCHED_GRANTED)
+				continue;
+			c[k] = (struct fattree_circuit){ .src = req[i].src, .dst = req[i].dst,
+							 .lanes = 1, .lease = d->cfg.lease };
+			for (j = 0; j < out[i].hh; j++)
+				c[k].port[j] = (uint8_t)out[i].port[j];
+			k++;
+		}
+		if (k) {
+			err = ftd_circuit_add(&d->nl, d->cfg.fabric, c, k);
+			st->install_us = now_us() - t1;
+			/* Lost a race with the fabric (another scheduler, a
+			 * link's reservations changed): try again next round.
+			 */
+			if (err == -ENOSPC || err == -EEXIST) {
+				ftd_log(LOG_WARNING, "round %llu: batch of %u refused: %s",
+					(unsigned long long)st->round, k,
+					ftnl_strerror(&d->nl, err));
+				k = 0;
+				err = 0;
+			}
+			if (err)
+				goto out;
+		}
+	}
+	st->granted = k;
+	st->circuits = circuits + k;
+	d->granted_total += k;
+	d->requests_total += nreq;
+	ftd_log(nreq ? LOG_INFO : LOG_DEBUG,
+		"round %llu: demand %u, requests %u, granted %u (%.0f%%), released %u,"
+		" schedule %.0f us, install %.0f us", (unsigned long long)st->round,
+		st->demand, nreq, k, nreq ? 100.0 * k / nreq : 100.0, st->released,
+		st->sched_us, st->install_us);
+	err = 0;
+out:
+	free(dm);
+	free(req);
+	free(out);
+	free(c);
+	if (!err)
+		ftd_status_write(d);
+	return err;
+}
+
+/* The statistics as JSON, replaced atomically (write, then rename). */
+int ftd_status_write(const struct ftd *d)
+{
+	const struct ftd_round_stats *st = &d->last;
+	struct json_object *o, *r;
+	char tmp[300];
+	FILE *f;
+
+	if (!*d->cfg.status_file)
+		return 0;
+	o = json_object_new_object();
+	r = json_object_new_object();
+	json_object_object_add(o, "fabric", json_object_new_string(d->cfg.fabric));
+	json_object_object_add(o, "algorithm",
+			       json_object_new_string(ft_sched_algo_name(d->cfg.sched.algo)));
+	json_object_object_add(o, "rounds", json_object_new_int64(d->rounds));
+	json_object_object_add(o, "requests", json_object_new_int64(d->requests_total));
+	json_object_object_add(o, "granted", json_object_new_int64(d->granted_total));
+	json_object_object_add(o, "schedulability_ratio",
+			       json_object_new_double(d->requests_total ?
+				       (double)d->granted_total / d->requests_total : 1.0));
+	json_object_object_add(r, "round", json_object_new_int64(st->round));
+	json_object_object_add(r, "demand", json_object_new_int64(st->demand));
+	json_object_object_add(r, "requests", json_object_new_int64(st->requests));
+	json_object_object_add(r, "granted", json_object_new_int64(st->granted));
+	json_object_object_add(r, "schedulability_ratio",
+			       json_object_new_double(st->requests ?
+				       (double)st->granted / st->requests : 1.0));
+	json_object_object_add(r, "released", json_object_new_int64(st->released));
+	json_object_object_add(r, "circuits", json_object_new_int64(st->circuits));
+	json_object_object_add(r, "schedule_us", json_object_new_double(st->sched_us));
+	json_object_object_add(r, "install_us", json_object_new_double(st->install_us));
+	json_object_object_add(o, "last_round", r);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", d->cfg.status_file);
+	f = fopen(tmp, "w");
+	if (f) {
+		fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY));
+		if (fclose(f) || rename(tmp, d->cfg.status_file))
+			ftd_log(LOG_WARNING, "status file %s: %m", d->cfg.status_file);
+	}
+	json_object_put(o);
+	return 0;
+}

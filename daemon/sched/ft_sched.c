@@ -1,0 +1,598 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The scheduler object: free lanes and their bit vectors, request order,
+ * and the dispatch of one round.
+ */
+#include "ft_sched_int.h"
+
+static const char *const algo_names[FT_SCHED_NALGOS] = {
+	[FT_SCHED_LEVELWISE] = "levelwise",
+	[FT_SCHED_LOCAL_GREEDY] = "local-greedy",
+	[FT_SCHED_LOCAL_RANDOM] = "local-random",
+	[FT_SCHED_RANDOM] = "random",
+	[FT_SCHED_OPTIMAL] = "optimal",
+};
+
+static const char *const order_names[FT_SCHED_NORDERS] = {
+	[FT_SCHED_ORDER_SOURCE] = "source",
+	[FT_SCHED_ORDER_RANDOM] = "random",
+	[FT_SCHED_ORDER_FARTHEST] = "farthest",
+	[FT_SCHED_ORDER_GIVEN] = "given",
+};
+
+const char *ft_sched_algo_name(enum ft_sched_algo a)
+{
+	return (unsigned int)a < FT_SCHED_NALGOS ? algo_names[a] : "?";
+}
+
+int ft_sched_algo_parse(const char *name)
+{
+	int i;
+
+	for (i = 0; name && i < FT_SCHED_NALGOS; i++)
+		if (!strcmp(name, algo_names[i]))
+			return i;
+	return -1;
+}
+
+const char *ft_sched_order_name(enum ft_sched_order o)
+{
+	return (unsigned int)o < FT_SCHED_NORDERS ? order_names[o] : "?";
+}
+
+int ft_sched_order_parse(const char *name)
+{
+	int i;
+
+	for (i = 0; name && i < FT_SCHED_NORDERS; i++)
+		if (!strcmp(name, order_names[i]))
+			return i;
+	return -1;
+}
+
+void ft_sched_opts_default(struct ft_sched_opts *o, enum ft_sched_algo algo)
+{
+	memset(o, 0, sizeof(*o));
+	o->algo = algo;
+	o->order = FT_SCHED_ORDER_SOURCE;
+	o->seed = 1;
+	o->rearrange = FT_SCHED_REARRANGE_DEFAULT;
+}
+
+struct ft_sched *ft_sched_create(const struct ft_topo *t)
+{
+	struct ft_sched *s;
+	u32 i, d;
+
+	if (!t || t->h < 1 || t->h > FT_MAX_LEVELS || !t->n ||
+	    t->n > FT_MAX_LEAVES)
+		return NULL;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	s->t = *t;
+	s->ndl = ft_topo_dlinks(t);
+	s->free = calloc(s->ndl, sizeof(*s->free));
+	s->cnt = calloc((size_t)t->n + 1, sizeof(*s->cnt));
+	if (!s->free || !s->cnt)
+		goto fail;
+	for (i = 0; i <= t->h; i++)
+		sched_div_init(&s->divm[i], t->mprod[i]);
+	for (i = 1; i <= t->h; i++) {
+		s->nw[i] = (t->w[i] + 63) / 64;
+		s->vb[i] = 1;
+		while (s->vb[i] < t->w[i])
+			s->vb[i] <<= 1;
+		if (s->nw[i] > 1)
+			s->vb[i] = 64 * s->nw[i];
+		for (d = 0; d < 2; d++) {
+			s->vec[i][d] = calloc(sched_vec_words(s, i),
+					      sizeof(u64));
+			if (!s->vec[i][d])
+				goto fail;
+		}
+	}
+	ft_sched_reset(s);
+	return s;
+fail:
+	ft_sched_destroy(s);
+	return NULL;
+}
+
+void ft_sched_destroy(struct ft_sched *s)
+{
+	u32 i;
+
+	if (!s)
+		return;
+	for (i = 1; i <= FT_MAX_LEVELS; i++) {
+		free(s->vec[i][0]);
+		free(s->vec[i][1]);
+	}
+	free(s->free);
+	free(s->cnt);
+	free(s->order);
+	free(s->tmp);
+	free(s->y);
+	free(s);
+}
+
+const struct ft_topo *ft_sched_topo(const struct ft_sched *s)
+{
+	return &s->t;
+}
+
+/* Write the counters of bit-mode level @i from its bits. */
+static void sched_sync_level(struct ft_sched *s, u32 i)
+{
+	u32 u, p, d, base;
+
+	for (u = 0; u < s->t.nodes[i - 1]; u++)
+		for (p = 0; p < s->t.w[i]; p++) {
+			base = (s->t.link_base[i] + u * s->t.w[i] + p) << 1;
+			for (d = 0; d < 2; d++)
+				s->free[base | d] = sched_bit(s, i, d, u, p);
+		}
+	s->dirty[i] = false;
+}
+
+void sched_sync(struct ft_sched *s)
+{
+	u32 i;
+
+	for (i = 1; i <= s->t.h; i++)
+		if (s->bitmode[i] && s->dirty[i])
+			sched_sync_level(s, i);
+}
+
+void sched_to_counters(struct ft_sched *s, u32 i)
+{
+	if (s->bitmode[i] && s->dirty[i])
+		sched_sync_level(s, i);
+	s->bitmode[i] = false;
+}
+
+void sched_counters(struct ft_sched *s)
+{
+	u32 i;
+
+	for (i = 1; i <= s->t.h; i++)
+		sched_to_counters(s, i);
+}
+
+const u32 *ft_sched_free_lanes(struct ft_sched *s)
+{
+	sched_sync(s);
+	return s->free;
+}
+
+/* Rebuild every bit vector from the counters; choose each level's mode. */
+static void sched_rebuild(struct ft_sched *s)
+{
+	const struct ft_topo *t = &s->t;
+	u32 i, d, u, p, w, k, max;
+
+	for (i = 1; i <= t->h; i++) {
+		w = t->w[i];
+		max = 0;
+		for (k = 2 * t->link_base[i]; k < 2 * t->link_base[i + 1]; k++)
+			max = ft_max_u32(max, s->free[k]);
+		s->bitmode[i] = false;
+		s->dirty[i] = false;
+		for (d = 0; d < 2; d++) {
+			memset(s->vec[i][d], 0,
+			       sched_vec_words(s, i) * sizeof(u64));
+			for (u = 0; u < t->nodes[i - 1]; u++)
+				for (p = 0; p < w; p++)
+					if (sched_free(s, i, u, p, d))
+						sched_bit_set(s, i, d, u, p);
+		}
+		s->bitmode[i] = max <= 1;
+	}
+}
+
+/*
+ * Every link free: the vectors are a repeated pattern; a level of one
+ * lane goes to bit mode with its counters written back lazily.
+ */
+void ft_sched_reset(struct ft_sched *s)
+{
+	const struct ft_topo *t = &s->t;
+	u32 i, k, d, b, nw;
+	size_t words, j;
+	u64 pat;
+
+	for (i = 1; i <= t->h; i++) {
+		s->bitmode[i] = t->lanes[i] <= 1;
+		s->dirty[i] = s->bitmode[i];
+		if (!s->bitmode[i])
+			for (k = 2 * t->link_base[i];
+			     k < 2 * t->link_base[i + 1]; k++)
+				s->free[k] = t->lanes[i];
+		words = sched_vec_words(s, i);
+		nw = s->nw[i];
+		for (d = 0; d < 2; d++) {
+			if (nw == 1) {
+				pat = 0;
+				for (b = 0; b < 64; b += s->vb[i])
+					pat |= (t->w[i] == 64 ? ~0ULL :
+						(1ULL << t->w[i]) - 1) << b;
+				for (j = 0; j < words; j++)
+					s->vec[i][d][j] = pat;
+				continue;
+			}
+			for (j = 0; j < words; j++) {
+				b = (u32)(j % nw) * 64;
+				s->vec[i][d][j] = t->w[i] - b >= 64 ? ~0ULL :
+					(1ULL << (t->w[i] - b)) - 1;
+			}
+		}
+	}
+}
+
+int ft_sched_set_free(struct ft_sched *s, const u32 *free_lanes)
+{
+	if (!free_lanes)
+		return -EINVAL;
+	memcpy(s->free, free_lanes, (size_t)s->ndl * sizeof(u32));
+	sched_rebuild(s);
+	return 0;
+}
+
+int ft_sched_set_lanes(struct ft_sched *s, const struct ft_lanes *l)
+{
+	u32 k;
+
+	if (!l || l->n != s->ndl)
+		return -EINVAL;
+	for (k = 0; k < s->ndl; k++)
+		s->free[k] = ft_lanes_free(l, k);
+	sched_rebuild(s);
+	return 0;
+}
+
+u32 sched_common_level(const struct ft_sched *s, u32 src, u32 dst)
+{
+	u32 i = 0;
+
+	while (sched_div(&s->divm[i], src) != sched_div(&s->divm[i], dst))
+		i++;
+	return i;
+}
+
+/* Check a caller's path and narrow its ports into @p16. */
+static int sched_check_path(const struct ft_sched *s, u32 src, u32 dst,
+			    const u32 *port, u32 lanes, u32 *hh, u16 *p16)
+{
+	u32 i;
+
+	if (!port || src >= s->t.n || dst >= s->t.n || !lanes)
+		return -EINVAL;
+	*hh = sched_common_level(s, src, dst);
+	for (i = 1; i <= *hh; i++) {
+		if (port[i - 1] >= s->t.w[i])
+			return -EINVAL;
+		p16[i - 1] = (u16)port[i - 1];
+	}
+	return 0;
+}
+
+bool sched_path_fits(const struct ft_sched *s, u32 src, u32 dst, u32 hh,
+		     const u16 *port, u32 lanes)
+{
+	u32 i, y = 0;
+
+	for (i = 1; i <= hh; i++) {
+		if (sched_free(s, i, sched_node(s, i, src, y), port[i - 1],
+			       FT_UP) < lanes ||
+		    sched_free(s, i, sched_node(s, i, dst, y), port[i - 1],
+			       FT_DOWN) < lanes)
+			return false;
+		y = y * s->t.w[i] + port[i - 1];
+	}
+	return true;
+}
+
+void sched_take_path(struct ft_sched *s, u32 src, u32 dst, u32 hh,
+		     const u16 *port, u32 lanes)
+{
+	u32 i, y = 0;
+
+	for (i = 1; i <= hh; i++) {
+		sched_take(s, i, sched_node(s, i, src, y), port[i - 1], FT_UP,
+			   lanes);
+		sched_take(s, i, sched_node(s, i, dst, y), port[i - 1],
+			   FT_DOWN, lanes);
+		y = y * s->t.w[i] + port[i - 1];
+	}
+}
+
+void sched_give_levels(struct ft_sched *s, u32 src, u32 dst,
+		       const u16 *port, u32 upto, u32 lanes)
+{
+	u32 i, y = 0;
+
+	for (i = 1; i <= upto; i++) {
+		sched_give(s, i, sched_node(s, i, src, y), port[i - 1], FT_UP,
+			   lanes);
+		sched_give(s, i, sched_node(s, i, dst, y), port[i - 1],
+			   FT_DOWN, lanes);
+		y = y * s->t.w[i] + port[i - 1];
+	}
+}
+
+int ft_sched_take(struct ft_sched *s, u32 src, u32 dst, const u32 *port,
+		  u32 lanes)
+{
+	u16 p16[FT_MAX_LEVELS];
+	u32 hh;
+	int err = sched_check_path(s, src, dst, port, lanes, &hh, p16);
+
+	if (err)
+		return err;
+	if (!sched_path_fits(s, src, dst, hh, p16, lanes))
+		return -ENOSPC;
+	sched_take_path(s, src, dst, hh, p16, lanes);
+	return 0;
+}
+
+int ft_sched_give(struct ft_sched *s, u32 src, u32 dst, const u32 *port,
+		  u32 lanes)
+{
+	u16 p16[FT_MAX_LEVELS];
+	u32 hh, i, y = 0;
+	int err = sched_check_path(s, src, dst, port, lanes, &hh, p16);
+
+	if (err)
+		return err;
+	if (lanes > FT_MAX_LANES)
+		return -ERANGE;
+	for (i = 1; i <= hh; i++) {
+		if (sched_free(s, i, sched_node(s, i, src, y), port[i - 1],
+			       FT_UP) > FT_MAX_LANES - lanes ||
+		    sched_free(s, i, sched_node(s, i, dst, y), port[i - 1],
+			       FT_DOWN) > FT_MAX_LANES - lanes)
+			return -ERANGE;
+		y = y * s->t.w[i] + port[i - 1];
+	}
+	sched_give_levels(s, src, dst, p16, hh, lanes);
+	return 0;
+}
+
+void sched_avail(const struct ft_sched *s, u32 i, u32 dir, u32 node,
+		 u32 lanes, u64 *v)
+{
+	u32 nw = s->nw[i], p, w = s->t.w[i];
+	const u32 *f;
+
+	if (lanes == 1) {
+		if (nw == 1)
+			v[0] = sched_word(s, i, dir, node);
+		else
+			memcpy(v, s->vec[i][dir] + (size_t)node * nw,
+			       nw * sizeof(u64));
+		return;
+	}
+	memset(v, 0, nw * sizeof(u64));
+	if (s->bitmode[i])	/* no link has two lanes */
+		return;
+	f = s->free + ((s->t.link_base[i] + node * w) << 1) + dir;
+	for (p = 0; p < w; p++)
+		if (f[2 * p] >= lanes)
+			v[p >> 6] |= 1ULL << (p & 63);
+}
+
+u32 sched_first(const u64 *v, u32 nw)
+{
+	u32 k;
+
+	for (k = 0; k < nw; k++)
+		if (v[k])
+			return k * 64 + (u32)__builtin_ctzll(v[k]);
+	return SCHED_NONE;
+}
+
+/* Bits set; the builtin is a library call unless the target has POPCNT. */
+static inline u32 sched_popcount(u64 x)
+{
+#if defined(__POPCNT__) || !defined(__x86_64__)
+	return (u32)__builtin_popcountll(x);
+#else
+	x = x - ((x >> 1) & 0x5555555555555555ULL);
+	x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+	return (u32)((x * 0x0101010101010101ULL) >> 56);
+#endif
+}
+
+u32 sched_pick(struct ft_sched *s, const u64 *v, u32 nw)
+{
+	u32 k, c = 0, j;
+	u64 x;
+
+	if (nw == 1) {
+		x = v[0];
+		if (!x)
+			return SCHED_NONE;
+		if (!(x & (x - 1)))	/* one choice: no draw */
+			return (u32)__builtin_ctzll(x);
+		j = ft_rand_below(&s->rng, sched_popcount(x));
+		while (j--)
+			x &= x - 1;
+		return (u32)__builtin_ctzll(x);
+	}
+	for (k = 0; k < nw; k++)
+		c += sched_popcount(v[k]);
+	if (!c)
+		return SCHED_NONE;
+	j = ft_rand_below(&s->rng, c);
+	for (k = 0; k < nw; k++) {
+		c = sched_popcount(v[k]);
+		if (j >= c) {
+			j -= c;
+			continue;
+		}
+		x = v[k];
+		while (j--)
+			x &= x - 1;
+		return k * 64 + (u32)__builtin_ctzll(x);
+	}
+	return SCHED_NONE;
+}
+
+int sched_grow(struct ft_sched *s, u32 n)
+{
+	u32 *a, *b, *c;
+
+	if (!n)
+		n = 1;
+	if (n <= s->cap)
+		return 0;
+	a = realloc(s->order, (size_t)n * sizeof(u32));
+	if (a)
+		s->order = a;
+	b = realloc(s->tmp, (size_t)n * sizeof(u32));
+	if (b)
+		s->tmp = b;
+	c = realloc(s->y, (size_t)n * sizeof(u32));
+	if (c)
+		s->y = c;
+	if (!a || !b || !c)
+		return -ENOMEM;
+	s->cap = n;
+	return 0;
+}
+
+/* Stable counting sort of @in[0..k) by @key(), into @outv. */
+static void sched_csort(struct ft_sched *s, const u32 *in, u32 k, u32 *outv,
+			const struct ft_sched_req *req,
+			const struct ft_sched_out *out, bool by_height,
+			u32 nkeys)
+{
+	u32 *cnt = s->cnt, j, key, sum = 0, c;
+
+	memset(cnt, 0, (size_t)nkeys * sizeof(u32));
+	for (j = 0; j < k; j++) {
+		key = by_height ? s->t.h - out[in[j]].hh : req[in[j]].src;
+		cnt[key]++;
+	}
+	for (j = 0; j < nkeys; j++) {
+		c = cnt[j];
+		cnt[j] = sum;
+		sum += c;
+	}
+	for (j = 0; j < k; j++) {
+		key = by_height ? s->t.h - out[in[j]].hh : req[in[j]].src;
+		outv[cnt[key]++] = in[j];
+	}
+}
+
+u32 sched_order(struct ft_sched *s, enum ft_sched_order o,
+		const struct ft_sched_req *req, u32 n,
+		const struct ft_sched_out *out)
+{
+	u32 k = 0, j, r, x;
+
+	for (j = 0; j < n; j++)
+		if (out[j].status == FT_SCHED_REFUSED)
+			s->tmp[k++] = j;
+	switch (o) {
+	case FT_SCHED_ORDER_SOURCE:
+		sched_csort(s, s->tmp, k, s->order, req, out, false, s->t.n);
+		break;
+	case FT_SCHED_ORDER_FARTHEST:
+		sched_csort(s, s->tmp, k, s->order, req, out, false, s->t.n);
+		memcpy(s->tmp, s->order, (size_t)k * sizeof(u32));
+		sched_csort(s, s->tmp, k, s->order, req, out, true, s->t.h);
+		break;
+	case FT_SCHED_ORDER_RANDOM:
+		memcpy(s->order, s->tmp, (size_t)k * sizeof(u32));
+		for (j = k; j > 1; j--) {
+			r = ft_rand_below(&s->rng, j);
+			x = s->order[j - 1];
+			s->order[j - 1] = s->order[r];
+			s->order[r] = x;
+		}
+		break;
+	default:
+		memcpy(s->order, s->tmp, (size_t)k * sizeof(u32));
+		break;
+	}
+	return k;
+}
+
+void sched_refuse(struct ft_sched_out *out, u32 level, u32 where)
+{
+	out->status = FT_SCHED_REFUSED;
+	out->fail_level = (u8)level;
+	out->fail_where = (u8)where;
+}
+
+int ft_sched_run(struct ft_sched *s, const struct ft_sched_opts *o,
+		 const struct ft_sched_req *req, u32 n,
+		 struct ft_sched_out *out, struct ft_sched_stats *st)
+{
+	struct ft_sched_stats local;
+	u32 j;
+	int err;
+
+	if (!s || !o || (n && (!req || !out)) ||
+	    (unsigned int)o->algo >= FT_SCHED_NALGOS ||
+	    (unsigned int)o->order >= FT_SCHED_NORDERS)
+		return -EINVAL;
+	if (!st)
+		st = &local;
+	memset(st, 0, sizeof(*st));
+	err = sched_grow(s, n);
+	if (err)
+		return err;
+	ft_rand_seed(&s->rng, o->seed);
+	/*
+	 * Every valid request with H >= 1 starts REFUSED with no failure
+	 * recorded; the algorithm grants it or says where it failed.
+	 */
+	for (j = 0; j < n; j++) {
+		memset(&out[j], 0, sizeof(out[j]));
+		if (!sched_valid(s, &req[j])) {
+			out[j].status = FT_SCHED_INVALID;
+			continue;
+		}
+		out[j].hh = (u8)sched_common_level(s, req[j].src, req[j].dst);
+		out[j].status = out[j].hh ? FT_SCHED_REFUSED : FT_SCHED_GRANTED;
+	}
+	switch (o->algo) {
+	case FT_SCHED_LEVELWISE:
+		err = sched_levelwise(s, o, req, n, out);
+		break;
+	case FT_SCHED_LOCAL_GREEDY:
+	case FT_SCHED_LOCAL_RANDOM:
+		err = sched_local(s, o, req, n, out);
+		break;
+	case FT_SCHED_RANDOM:
+		err = sched_random(s, o, req, n, out);
+		break;
+	default:
+		err = sched_optimal(s, o, req, n, out, st);
+		break;
+	}
+	st->requests = n;
+	for (j = 0; j < n; j++) {
+		switch (out[j].status) {
+		case FT_SCHED_GRANTED:
+			st->granted++;
+			st->lanes_granted += req[j].lanes;
+			break;
+		case FT_SCHED_INVALID:
+			st->invalid++;
+			break;
+		default:
+			st->refused++;
+			if (out[j].fail_where == FT_SCHED_AT_UP)
+				st->fail_up[out[j].fail_level]++;
+			else
+				st->fail_down[out[j].fail_level]++;
+			break;
+		}
+	}
+	return err;
+}

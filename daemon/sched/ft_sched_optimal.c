@@ -1,0 +1,553 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The rearrangeable scheduler.
+ *
+ * Exact pass (every request one lane, free lanes F_i uniform on level i):
+ * level by level, the requests still alive are the edges of a bipartite
+ * multigraph whose left vertices are the source-side nodes of level i - 1
+ * and right vertices the destination-side ones (a request's two nodes
+ * share their Y, so the graph is a disjoint union over the upper
+ * sub-trees: this is the recursion into sub-trees, done for all of them
+ * at once).  With maximum degree <= D = w_i * F_i it is D-edge-colourable
+ * (Koenig); colour c is lane c mod F_i of port P_i = c / F_i on both the
+ * up link of the left node and the down link of the right node, so every
+ * link carries at most F_i requests.  Colouring by alternating paths: an
+ * edge (u, v) takes a colour a free at u; if a is busy at v, take b free
+ * at v; if b is busy at u, swap a and b along the a/b path from v (it
+ * cannot reach u in a bipartite graph) and take a.  On FT(l, k) with one
+ * lane a permutation puts at most k edges on every vertex at every level,
+ * so every permutation is granted.  A vertex above D (hot spots,
+ * all-to-all, slimmed trees) first drops edges greedily in request order.
+ *
+ * Otherwise the main pass is LEVELWISE, farthest-first, with release on
+ * failure.
+ *
+ * Then, for the requests still refused, within a search budget: any
+ * free path (exhaustive search over the ports, pruned by the
+ * availability of both links at each level), then a rearrangement: a
+ * path whose blocked links are all freed by moving one granted request
+ * of this batch, if that request finds another free path.
+ */
+#include "ft_sched_int.h"
+
+/* Colour tables above this many entries: use the fallback instead. */
+#define COLOUR_MAX_ENTRIES	(1U << 26)
+
+struct colour {
+	u32 d;
+	u32 *sl;	/* left vertex u, colour c: edge or SCHED_NONE */
+	u32 *sr;
+	u32 *eu;
+	u32 *ev;
+	u32 *col;
+	u32 *path;
+};
+
+static u32 free_slot(const u32 *row, u32 d)
+{
+	u32 c;
+
+	for (c = 0; c < d; c++)
+		if (row[c] == SCHED_NONE)
+			return c;
+	return SCHED_NONE;
+}
+
+static void colour_set(struct colour *g, u32 e, u32 c)
+{
+	g->col[e] = c;
+	g->sl[(size_t)g->eu[e] * g->d + c] = e;
+	g->sr[(size_t)g->ev[e] * g->d + c] = e;
+}
+
+/* Colour edge @e; both its ends have fewer than d coloured edges. */
+static void colour_edge(struct colour *g, u32 e)
+{
+	u32 d = g->d, u = g->eu[e], v = g->ev[e], a, b, c, x, f, len = 0, j;
+	u32 *ru = g->sl + (size_t)u * d, *rv = g->sr + (size_t)v * d;
+	bool right = true;
+
+	a = free_slot(ru, d);
+	if (rv[a] == SCHED_NONE) {
+		colour_set(g, e, a);
+		return;
+	}
+	b = free_slot(rv, d);
+	if (ru[b] == SCHED_NONE) {
+		colour_set(g, e, b);
+		return;
+	}
+	/* The a/b path from v: a-edges go right to left, b-edges back. */
+	x = v;
+	c = a;
+	for (;;) {
+		f = (right ? g->sr : g->sl)[(size_t)x * d + c];
+		if (f == SCHED_NONE)
+			break;
+		g->path[len++] = f;
+		x = right ? g->eu[f] : g->ev[f];
+		right = !right;
+		c = c == a ? b : a;
+	}
+	for (j = 0; j < len; j++) {
+		f = g->path[j];
+		g->sl[(size_t)g->eu[f] * d + g->col[f]] = SCHED_NONE;
+		g->sr[(size_t)g->ev[f] * d + g->col[f]] = SCHED_NONE;
+	}
+	for (j = 0; j < len; j++) {
+		f = g->path[j];
+		colour_set(g, f, g->col[f] == a ? b : a);
+	}
+	colour_set(g, e, a);
+}
+
+/* F_i when every link of level i has the same free lanes, else SCHED_NONE. */
+static u32 uniform_free(const struct ft_sched *s, u32 i)
+{
+	u32 k, base = 2 * s->t.link_base[i], end = 2 * s->t.link_base[i + 1];
+	u32 f = s->free[base];
+
+	for (k = base + 1; k < end; k++)
+		if (s->free[k] != f)
+			return SCHED_NONE;
+	return f;
+}
+
+static bool exact_applies(const struct ft_sched *s,
+			  const struct ft_sched_req *req, u32 n,
+			  const struct ft_sched_out *out, u32 *fl)
+{
+	u32 j, i, hmax = 0;
+
+	for (j = 0; j < n; j++) {
+		if (out[j].status != FT_SCHED_REFUSED)
+			continue;
+		if (req[j].lanes != 1)
+			return false;
+		hmax = ft_max_u32(hmax, out[j].hh);
+	}
+	for (i = 1; i <= hmax; i++) {
+		fl[i] = uniform_free(s, i);
+		if (fl[i] == SCHED_NONE ||
+		    (u64)s->t.nodes[i - 1] * s->t.w[i] * fl[i] >
+		    COLOUR_MAX_ENTRIES)
+			return false;
+	}
+	return true;
+}
+
+static int optimal_exact(struct ft_sched *s, const struct ft_sched_opts *o,
+			 const struct ft_sched_req *req, u32 n,
+			 struct ft_sched_out *out, const u32 *fl, u32 *dropped)
+{
+	const struct ft_topo *t = &s->t;
+	u32 k = sched_order(s, o->order, req, n, out);
+	u32 *act = s->order, *y = s->y, i, j, r, u, v, ne, keep, nv, p;
+	u32 *degl = NULL, *degr = NULL, where;
+	struct colour g = { 0 };
+	size_t cells;
+	int err = -ENOMEM;
+
+	g.eu = malloc((size_t)(k + 1) * sizeof(u32));
+	g.ev = malloc((size_t)(k + 1) * sizeof(u32));
+	g.col = malloc((size_t)(k + 1) * sizeof(u32));
+	g.path = malloc((size_t)(k + 1) * sizeof(u32));
+	if (!g.eu || !g.ev || !g.col || !g.path)
+		goto out;
+	for (j = 0; j < k; j++)
+		y[act[j]] = 0;
+	for (i = 1; k && i <= t->h; i++) {
+		nv = t->nodes[i - 1];
+		g.d = t->w[i] * fl[i];
+		cells = (size_t)nv * g.d;
+		free(degl);
+		free(degr);
+		free(g.sl);
+		free(g.sr);
+		degl = calloc(nv, sizeof(u32));
+		degr = calloc(nv, sizeof(u32));
+		g.sl = malloc((cells + 1) * sizeof(u32));
+		g.sr = malloc((cells + 1) * sizeof(u32));
+		if (!degl || !degr || !g.sl || !g.sr)
+			goto out;
+		memset(g.sl, 0xff, cells * sizeof(u32));
+		memset(g.sr, 0xff, cells * sizeof(u32));
+		/* Keep a subgraph of degree <= d, greedily in request order. */
+		ne = 0;
+		keep = 0;
+		for (j = 0; j < k; j++) {
+			r = act[j];
+			u = sched_node(s, i, req[r].src, y[r]);
+			v = sched_node(s, i, req[r].dst, y[r]);
+			if (degl[u] >= g.d || degr[v] >= g.d) {
+				where = degl[u] < g.d ? FT_SCHED_AT_DOWN :
+					degr[v] < g.d ? FT_SCHED_AT_UP :
+					FT_SCHED_AT_BOTH;
+				sched_refuse(&out[r], i, where);
+				(*dropped)++;
+				continue;
+			}
+			degl[u]++;
+			degr[v]++;
+			g.eu[ne] = u;
+			g.ev[ne] = v;
+			act[keep++] = r;
+			colour_edge(&g, ne++);
+		}
+		k = keep;
+		keep = 0;
+		for (j = 0; j < k; j++) {
+			r = act[j];
+			p = g.col[j] / fl[i];
+			out[r].port[i - 1] = (u16)p;
+			y[r] = y[r] * t->w[i] + p;
+			if (out[r].hh == i)
+				out[r].status = FT_SCHED_GRANTED;
+			else
+				act[keep++] = r;
+		}
+		k = keep;
+	}
+	/* Take the granted paths; the colouring guarantees they fit. */
+	for (j = 0; j < n; j++) {
+		if (out[j].status != FT_SCHED_GRANTED || !out[j].hh)
+			continue;
+		if (!sched_path_fits(s, req[j].src, req[j].dst, out[j].hh,
+				     out[j].port, 1)) {
+			sched_refuse(&out[j], out[j].hh, FT_SCHED_AT_BOTH);
+			continue;
+		}
+		sched_take_path(s, req[j].src, req[j].dst, out[j].hh,
+				out[j].port, 1);
+	}
+	err = 0;
+out:
+	free(degl);
+	free(degr);
+	free(g.sl);
+	free(g.sr);
+	free(g.eu);
+	free(g.ev);
+	free(g.col);
+	free(g.path);
+	return err;
+}
+
+/* The search and rearrangement passes. */
+struct fill {
+	struct ft_sched *s;
+	const struct ft_sched_req *req;
+	struct ft_sched_out *out;
+	u32 stride;	/* 2h entries per request */
+	u32 *head;	/* per directed link: first entry, or SCHED_NONE */
+	u32 *nxt;	/* per entry: next entry on the same link */
+	u32 *lnk;	/* per entry: its link */
+	u32 budget;
+	u32 vbudget;	/* search steps to re-route a moved request */
+	u64 total;	/* steps left for the whole pass */
+	u32 r;		/* the request being placed */
+	u16 port[FT_MAX_LEVELS];
+	u32 victim;
+	u16 vport[FT_MAX_LEVELS];
+};
+
+/* Any path for request @r with the lanes free now: depth-first. */
+static bool search_free(struct ft_sched *s, const struct ft_sched_req *rq,
+			u32 hh, u32 i, u32 y, u16 *port, u32 *budget)
+{
+	u32 p, w = s->t.w[i], us, ds;
+
+	if (i > hh)
+		return true;
+	us = sched_node(s, i, rq->src, y);
+	ds = sched_node(s, i, rq->dst, y);
+	for (p = 0; p < w && *budget; p++) {
+		(*budget)--;
+		if (sched_free(s, i, us, p, FT_UP) < rq->lanes ||
+		    sched_free(s, i, ds, p, FT_DOWN) < rq->lanes)
+			continue;
+		port[i - 1] = (u16)p;
+		if (search_free(s, rq, hh, i + 1, y * w + p, port, budget))
+			return true;
+	}
+	return false;
+}
+
+static void occ_add(struct fill *f, u32 g)
+{
+	const struct ft_sched_req *rq = &f->req[g];
+	struct ft_sched *s = f->s;
+	u32 i, y = 0, e = g * f->stride, id;
+
+	for (i = 1; i <= f->out[g].hh; i++) {
+		id = sched_link(s, i, sched_node(s, i, rq->src, y),
+				f->out[g].port[i - 1], FT_UP);
+		f->lnk[e] = id;
+		f->nxt[e] = f->head[id];
+		f->head[id] = e++;
+		id = sched_link(s, i, sched_node(s, i, rq->dst, y),
+				f->out[g].port[i - 1], FT_DOWN);
+		f->lnk[e] = id;
+		f->nxt[e] = f->head[id];
+		f->head[id] = e++;
+		y = y * s->t.w[i] + f->out[g].port[i - 1];
+	}
+}
+
+static void occ_del(struct fill *f, u32 g)
+{
+	u32 e, end = g * f->stride + 2 * f->out[g].hh, *pp;
+
+	for (e = g * f->stride; e < end; e++) {
+		pp = &f->head[f->lnk[e]];
+		while (*pp != e)
+			pp = &f->nxt[*pp];
+		*pp = f->nxt[e];
+	}
+}
+
+/* Link @id has @lanes free for the request once @victim (if any) leaves. */
+static bool link_ok(const struct fill *f, u32 id, u32 lanes, u32 victim)
+{
+	u32 fr = f->s->free[id], e;
+
+	if (fr >= lanes)
+		return true;
+	if (victim == SCHED_NONE)
+		return false;
+	for (e = f->head[id]; e != SCHED_NONE; e = f->nxt[e])
+		if (e / f->stride == victim)
+			return fr + f->req[victim].lanes >= lanes;
+	return false;
+}
+
+/* Move f->victim off, put f->r on f->port, find the victim a new path. */
+static bool try_move(struct fill *f)
+{
+	struct ft_sched *s = f->s;
+	const struct ft_sched_req *rq = &f->req[f->r];
+	const struct ft_sched_req *vq = &f->req[f->victim];
+	struct ft_sched_out *vo = &f->out[f->victim];
+	u32 budget = (u32)ft_min_u64(f->vbudget, f->total), i;
+	u32 start = budget;
+	bool found;
+	u16 old[FT_MAX_LEVELS];
+
+	memcpy(old, vo->port, sizeof(old));
+	sched_give_levels(s, vq->src, vq->dst, old, vo->hh, vq->lanes);
+	sched_take_path(s, rq->src, rq->dst, f->out[f->r].hh, f->port,
+			rq->lanes);
+	found = search_free(s, vq, vo->hh, 1, 0, f->vport, &budget);
+	f->total -= start - budget;
+	if (found) {
+		occ_del(f, f->victim);
+		for (i = 1; i <= vo->hh; i++)
+			vo->port[i - 1] = f->vport[i - 1];
+		sched_take_path(s, vq->src, vq->dst, vo->hh, vo->port,
+				vq->lanes);
+		occ_add(f, f->victim);
+		return true;
+	}
+	sched_give_levels(s, rq->src, rq->dst, f->port, f->out[f->r].hh,
+			  rq->lanes);
+	sched_take_path(s, vq->src, vq->dst, vo->hh, old, vq->lanes);
+	return false;
+}
+
+/* Paths for f->r that are free once at most one request moves. */
+static bool search_move(struct fill *f, u32 i, u32 y, u32 victim)
+{
+	struct ft_sched *s = f->s;
+	const struct ft_sched_req *rq = &f->req[f->r];
+	u32 hh = f->out[f->r].hh, w, p, us, ds, up, dn, blocked, e, c;
+
+	if (i > hh) {
+		if (victim == SCHED_NONE)
+			return false;	/* free paths were searched before */
+		f->victim = victim;
+		return try_move(f);
+	}
+	w = s->t.w[i];
+	us = sched_node(s, i, rq->src, y);
+	ds = sched_node(s, i, rq->dst, y);
+	for (p = 0; p < w && f->budget; p++) {
+		f->budget--;
+		up = sched_link(s, i, us, p, FT_UP);
+		dn = sched_link(s, i, ds, p, FT_DOWN);
+		f->port[i - 1] = (u16)p;
+		if (link_ok(f, up, rq->lanes, victim) &&
+		    link_ok(f, dn, rq->lanes, victim)) {
+			if (search_move(f, i + 1, y * w + p, victim))
+				return true;
+			continue;
+		}
+		/*
+		 * Each request of this batch on a blocked link may move,
+		 * unless every path to that link is forced (W_i = 1).
+		 */
+		if (victim != SCHED_NONE || s->t.wprod[i] == 1)
+			continue;
+		blocked = link_ok(f, up, rq->lanes, SCHED_NONE) ? dn : up;
+		for (e = f->head[blocked]; e != SCHED_NONE && f->budget;
+		     e = f->nxt[e]) {
+			c = e / f->stride;
+			if (!link_ok(f, up, rq->lanes, c) ||
+			    !link_ok(f, dn, rq->lanes, c))
+				continue;
+			if (search_move(f, i + 1, y * w + p, c))
+				return true;
+			f->port[i - 1] = (u16)p;
+		}
+	}
+	return false;
+}
+
+static int optimal_fill(struct ft_sched *s, const struct ft_sched_opts *o,
+			const struct ft_sched_req *req, u32 n,
+			struct ft_sched_out *out, struct ft_sched_stats *st)
+{
+	struct fill f = { .s = s, .req = req, .out = out };
+	u32 k, j, r, budget, g;
+	bool found;
+	int err = -ENOMEM;
+
+	f.total = 64ULL * n + 16ULL * o->rearrange;
+	k = sched_order(s, o->order, req, n, out);
+	for (j = 0; j < k && f.total; j++) {
+		r = s->order[j];
+		budget = (u32)ft_min_u64(o->rearrange, f.total);
+		g = budget;
+		found = search_free(s, &req[r], out[r].hh, 1, 0, out[r].port,
+				    &budget);
+		f.total -= g - budget;
+		if (!found)
+			continue;
+		sched_take_path(s, req[r].src, req[r].dst, out[r].hh,
+				out[r].port, req[r].lanes);
+		out[r].status = FT_SCHED_GRANTED;
+		out[r].fail_level = 0;
+		out[r].fail_where = 0;
+		st->filled++;
+	}
+	k = sched_order(s, o->order, req, n, out);
+	if (!k)
+		return 0;
+	f.stride = 2 * s->t.h;
+	f.head = malloc((size_t)s->ndl * sizeof(u32));
+	f.nxt = malloc((size_t)n * f.stride * sizeof(u32));
+	f.lnk = malloc((size_t)n * f.stride * sizeof(u32));
+	if (!f.head || !f.nxt || !f.lnk)
+		goto out;
+	memset(f.head, 0xff, (size_t)s->ndl * sizeof(u32));
+	for (g = 0; g < n; g++)
+		if (out[g].status == FT_SCHED_GRANTED && out[g].hh)
+			occ_add(&f, g);
+	for (j = 0; j < k && f.total; j++) {
+		r = s->order[j];
+		f.r = r;
+		f.budget = (u32)ft_min_u64(o->rearrange, f.total);
+		f.vbudget = o->rearrange;
+		g = f.budget;
+		found = search_move(&f, 1, 0, SCHED_NONE);
+		f.total -= ft_min_u64(f.total, g - f.budget);
+		if (!found)
+			continue;
+		memcpy(out[r].port, f.port, out[r].hh * sizeof(u16));
+		out[r].status = FT_SCHED_GRANTED;
+		out[r].fail_level = 0;
+		out[r].fail_where = 0;
+		occ_add(&f, r);
+		st->rearranged++;
+	}
+	err = 0;
+out:
+	free(f.head);
+	free(f.nxt);
+	free(f.lnk);
+	return err;
+}
+
+static u32 count_granted(const struct ft_sched_out *out, u32 n)
+{
+	u32 j, g = 0;
+
+	for (j = 0; j < n; j++)
+		g += out[j].status == FT_SCHED_GRANTED;
+	return g;
+}
+
+static int optimal_fallback(struct ft_sched *s, const struct ft_sched_opts *o,
+			    const struct ft_sched_req *req, u32 n,
+			    struct ft_sched_out *out)
+{
+	struct ft_sched_opts lw = *o;
+
+	lw.order = FT_SCHED_ORDER_FARTHEST;
+	lw.release_on_failure = true;
+	lw.random_fit = false;
+	return sched_levelwise(s, &lw, req, n, out);
+}
+
+/*
+ * The exact pass; when it had to drop requests (not a permutation), also
+ * the fallback from the same state, keeping whichever granted more.
+ */
+static int optimal_best(struct ft_sched *s, const struct ft_sched_opts *o,
+			const struct ft_sched_req *req, u32 n,
+			struct ft_sched_out *out, const u32 *fl,
+			struct ft_sched_stats *st)
+{
+	struct ft_sched_out *eo = NULL;
+	u32 *f0 = NULL, *fe = NULL, dropped = 0;
+	size_t fsz = (size_t)s->ndl * sizeof(u32);
+	int err = -ENOMEM;
+
+	f0 = malloc(fsz);
+	fe = malloc(fsz);
+	eo = malloc(((size_t)n + 1) * sizeof(*eo));
+	if (!f0 || !fe || !eo)
+		goto done;
+	memcpy(f0, s->free, fsz);
+	memcpy(eo, out, (size_t)n * sizeof(*eo));
+	err = optimal_exact(s, o, req, n, eo, fl, &dropped);
+	st->exact = 1;
+	if (err || !dropped) {
+		memcpy(out, eo, (size_t)n * sizeof(*eo));
+		goto done;
+	}
+	memcpy(fe, s->free, fsz);
+	ft_sched_set_free(s, f0);
+	sched_counters(s);
+	err = optimal_fallback(s, o, req, n, out);
+	if (err)
+		goto done;
+	if (count_granted(eo, n) >= count_granted(out, n)) {
+		memcpy(out, eo, (size_t)n * sizeof(*eo));
+		ft_sched_set_free(s, fe);
+		sched_counters(s);
+	} else {
+		st->exact = 0;
+	}
+done:
+	free(f0);
+	free(fe);
+	free(eo);
+	return err;
+}
+
+int sched_optimal(struct ft_sched *s, const struct ft_sched_opts *o,
+		  const struct ft_sched_req *req, u32 n,
+		  struct ft_sched_out *out, struct ft_sched_stats *st)
+{
+	u32 fl[FT_MAX_LEVELS + 1];
+	int err;
+
+	sched_counters(s);	/* this file reads s->free directly */
+	if (exact_applies(s, req, n, out, fl))
+		err = optimal_best(s, o, req, n, out, fl, st);
+	else
+		err = optimal_fallback(s, o, req, n, out);
+	if (err || !o->rearrange)
+		return err;
+	return optimal_fill(s, o, req, n, out, st);
+}
