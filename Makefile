@@ -20,8 +20,8 @@ FTNL_SRCS  := tools/lib/ftnl.c
 FTCTL_SRCS := $(wildcard tools/ftctl/*.c) $(FTNL_SRCS)
 # The engine core, compiled for userspace exactly as for the kernel.
 CORE_SRCS  := $(wildcard kmod/core/*.c)
-FTSIM_SRCS := $(wildcard tools/ftsim/*.c) $(CORE_SRCS)
 SCHED_SRCS := $(wildcard daemon/sched/*.c)
+FTSIM_SRCS := $(wildcard tools/ftsim/*.c) $(CORE_SRCS) $(SCHED_SRCS)
 FATTREED_SRCS := $(wildcard daemon/*.c) $(SCHED_SRCS) $(CORE_SRCS) $(FTNL_SRCS)
 
 .PHONY: all module tools selftests deps check demo bench clean help

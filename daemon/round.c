@@ -204,6 +204,7 @@ int ftd_round(struct ftd *d)
 							 .lanes = 1, .lease = d->cfg.lease };
 			for (j = 0; j < out[i].hh; j++)
 				c[k].port[j] = (uint8_t)out[i].port[j];
+			ftd_log(LOG_DEBUG, "circuit %u -> %u", req[i].src, req[i].dst);
 			k++;
 		}
 		if (k) {
