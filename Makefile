@@ -44,7 +44,7 @@ module:
 tools: $(BUILD)/bin/ftctl $(BUILD)/bin/ftsim $(BUILD)/bin/udp_pair $(BUILD)/bin/fattreed
 
 $(BUILD)/obj/%.o: %.c $(wildcard tools/lib/*.h tools/ftctl/*.h uapi/linux/*.h kmod/core/*.h \
-			    daemon/*.h daemon/sched/*.h)
+			    daemon/*.h daemon/sched/*.h tools/ftsim/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) -Ikmod/core -Idaemon $(NL_CFLAGS) $(JSON_CFLAGS) -c $< -o $@
 

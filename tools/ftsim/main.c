@@ -1,28 +1,69 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ftsim: the fabric's engine core and (later) the schedulers, offline.
+ * ftsim: the fabric's engine core and the scheduling library, offline.
  */
 #include <stdio.h>
 #include <string.h>
 
-int ftsim_replay(int argc, char **argv);
+#include "ftsim.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: ftsim <command> [args]\n"
+		   "       ftsim help [command]\n"
+		   "  sched    seed 002's experiment: schedulability ratio of the\n"
+		   "           scheduling algorithms on k-ary n-trees, next to the\n"
+		   "           paper's ranges (ftsim sched --help)\n"
+		   "  cycles   message batches through the delivery-cycle engine\n"
+		   "           (GREEDY, RANDOM, RANDOM') and Leiserson's off-line\n"
+		   "           schedule: cycles used against the load factor lambda\n"
+		   "           (ftsim cycles --help)\n"
 		   "  replay   run a synthetic message set through the engine core\n"
-		   "           exactly as the kernel does (ftsim replay --help)\n");
+		   "           exactly as the kernel does (ftsim replay --help)\n"
+		   "Exit status: 0 done, 1 failed, 2 bad arguments.\n");
 }
 
 int main(int argc, char **argv)
 {
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? 2 : 0;
+	const char *cmd = argc > 1 ? argv[1] : NULL;
+
+	if (!cmd) {
+		usage(stderr);
+		return FTSIM_EXIT_USAGE;
 	}
-	if (!strcmp(argv[1], "replay"))
+	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(cmd, "help")) {
+		if (argc == 2) {
+			usage(stdout);
+			return 0;
+		}
+		if (!strcmp(argv[2], "sched")) {
+			ftsim_sched_usage(stdout);
+			return 0;
+		}
+		if (!strcmp(argv[2], "cycles")) {
+			ftsim_cycles_usage(stdout);
+			return 0;
+		}
+		if (!strcmp(argv[2], "replay")) {
+			char *av[] = { "replay", "--help", NULL };
+
+			return ftsim_replay(2, av);
+		}
+		fprintf(stderr, "ftsim: unknown command '%s'\n", argv[2]);
+		usage(stderr);
+		return FTSIM_EXIT_USAGE;
+	}
+	if (!strcmp(cmd, "sched"))
+		return ftsim_sched(argc - 1, argv + 1);
+	if (!strcmp(cmd, "cycles"))
+		return ftsim_cycles(argc - 1, argv + 1);
+	if (!strcmp(cmd, "replay"))
 		return ftsim_replay(argc - 1, argv + 1);
-	fprintf(stderr, "ftsim: unknown command '%s'\n", argv[1]);
+	fprintf(stderr, "ftsim: unknown command '%s'\n", cmd);
 	usage(stderr);
-	return 2;
+	return FTSIM_EXIT_USAGE;
 }

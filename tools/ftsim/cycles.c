@@ -1,0 +1,1140 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ftsim cycles: message batches through the delivery-cycle engine.
+ *
+ * For each capacity profile and target load factor, message sets M with
+ * lambda(M) <= target (lambda from ft_lambda(), the engine core's own)
+ * are run to completion:
+ *  - GREEDY, RANDOM, RANDOM' (seed 000): the messages are queued in an
+ *    ft_pairs pool and ft_pairs_cycle() runs delivery cycles on an
+ *    ft_fabric until every message is delivered (or the cap), exactly
+ *    the kernel's per-cycle driver with the fabric's injection rule;
+ *  - offline: Leiserson's schedule (seed 004 Theorem 1) from
+ *    ft_sched_leiserson(); its cycles are its one-cycle sets, checked by
+ *    the library's validator and, on w = 1 trees, replayed through the
+ *    engine one set per cycle, each of which must cross in one cycle.
+ * Reported: cycles used, lambda, cycles / lambda (every algorithm needs
+ * at least ceil(lambda)).
+ *
+ * Every algorithm of a point runs on the same message sets; a set
+ * depends only on --seed, the profile, the target and the set number.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ftsim.h"
+#include "ft_load.h"
+#include "ft_math.h"
+#include "ft_pairs.h"
+#include "ft_rand.h"
+#include "sched/ft_sched.h"
+#include "sched/ft_sched_check.h"
+
+#define CMD		"cycles"
+#define MAX_PROFILES	16
+#define MAX_LAMBDAS	32
+#define MAX_SEEDS	10000U
+#define MAX_MSGS	FT_PAIRS_MAX
+#define DEFAULT_SEEDS	5U
+#define DEFAULT_CAP	100000ULL
+
+enum inj {
+	INJ_ALL,
+	INJ_RANDOM,
+	INJ_RANDOM_PRIME,
+	INJ_OFFLINE,
+	INJ_OFFLINE_COMPACT,
+	INJ_N,
+	INJ_DEFAULT = INJ_OFFLINE_COMPACT,	/* the first four */
+};
+
+static const char *const inj_names[INJ_N] = {
+	"all", "random", "random-prime", "offline", "offline-compact",
+};
+
+static const char *const inj_titles[INJ_N] = {
+	"GREEDY", "RANDOM", "RANDOM'", "offline", "off-compact",
+};
+
+enum msgs {
+	MSGS_FILL,
+	MSGS_RANDOM,
+	MSGS_PERMUTATION,
+	MSGS_N,
+};
+
+static const char *const msgs_names[MSGS_N] = {
+	"fill", "random", "permutation",
+};
+
+static const char *const path_names[] = {
+	[FT_PATH_CIRCUIT] = "circuit", [FT_PATH_DMODK] = "dmodk",
+	[FT_PATH_RANDOM] = "random", [FT_PATH_FIRSTFREE] = "firstfree",
+};
+
+static const char *const arb_names[] = {
+	[FT_ARB_RANDOM] = "random", [FT_ARB_FIXED] = "fixed",
+};
+
+struct cyc_args {
+	struct ftsim_shape sh;
+	u32 nprof;
+	struct ftsim_profile prof[MAX_PROFILES];
+	u32 ninj;
+	int inj[INJ_N];
+	u32 nlambda;
+	u64 lambda[MAX_LAMBDAS];	/* thousandths */
+	u32 seeds;
+	u64 seed;
+	int msgs;
+	int path;
+	int arb;
+	u64 max_cycles;
+	u32 r_q16, k1_q16, k2_q16;
+	bool json;
+};
+
+/* One message set and what every algorithm did with it. */
+struct set_run {
+	u32 nmsg;
+	u32 load;		/* lambda = load / cap */
+	u64 cap;
+	u64 cycles[INJ_N];
+	bool drained[INJ_N];
+	u32 spilled[2];		/* offline, offline-compact; w > 1 trees */
+};
+
+struct point {
+	u64 target;		/* thousandths */
+	struct set_run *run;	/* seeds */
+};
+
+struct prof_res {
+	struct ft_topo t;
+	u32 r_q16;		/* RANDOM's congestion parameter in use */
+	struct point pt[MAX_LAMBDAS];
+};
+
+/* A message set: parallel arrays. */
+struct msgset {
+	u32 n;
+	u32 cap;
+	u32 *src;
+	u32 *dst;
+};
+
+void ftsim_cycles_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: ftsim cycles [--shape SPEC] [--profile LIST] [--lanes c1,...,cH]\n"
+		"                    [--injection LIST] [--lambda LIST] [--seeds N]\n"
+		"                    [--messages fill|random|permutation]\n"
+		"                    [--path dmodk|random|firstfree] [--arbitration random|fixed]\n"
+		"                    [--max-cycles N] [--seed S]\n"
+		"                    [--r R] [--k1 K1] [--k2 K2] [--json]\n"
+		"Message batches through the delivery-cycle engine (ft_fabric + ft_pairs,\n"
+		"the kernel's per-cycle driver) until drained: for each profile and target\n"
+		"load factor lambda, N message sets with lambda(M) <= target, run by each\n"
+		"injection rule; prints cycles used, lambda and cycles/lambda (at least 1\n"
+		"for any algorithm: a set needs ceil(lambda) cycles).\n"
+		"  --shape SPEC        binary:N (Leiserson's binary fat-tree, N a power of\n"
+		"                      two; default binary:256), kary:L:K (seed 002's\n"
+		"                      FT(L,K)) or xgft:H:m1,...,mH:w1,...,wH\n"
+		"  --profile LIST      capacity profiles, comma-separated, each run in turn:\n"
+		"                      constant[:B] (B lanes per link), doubling[:B],\n"
+		"                      standard[:B], area[:B], volume[:B] (B: capacity at\n"
+		"                      the leaves, default 1), universal:R (R: root\n"
+		"                      capacity); default doubling on binary trees,\n"
+		"                      constant:1 otherwise\n"
+		"  --lanes c1,...,cH   an explicit profile (lanes of each link of level i)\n"
+		"  --injection LIST    all (GREEDY: every waiting message every cycle),\n"
+		"                      random (RANDOM), random-prime (RANDOM'), offline\n"
+		"                      (Leiserson's schedule, Theorem 1: one LCA level\n"
+		"                      after the other; cycles = its one-cycle sets),\n"
+		"                      offline-compact (the same sets, each packed into\n"
+		"                      the first cycle it fits); default all,random,\n"
+		"                      random-prime,offline\n"
+		"  --lambda LIST       target load factors, decimals (default 1,2,4,8,16)\n"
+		"  --seeds N           message sets per point (default %u)\n"
+		"  --messages KIND     how a set reaches its target: fill (default): random\n"
+		"                      pairs, each kept if lambda stays <= target, until\n"
+		"                      %u misses in a row (or 8 per leaf, if more);\n"
+		"                      random: random pairs until the next one would exceed\n"
+		"                      the target; permutation: random permutations one\n"
+		"                      after the other, cut where the next message would\n"
+		"                      exceed it (k whole permutations on a doubling tree\n"
+		"                      give lambda = k)\n"
+		"  --path P            how messages choose up-ports: dmodk (default),\n"
+		"                      random, firstfree (w = 1 trees have one path)\n"
+		"  --arbitration A     who wins a congested link: random (default), fixed\n"
+		"  --max-cycles N      give up on a run after N cycles (default %llu)\n"
+		"  --seed S            base seed (default 1); equal seeds, equal output\n"
+		"  --r R, --k1 K1, --k2 K2\n"
+		"                      RANDOM's congestion parameter and constants\n"
+		"                      (default: r computed from the profile, k1 = 4r,\n"
+		"                      k2 = r)\n"
+		"  --json              one JSON document on stdout instead of the tables\n"
+		"Progress goes to stderr when it is a terminal. Exit 0 done, 1 a check\n"
+		"failed, 2 bad arguments.\n"
+		"Example: ftsim cycles --shape binary:256 --profile doubling,standard --lambda 1,4,16\n",
+		DEFAULT_SEEDS, 4096U, (unsigned long long)DEFAULT_CAP);
+}
+
+static int parse_injections(const char *s, struct cyc_args *a)
+{
+	static const char *const names[] = {
+		"all", "random", "random-prime", "offline", "offline-compact",
+		"greedy",
+	};
+	char *buf, *item[INJ_N * 2];
+	int n, i, k;
+	u32 j;
+
+	n = ftsim_split(CMD, "--injection", s, &buf, item, INJ_N * 2);
+	if (n < 0)
+		return -1;
+	a->ninj = 0;
+	for (i = 0; i < n; i++) {
+		k = ftsim_parse_name(CMD, "--injection item", item[i], names, 6);
+		if (k < 0)
+			goto bad;
+		if (k == INJ_N)		/* greedy */
+			k = INJ_ALL;
+		for (j = 0; j < a->ninj; j++) {
+			if (a->inj[j] == k) {
+				ftsim_usage_err(CMD, "bad --injection '%s': '%s' is listed twice",
+						s, item[i]);
+				goto bad;
+			}
+		}
+		a->inj[a->ninj++] = k;
+	}
+	free(buf);
+	return 0;
+bad:
+	free(buf);
+	return -1;
+}
+
+static int parse_lambdas(const char *s, struct cyc_args *a)
+{
+	char *buf, *item[MAX_LAMBDAS];
+	int n, i;
+
+	n = ftsim_split(CMD, "--lambda", s, &buf, item, MAX_LAMBDAS);
+	if (n < 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (ftsim_parse_milli(CMD, "--lambda item", item[i], 1,
+				      1000000000ULL, &a->lambda[i])) {
+			free(buf);
+			return -1;
+		}
+	}
+	a->nlambda = (u32)n;
+	free(buf);
+	return 0;
+}
+
+static int parse_profiles(const char *s, struct cyc_args *a)
+{
+	char *buf, *item[MAX_PROFILES];
+	int n, i;
+
+	n = ftsim_split(CMD, "--profile", s, &buf, item, MAX_PROFILES - 1);
+	if (n < 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (ftsim_parse_profile(CMD, "--profile item", item[i],
+					&a->prof[a->nprof])) {
+			free(buf);
+			return -1;
+		}
+		a->nprof++;
+	}
+	free(buf);
+	return 0;
+}
+
+static int parse_lanes(const char *s, struct cyc_args *a)
+{
+	struct ftsim_profile *pr = &a->prof[a->nprof];
+	char *buf, *item[FT_MAX_LEVELS + 1];
+	int n, i;
+
+	n = ftsim_split(CMD, "--lanes", s, &buf, item, FT_MAX_LEVELS + 1);
+	if (n < 0)
+		return -1;
+	if ((u32)n != a->sh.h) {
+		free(buf);
+		return ftsim_usage_err(CMD, "bad --lanes '%s': %d values, %s has %u levels",
+				       s, n, a->sh.desc, a->sh.h);
+	}
+	memset(pr, 0, sizeof(*pr));
+	pr->p.kind = FT_PROFILE_EXPLICIT;
+	for (i = 0; i < n; i++) {
+		if (ftsim_parse_u32(CMD, "--lanes item", item[i], 1,
+				    FT_MAX_LANES, &pr->p.table[i])) {
+			free(buf);
+			return -1;
+		}
+	}
+	free(buf);
+	strcpy(pr->name, "explicit");
+	snprintf(pr->desc, sizeof(pr->desc), "explicit:%s", s);
+	a->nprof++;
+	return 0;
+}
+
+/* A Q16 constant from a decimal (thousandths). */
+static u32 q16(u64 milli)
+{
+	return (u32)((milli * 65536 + 500) / 1000);
+}
+
+static int cyc_args(int argc, char **argv, struct cyc_args *a)
+{
+	enum {
+		O_SHAPE = 256, O_PROFILE, O_LANES, O_INJ, O_LAMBDA, O_SEEDS,
+		O_MSGS, O_PATH, O_ARB, O_CAP, O_SEED, O_R, O_K1,
+		O_K2, O_JSON, O_HELP,
+	};
+	static const struct option opts[] = {
+		{ "shape", required_argument, NULL, O_SHAPE },
+		{ "profile", required_argument, NULL, O_PROFILE },
+		{ "lanes", required_argument, NULL, O_LANES },
+		{ "injection", required_argument, NULL, O_INJ },
+		{ "lambda", required_argument, NULL, O_LAMBDA },
+		{ "seeds", required_argument, NULL, O_SEEDS },
+		{ "messages", required_argument, NULL, O_MSGS },
+		{ "path", required_argument, NULL, O_PATH },
+		{ "arbitration", required_argument, NULL, O_ARB },
+		{ "max-cycles", required_argument, NULL, O_CAP },
+		{ "seed", required_argument, NULL, O_SEED },
+		{ "r", required_argument, NULL, O_R },
+		{ "k1", required_argument, NULL, O_K1 },
+		{ "k2", required_argument, NULL, O_K2 },
+		{ "json", no_argument, NULL, O_JSON },
+		{ "help", no_argument, NULL, O_HELP },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *profiles = NULL, *lanes = NULL;
+	u64 v;
+	u64 seen = 0;
+	int c, li = 0;
+	u32 j;
+
+	memset(a, 0, sizeof(*a));
+	a->seeds = DEFAULT_SEEDS;
+	a->seed = 1;
+	a->max_cycles = DEFAULT_CAP;
+	a->path = FT_PATH_DMODK;
+	a->arb = FT_ARB_RANDOM;
+	for (j = 0; j < INJ_DEFAULT; j++)
+		a->inj[j] = (int)j;
+	a->ninj = INJ_DEFAULT;
+	if (parse_lambdas("1,2,4,8,16", a) ||
+	    ftsim_parse_shape(CMD, "--shape", "binary:256", &a->sh))
+		return -1;
+	/* Help beats bad words. */
+	for (c = 1; c < argc && strcmp(argv[c], "--"); c++) {
+		if (!strcmp(argv[c], "--help") || !strcmp(argv[c], "-h")) {
+			ftsim_cycles_usage(stdout);
+			exit(0);
+		}
+	}
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":h", opts, &li)) != -1) {
+		if (c >= 256 && c < O_HELP) {
+			if (seen & (1ULL << (c - 256)))
+				return ftsim_usage_err(CMD, "option '--%s' given twice",
+						       opts[li].name);
+			seen |= 1ULL << (c - 256);
+		}
+		switch (c) {
+		case O_SHAPE:
+			if (ftsim_parse_shape(CMD, "--shape", optarg, &a->sh))
+				return -1;
+			break;
+		case O_PROFILE:
+			profiles = optarg;
+			break;
+		case O_LANES:
+			lanes = optarg;
+			break;
+		case O_INJ:
+			if (parse_injections(optarg, a))
+				return -1;
+			break;
+		case O_LAMBDA:
+			if (parse_lambdas(optarg, a))
+				return -1;
+			break;
+		case O_SEEDS:
+			if (ftsim_parse_u32(CMD, "--seeds", optarg, 1, MAX_SEEDS,
+					    &a->seeds))
+				return -1;
+			break;
+		case O_MSGS:
+			a->msgs = ftsim_parse_name(CMD, "--messages", optarg,
+						   msgs_names, MSGS_N);
+			if (a->msgs < 0)
+				return -1;
+			break;
+		case O_PATH:
+			/* circuit would carry nothing: no circuits here */
+			a->path = ftsim_parse_name(CMD, "--path", optarg,
+						   path_names + 1, FT_PATH_NR - 1);
+			if (a->path < 0)
+				return -1;
+			a->path++;
+			break;
+		case O_ARB:
+			a->arb = ftsim_parse_name(CMD, "--arbitration", optarg,
+						  arb_names, FT_ARB_NR);
+			if (a->arb < 0)
+				return -1;
+			break;
+		case O_CAP:
+			if (ftsim_parse_u64(CMD, "--max-cycles", optarg, &v))
+				return -1;
+			if (!v || v > 1000000000ULL)
+				return ftsim_usage_err(CMD, "bad --max-cycles '%s': expected 1 to 1000000000",
+						       optarg);
+			a->max_cycles = v;
+			break;
+		case O_SEED:
+			if (ftsim_parse_u64(CMD, "--seed", optarg, &a->seed))
+				return -1;
+			break;
+		case O_R:
+			if (ftsim_parse_milli(CMD, "--r", optarg, 1000, 256000, &v))
+				return -1;
+			a->r_q16 = q16(v);
+			break;
+		case O_K1:
+		case O_K2:
+			if (ftsim_parse_milli(CMD, c == O_K1 ? "--k1" : "--k2",
+					      optarg, 1, 1024000, &v))
+				return -1;
+			if (c == O_K1)
+				a->k1_q16 = q16(v);
+			else
+				a->k2_q16 = q16(v);
+			break;
+		case O_JSON:
+			a->json = true;
+			break;
+		case 'h':
+		case O_HELP:
+			ftsim_cycles_usage(stdout);
+			exit(0);
+		default:
+			return ftsim_getopt_err(CMD, c, argv);
+		}
+	}
+	if (optind < argc)
+		return ftsim_usage_err(CMD, "unexpected argument '%s'", argv[optind]);
+	/* Profiles and lanes need the final shape. */
+	if (profiles && parse_profiles(profiles, a))
+		return -1;
+	if (lanes && parse_lanes(lanes, a))
+		return -1;
+	if (!a->nprof &&
+	    ftsim_parse_profile(CMD, "--profile", !strcmp(a->sh.kind, "binary") ?
+				"doubling" : "constant:1", &a->prof[a->nprof++]))
+		return -1;
+	return 0;
+}
+
+/* --- message sets --- */
+
+static int set_push(struct msgset *m, u32 s, u32 d)
+{
+	if (m->n == m->cap) {
+		u32 nc = m->cap ? 2 * m->cap : 1024;
+		u32 *ns = realloc(m->src, (size_t)nc * sizeof(u32));
+		u32 *nd;
+
+		if (!ns)
+			return -1;
+		m->src = ns;
+		nd = realloc(m->dst, (size_t)nc * sizeof(u32));
+		if (!nd)
+			return -1;
+		m->dst = nd;
+		m->cap = nc;
+	}
+	m->src[m->n] = s;
+	m->dst[m->n++] = d;
+	return 0;
+}
+
+/*
+ * The channels of (s, d) all below their limit?  Then take them.
+ * limit[i] = floor(target * cap of a level-i channel).
+ */
+static bool try_take(const struct ft_topo *t, u32 *loads, const u64 *limit,
+		     u32 s, u32 d)
+{
+	u32 i, x = s, y = d;
+
+	for (i = 0; x != y; i++) {
+		if (loads[ft_load_channel(t, i, x, FT_UP)] + 1ULL > limit[i] ||
+		    loads[ft_load_channel(t, i, y, FT_DOWN)] + 1ULL > limit[i])
+			return false;
+		x /= t->m[i + 1];
+		y /= t->m[i + 1];
+	}
+	for (i = 0, x = s, y = d; x != y; i++) {
+		loads[ft_load_channel(t, i, x, FT_UP)]++;
+		loads[ft_load_channel(t, i, y, FT_DOWN)]++;
+		x /= t->m[i + 1];
+		y /= t->m[i + 1];
+	}
+	return true;
+}
+
+static void shuffle(struct ft_rand *r, u32 *p, u32 n)
+{
+	u32 i, j, x;
+
+	for (i = 0; i < n; i++)
+		p[i] = i;
+	for (i = n; i > 1; i--) {
+		j = ft_rand_below(r, i);
+		x = p[i - 1];
+		p[i - 1] = p[j];
+		p[j] = x;
+	}
+}
+
+static int make_set(const struct cyc_args *a, const struct ft_topo *t,
+		    u64 target, struct ft_rand *r, struct msgset *m)
+{
+	u32 *loads = calloc(ft_topo_channels_total(t), sizeof(u32));
+	u32 *perm = NULL, *order = NULL, n = t->n, s, d, j, misses = 0;
+	u32 max_misses = n * 8 > 4096 ? n * 8 : 4096;
+	u64 limit[FT_MAX_LEVELS];
+	int rc = -1;
+	u32 i;
+
+	m->n = 0;
+	if (!loads)
+		return -1;
+	for (i = 0; i < t->h; i++)
+		limit[i] = target * ft_topo_channel_cap(t, i) / 1000;
+	switch (a->msgs) {
+	case MSGS_PERMUTATION:
+		perm = malloc((size_t)n * sizeof(u32));
+		order = malloc((size_t)n * sizeof(u32));
+		if (!perm || !order)
+			goto out;
+		for (;;) {
+			shuffle(r, perm, n);
+			shuffle(r, order, n);
+			for (j = 0; j < n; j++) {
+				s = order[j];
+				d = perm[s];
+				if (m->n >= MAX_MSGS || !try_take(t, loads, limit, s, d))
+					goto done;
+				if (set_push(m, s, d))
+					goto out;
+			}
+		}
+	case MSGS_RANDOM:
+		while (m->n < MAX_MSGS) {
+			s = ft_rand_below(r, n);
+			d = ft_rand_below(r, n - 1);
+			d += d >= s;
+			if (!try_take(t, loads, limit, s, d))
+				break;
+			if (set_push(m, s, d))
+				goto out;
+		}
+		break;
+	default:
+		while (m->n < MAX_MSGS && misses < max_misses) {
+			s = ft_rand_below(r, n);
+			d = ft_rand_below(r, n - 1);
+			d += d >= s;
+			if (!try_take(t, loads, limit, s, d)) {
+				misses++;
+				continue;
+			}
+			misses = 0;
+			if (set_push(m, s, d))
+				goto out;
+		}
+		break;
+	}
+done:
+	rc = 0;
+out:
+	free(loads);
+	free(perm);
+	free(order);
+	return rc;
+}
+
+/* lambda(M) with the core's ft_lambda(). */
+static int set_lambda(const struct ft_topo *t, const struct msgset *m,
+		      struct ft_lambda *lam)
+{
+	struct ft_demand *dm = malloc(((size_t)m->n + 1) * sizeof(*dm));
+	u32 *loads = calloc(ft_topo_channels_total(t), sizeof(u32));
+	u32 i;
+	int err = -1;
+
+	if (dm && loads) {
+		for (i = 0; i < m->n; i++)
+			dm[i] = (struct ft_demand){ m->src[i], m->dst[i], 1 };
+		err = ft_lambda(t, dm, m->n, loads, lam);
+	}
+	free(dm);
+	free(loads);
+	return err;
+}
+
+/* --- the engine --- */
+
+static struct ft_fabric *engine_new(const struct cyc_args *a,
+				    const struct ftsim_profile *pr,
+				    const struct ft_topo *t, int rule, u64 seed)
+{
+	struct ft_fabric_params p;
+	struct ft_fabric *fab = calloc(1, sizeof(*fab));
+
+	if (!fab)
+		return NULL;
+	memset(&p, 0, sizeof(p));
+	p.h = a->sh.h;
+	memcpy(p.m, a->sh.m, sizeof(p.m));
+	memcpy(p.w, a->sh.w, sizeof(p.w));
+	p.profile = pr->p;
+	p.path = a->path;
+	p.arb = a->arb;
+	p.inject.rule = rule;
+	p.inject.r_q16 = a->r_q16;
+	p.inject.k1_q16 = a->k1_q16;
+	p.inject.k2_q16 = a->k2_q16;
+	p.seed = seed;
+	p.max_msgs = ft_pairs_max_msgs(t);
+	if (ft_fabric_init(fab, &p)) {
+		free(fab);
+		return NULL;
+	}
+	return fab;
+}
+
+static void engine_free(struct ft_fabric *fab)
+{
+	if (fab)
+		ft_fabric_destroy(fab);
+	free(fab);
+}
+
+/* Run @m through the engine with injection @rule until drained or cap. */
+static int run_engine(const struct cyc_args *a, const struct ftsim_profile *pr,
+		      const struct ft_topo *t, int rule, u64 seed,
+		      const struct msgset *m, u64 *cycles, bool *drained)
+{
+	struct ft_cycle_result res;
+	struct ft_fabric *fab;
+	struct ft_pairs q;
+	int rc = -1;
+	u32 i;
+
+	fab = engine_new(a, pr, t, rule, seed);
+	if (!fab || ft_pairs_init(&q, m->n ? m->n : 1)) {
+		engine_free(fab);
+		return -1;
+	}
+	for (i = 0; i < m->n; i++)
+		if (ft_pairs_add(&q, m->src[i], m->dst[i], 1, 1, 0, NULL))
+			goto out;
+	while (q.queued && fab->cycle < a->max_cycles)
+		if (ft_pairs_cycle(&q, fab, NULL, NULL, NULL, &res))
+			goto out;
+	*cycles = fab->cycle;
+	*drained = !q.queued;
+	rc = 0;
+out:
+	ft_pairs_destroy(&q);
+	engine_free(fab);
+	return rc;
+}
+
+/*
+ * Leiserson's schedule of @m: cycles = its one-cycle sets.  Checked by
+ * the validator, and on w = 1 trees replayed through the engine (GREEDY,
+ * one set per cycle, each must be delivered in its cycle).
+ */
+static int run_offline(const struct cyc_args *a, const struct ftsim_profile *pr,
+		       const struct ft_topo *t, u64 seed, bool compact,
+		       const struct msgset *m, struct set_run *run,
+		       const char *where)
+{
+	struct ft_sched_req *req = calloc((size_t)m->n + 1, sizeof(*req));
+	struct ft_sched_out *out = calloc((size_t)m->n + 1, sizeof(*out));
+	struct ft_sched_cycles cyc = { 0 };
+	struct ft_sched_lstats st;
+	struct ft_cycle_result res;
+	struct ft_fabric *fab = NULL;
+	struct ft_pairs q = { 0 };
+	struct ft_sched *s = ft_sched_create(t);
+	char why[256];
+	int rc = -1;
+	u32 i, c, k;
+
+	if (!req || !out || !s)
+		goto oom;
+	for (i = 0; i < m->n; i++)
+		req[i] = (struct ft_sched_req){ m->src[i], m->dst[i], 1 };
+	if (ft_sched_leiserson(s, req, m->n, compact, out, &cyc, &st))
+		goto oom;
+	if (ft_sched_check_cycles(t, ft_sched_free_lanes(s), req, m->n, out,
+				  &cyc, why, sizeof(why))) {
+		ftsim_progress_done();
+		fprintf(stderr, "ftsim cycles: %s: the offline schedule is invalid: %s\n",
+			where, why);
+		goto out;
+	}
+	if (st.refused || cyc.nmsg != m->n) {
+		ftsim_progress_done();
+		fprintf(stderr, "ftsim cycles: %s: the offline schedule left %u of %u messages out\n",
+			where, m->n - cyc.nmsg, m->n);
+		goto out;
+	}
+	if (a->sh.w1 && m->n) {
+		fab = engine_new(a, pr, t, FT_INJECT_ALL, seed);
+		if (!fab || ft_pairs_init(&q, m->n))
+			goto oom;
+		for (c = 0; c < cyc.n; c++) {
+			for (k = cyc.start[c]; k < cyc.start[c + 1]; k++)
+				if (ft_pairs_add(&q, m->src[cyc.msg[k]],
+						 m->dst[cyc.msg[k]], 1, 1,
+						 fab->cycle, NULL))
+					goto oom;
+			if (ft_pairs_cycle(&q, fab, NULL, NULL, NULL, &res))
+				goto oom;
+			if (q.queued) {
+				ftsim_progress_done();
+				fprintf(stderr, "ftsim cycles: %s: offline cycle %u did not cross the engine in one cycle (%" PRIu64 " messages left)\n",
+					where, c, q.queued);
+				goto out;
+			}
+		}
+	}
+	run->cycles[compact ? INJ_OFFLINE_COMPACT : INJ_OFFLINE] = cyc.n;
+	run->drained[compact ? INJ_OFFLINE_COMPACT : INJ_OFFLINE] = true;
+	run->spilled[compact] = st.spilled;
+	rc = 0;
+	goto out;
+oom:
+	ftsim_progress_done();
+	fprintf(stderr, "ftsim cycles: %s: the offline schedule failed (out of memory?)\n",
+		where);
+out:
+	ft_pairs_destroy(&q);
+	engine_free(fab);
+	ft_sched_cycles_free(&cyc);
+	ft_sched_destroy(s);
+	free(req);
+	free(out);
+	return rc;
+}
+
+/* FNV-1a: a profile's sets follow its name, not its place in the list. */
+static u64 name_hash(const char *s)
+{
+	u64 h = 0xcbf29ce484222325ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return h;
+}
+
+static int run_point(const struct cyc_args *a, u32 pi, u32 li,
+		     struct prof_res *pres, struct msgset *m)
+{
+	const struct ftsim_profile *pr = &a->prof[pi];
+	struct point *pt = &pres->pt[li];
+	struct ft_lambda lam;
+	struct ft_rand r;
+	char where[160];
+	u64 set_seed;
+	u32 k, j;
+
+	pt->target = a->lambda[li];
+	pt->run = calloc(a->seeds, sizeof(*pt->run));
+	if (!pt->run)
+		return -1;
+	for (k = 0; k < a->seeds; k++) {
+		struct set_run *run = &pt->run[k];
+
+		set_seed = ftsim_derive(ftsim_derive(ftsim_derive(a->seed,
+								  name_hash(pr->desc)),
+						     pt->target), k);
+		ft_rand_seed(&r, set_seed);
+		snprintf(where, sizeof(where), "profile %s, lambda %" PRIu64 ".%03" PRIu64 ", set %u",
+			 pr->desc, pt->target / 1000, pt->target % 1000, k + 1);
+		if (make_set(a, &pres->t, pt->target, &r, m) ||
+		    set_lambda(&pres->t, m, &lam)) {
+			ftsim_progress_done();
+			fprintf(stderr, "ftsim cycles: %s: cannot build the message set\n",
+				where);
+			return -1;
+		}
+		/* By construction; ft_lambda() is the authority. */
+		if ((u64)lam.load * 1000 > pt->target * lam.cap) {
+			ftsim_progress_done();
+			fprintf(stderr, "ftsim cycles: %s: lambda %u/%" PRIu64 " above the target\n",
+				where, lam.load, lam.cap);
+			return -1;
+		}
+		run->nmsg = m->n;
+		run->load = lam.load;
+		run->cap = lam.cap;
+		for (j = 0; j < a->ninj; j++) {
+			int inj = a->inj[j];
+
+			ftsim_progress("ftsim cycles: %s: %s (%u messages)", where,
+				       inj_titles[inj], m->n);
+			if (inj >= INJ_OFFLINE) {
+				if (run_offline(a, pr, &pres->t,
+						ftsim_derive(set_seed, 1 + inj),
+						inj == INJ_OFFLINE_COMPACT, m, run,
+						where))
+					return -1;
+				continue;
+			}
+			if (run_engine(a, pr, &pres->t, inj,
+				       ftsim_derive(set_seed, 1 + inj), m,
+				       &run->cycles[inj], &run->drained[inj])) {
+				ftsim_progress_done();
+				fprintf(stderr, "ftsim cycles: %s: %s: the engine failed\n",
+					where, inj_titles[inj]);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* --- reporting --- */
+
+struct inj_sum {
+	struct ftsim_stat cycles;
+	struct ftsim_stat per_lambda;	/* sets with lambda > 0 */
+	u32 drained;
+};
+
+static void summarize(const struct cyc_args *a, const struct point *pt,
+		      int inj, struct inj_sum *s, struct ftsim_stat *lambda,
+		      struct ftsim_stat *msgs, u64 *ceil_max)
+{
+	u32 k;
+
+	ftsim_stat_init(&s->cycles);
+	ftsim_stat_init(&s->per_lambda);
+	s->drained = 0;
+	if (lambda)
+		ftsim_stat_init(lambda);
+	if (msgs)
+		ftsim_stat_init(msgs);
+	if (ceil_max)
+		*ceil_max = 0;
+	for (k = 0; k < a->seeds; k++) {
+		const struct set_run *run = &pt->run[k];
+		double lam = (double)run->load / (double)run->cap;
+
+		ftsim_stat_add(&s->cycles, (double)run->cycles[inj]);
+		if (run->load)
+			ftsim_stat_add(&s->per_lambda,
+				       (double)run->cycles[inj] / lam);
+		s->drained += run->drained[inj];
+		if (lambda)
+			ftsim_stat_add(lambda, lam);
+		if (msgs)
+			ftsim_stat_add(msgs, run->nmsg);
+		if (ceil_max) {
+			u64 c = ft_div_ceil64(run->load, run->cap);
+
+			*ceil_max = c > *ceil_max ? c : *ceil_max;
+		}
+	}
+}
+
+static void lanes_str(const struct ft_topo *t, char *buf, size_t len)
+{
+	size_t off = 0;
+	u32 i;
+
+	buf[0] = '\0';
+	for (i = 1; i <= t->h && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%u",
+					i > 1 ? "," : "", t->lanes[i]);
+}
+
+static void print_tables(const struct cyc_args *a, const struct prof_res *res)
+{
+	struct ftsim_stat lam, msgs;
+	struct inj_sum s;
+	char lanes[256];
+	bool capped = false, empty = false;
+	u64 ceil_max;
+	u32 p, l, j;
+
+	printf("ftsim cycles: %s, messages %s, path %s, arbitration %s\n",
+	       a->sh.desc, msgs_names[a->msgs], path_names[a->path],
+	       arb_names[a->arb]);
+	printf("%u message set%s per point, seed %" PRIu64 ", at most %" PRIu64
+	       " cycles per run\n", a->seeds, a->seeds > 1 ? "s" : "",
+	       a->seed, a->max_cycles);
+	printf("cycles: mean over the sets (min, max); cycles/lambda: mean of each set's\n"
+	       "cycles / lambda(M); drained: sets delivered in full within the cap\n");
+	for (j = 0; j < a->ninj; j++)
+		if (a->inj[j] == INJ_OFFLINE_COMPACT)
+			printf("off-compact: Leiserson's one-cycle sets packed first-fit (--injection offline-compact)\n");
+	for (p = 0; p < a->nprof; p++) {
+		const struct prof_res *pr = &res[p];
+
+		lanes_str(&pr->t, lanes, sizeof(lanes));
+		printf("\nprofile %s: lanes per level %s; RANDOM's r = %.2f\n",
+		       a->prof[p].desc, lanes, pr->r_q16 / 65536.0);
+		printf("%7s %8s %5s %9s  %-11s %8s %8s %8s %13s %8s\n",
+		       "target", "lambda", "ceil", "messages", "injection",
+		       "cycles", "min", "max", "cycles/lambda", "drained");
+		for (l = 0; l < a->nlambda; l++) {
+			const struct point *pt = &pr->pt[l];
+
+			for (j = 0; j < a->ninj; j++) {
+				int inj = a->inj[j];
+
+				summarize(a, pt, inj, &s, &lam, &msgs, &ceil_max);
+				if (!j)
+					printf("%7.3g %8.3f %5" PRIu64 " %9.1f  ",
+					       pt->target / 1000.0, lam.mean,
+					       ceil_max, msgs.mean);
+				else
+					printf("%7s %8s %5s %9s  ", "", "", "", "");
+				printf("%-11s %8.1f %8.0f %8.0f ", inj_titles[inj],
+				       s.cycles.mean, s.cycles.min, s.cycles.max);
+				if (s.per_lambda.n)
+					printf("%13.2f", s.per_lambda.mean);
+				else
+					printf("%13s", "-");
+				printf(" %4u/%u\n", s.drained, a->seeds);
+			}
+		}
+	}
+	/* cycles / lambda at a glance */
+	printf("\ncycles/lambda (mean over the sets)\n");
+	printf("%-16s %7s %8s", "profile", "target", "lambda");
+	for (j = 0; j < a->ninj; j++)
+		printf(" %11s", inj_titles[a->inj[j]]);
+	printf("\n");
+	for (p = 0; p < a->nprof; p++) {
+		for (l = 0; l < a->nlambda; l++) {
+			const struct point *pt = &res[p].pt[l];
+			char row[512];
+			size_t off = 0, len;
+
+			for (j = 0; j < a->ninj && off < sizeof(row); j++) {
+				summarize(a, pt, a->inj[j], &s, j ? NULL : &lam,
+					  NULL, NULL);
+				if (!j)
+					off += (size_t)snprintf(row + off, sizeof(row) - off,
+								"%-16s %7.3g %8.3f",
+								a->prof[p].desc,
+								pt->target / 1000.0,
+								lam.mean);
+				if (off >= sizeof(row))
+					break;
+				if (s.per_lambda.n) {
+					off += (size_t)snprintf(row + off, sizeof(row) - off,
+								" %10.2f%c",
+								s.per_lambda.mean,
+								s.drained < a->seeds ?
+								'*' : ' ');
+					capped |= s.drained < a->seeds;
+				} else {
+					off += (size_t)snprintf(row + off, sizeof(row) - off,
+								" %10s ", "-");
+					empty = true;
+				}
+			}
+			len = strlen(row);
+			while (len && row[len - 1] == ' ')
+				row[--len] = '\0';
+			printf("%s\n", row);
+		}
+	}
+	if (capped)
+		printf("* some sets not drained within the cap (--max-cycles): their cycles are the cap\n");
+	if (empty)
+		printf("- no message fits under the target (lambda 0): the leaf channels' capacity is above it\n");
+}
+
+static void json_stat(struct ftsim_json *j, const char *key,
+		      const struct ftsim_stat *s, int prec)
+{
+	ftsim_json_obj(j, key);
+	if (s->n) {
+		ftsim_json_num(j, "mean", s->mean, prec);
+		ftsim_json_num(j, "min", s->min, prec);
+		ftsim_json_num(j, "max", s->max, prec);
+	} else {
+		ftsim_json_null(j, "mean");
+		ftsim_json_null(j, "min");
+		ftsim_json_null(j, "max");
+	}
+	ftsim_json_end(j, '}');
+}
+
+static void print_json(const struct cyc_args *a, const struct prof_res *res)
+{
+	struct ftsim_json j;
+	struct inj_sum s;
+	struct ftsim_stat lam, msgs;
+	u32 p, l, k, i, lanes[FT_MAX_LEVELS];
+	u64 ceil_max;
+
+	ftsim_json_init(&j, stdout);
+	ftsim_json_obj(&j, NULL);
+	ftsim_json_str(&j, "command", "cycles");
+	ftsim_json_obj(&j, "shape");
+	ftsim_json_str(&j, "kind", a->sh.kind);
+	ftsim_json_str(&j, "name", a->sh.desc);
+	ftsim_json_u64(&j, "leaves", a->sh.n);
+	ftsim_json_u64(&j, "levels", a->sh.h);
+	ftsim_json_u32s(&j, "m", a->sh.m, a->sh.h);
+	ftsim_json_u32s(&j, "w", a->sh.w, a->sh.h);
+	ftsim_json_end(&j, '}');
+	ftsim_json_str(&j, "messages", msgs_names[a->msgs]);
+	ftsim_json_str(&j, "path", path_names[a->path]);
+	ftsim_json_str(&j, "arbitration", arb_names[a->arb]);
+	ftsim_json_u64(&j, "sets_per_point", a->seeds);
+	ftsim_json_u64(&j, "seed", a->seed);
+	ftsim_json_u64(&j, "max_cycles", a->max_cycles);
+	ftsim_json_arr(&j, "profiles");
+	for (p = 0; p < a->nprof; p++) {
+		const struct prof_res *pr = &res[p];
+
+		ftsim_json_obj(&j, NULL);
+		ftsim_json_str(&j, "profile", a->prof[p].name);
+		ftsim_json_str(&j, "spec", a->prof[p].desc);
+		for (i = 0; i < pr->t.h; i++)
+			lanes[i] = pr->t.lanes[i + 1];
+		ftsim_json_u32s(&j, "lanes", lanes, pr->t.h);
+		ftsim_json_num(&j, "random_r", pr->r_q16 / 65536.0, 4);
+		ftsim_json_arr(&j, "points");
+		for (l = 0; l < a->nlambda; l++) {
+			const struct point *pt = &pr->pt[l];
+
+			ftsim_json_obj(&j, NULL);
+			ftsim_json_num(&j, "target", pt->target / 1000.0, 3);
+			ftsim_json_arr(&j, "sets");
+			for (k = 0; k < a->seeds; k++) {
+				const struct set_run *run = &pt->run[k];
+
+				ftsim_json_obj(&j, NULL);
+				ftsim_json_u64(&j, "messages", run->nmsg);
+				ftsim_json_num(&j, "lambda",
+					       (double)run->load / (double)run->cap, 6);
+				ftsim_json_u64(&j, "lambda_load", run->load);
+				ftsim_json_u64(&j, "lambda_cap", run->cap);
+				ftsim_json_u64(&j, "lambda_ceil",
+					       ft_div_ceil64(run->load, run->cap));
+				ftsim_json_obj(&j, "cycles");
+				for (i = 0; i < a->ninj; i++)
+					ftsim_json_u64(&j, inj_names[a->inj[i]],
+						       run->cycles[a->inj[i]]);
+				ftsim_json_end(&j, '}');
+				ftsim_json_obj(&j, "drained");
+				for (i = 0; i < a->ninj; i++)
+					ftsim_json_bool(&j, inj_names[a->inj[i]],
+							run->drained[a->inj[i]]);
+				ftsim_json_end(&j, '}');
+				if (!a->sh.w1) {
+					ftsim_json_u64(&j, "offline_spilled",
+						       run->spilled[0]);
+					ftsim_json_u64(&j, "offline_compact_spilled",
+						       run->spilled[1]);
+				}
+				ftsim_json_end(&j, '}');
+			}
+			ftsim_json_end(&j, ']');
+			ftsim_json_arr(&j, "injections");
+			for (i = 0; i < a->ninj; i++) {
+				int inj = a->inj[i];
+
+				summarize(a, pt, inj, &s, &lam, &msgs, &ceil_max);
+				ftsim_json_obj(&j, NULL);
+				ftsim_json_str(&j, "injection", inj_names[inj]);
+				ftsim_json_str(&j, "name", inj_titles[inj]);
+				json_stat(&j, "cycles", &s.cycles, 3);
+				json_stat(&j, "cycles_per_lambda", &s.per_lambda, 4);
+				ftsim_json_u64(&j, "drained", s.drained);
+				ftsim_json_end(&j, '}');
+			}
+			ftsim_json_end(&j, ']');
+			json_stat(&j, "lambda", &lam, 6);
+			json_stat(&j, "messages", &msgs, 1);
+			ftsim_json_u64(&j, "lambda_ceil_max", ceil_max);
+			ftsim_json_end(&j, '}');
+		}
+		ftsim_json_end(&j, ']');
+		ftsim_json_end(&j, '}');
+	}
+	ftsim_json_end(&j, ']');
+	ftsim_json_end(&j, '}');
+	ftsim_json_finish(&j);
+}
+
+int ftsim_cycles(int argc, char **argv)
+{
+	struct prof_res *res;
+	struct msgset m = { 0 };
+	struct cyc_args a;
+	u32 p, l;
+	int rc = 0;
+
+	if (cyc_args(argc, argv, &a))
+		return FTSIM_EXIT_USAGE;
+	res = calloc(a.nprof, sizeof(*res));
+	if (!res) {
+		fprintf(stderr, "ftsim cycles: out of memory\n");
+		return FTSIM_EXIT_FAIL;
+	}
+	/* Every profile must fit the shape before anything runs. */
+	for (p = 0; p < a.nprof; p++) {
+		if (ftsim_topo(CMD, &a.sh, &a.prof[p], &res[p].t)) {
+			free(res);
+			return FTSIM_EXIT_USAGE;
+		}
+		res[p].r_q16 = a.r_q16 ? a.r_q16 : ft_congestion_r(&res[p].t);
+	}
+	for (p = 0; p < a.nprof && !rc; p++)
+		for (l = 0; l < a.nlambda && !rc; l++)
+			if (run_point(&a, p, l, &res[p], &m))
+				rc = FTSIM_EXIT_FAIL;
+	ftsim_progress_done();
+	if (!rc) {
+		if (a.json)
+			print_json(&a, res);
+		else
+			print_tables(&a, res);
+	}
+	for (p = 0; p < a.nprof; p++)
+		for (l = 0; l < a.nlambda; l++)
+			free(res[p].pt[l].run);
+	free(res);
+	free(m.src);
+	free(m.dst);
+	return rc;
+}

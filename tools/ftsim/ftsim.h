@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ftsim: shared pieces of the subcommands (argument words, shapes and
+ * profiles, statistics, a small JSON writer, progress on a terminal).
+ */
+#ifndef FTSIM_H
+#define FTSIM_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "ft_topo.h"
+#include "ft_profile.h"
+
+/* Exit codes: 0 done, 1 failed (a check, memory), 2 usage. */
+#define FTSIM_EXIT_FAIL		1
+#define FTSIM_EXIT_USAGE	2
+
+int ftsim_replay(int argc, char **argv);
+int ftsim_sched(int argc, char **argv);
+int ftsim_cycles(int argc, char **argv);
+void ftsim_sched_usage(FILE *f);
+void ftsim_cycles_usage(FILE *f);
+
+/*
+ * A usage error of subcommand @cmd ("sched"): prints "ftsim CMD: ..."
+ * and a pointer to the help on stderr; returns -1.
+ */
+int ftsim_usage_err(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * getopt_long() ended on '?' or ':' (optstring starting with ':', opterr
+ * 0): name the bad word.  Returns -1.
+ */
+int ftsim_getopt_err(const char *cmd, int c, char **argv);
+
+/* "--opt VALUE" words: on error print it, naming @opt and @s; -1. */
+int ftsim_parse_u32(const char *cmd, const char *opt, const char *s, u32 min,
+		    u32 max, u32 *v);
+int ftsim_parse_u64(const char *cmd, const char *opt, const char *s, u64 *v);
+/* A decimal with at most 3 places ("2", "0.5", "1.25") in thousandths. */
+int ftsim_parse_milli(const char *cmd, const char *opt, const char *s,
+		      u64 min, u64 max, u64 *v);
+/* One of @names[0..n-1]; -1 (printed) or the index. */
+int ftsim_parse_name(const char *cmd, const char *opt, const char *s,
+		     const char *const *names, int n);
+
+/*
+ * Split a comma-separated list into at most @max items (in place in a
+ * copy that the caller frees with free(*buf)).  Empty items and too
+ * many items are usage errors.  Returns the count or -1.
+ */
+int ftsim_split(const char *cmd, const char *opt, const char *s, char **buf,
+		char **item, int max);
+
+/* A shape: binary N, kary L K (seed 002's FT(L,K)) or xgft H m w. */
+struct ftsim_shape {
+	u32 h;
+	u32 m[FT_MAX_LEVELS];
+	u32 w[FT_MAX_LEVELS];
+	u32 n;
+	bool w1;		/* every w_i = 1 */
+	char kind[8];		/* "binary", "kary", "xgft" */
+	char desc[96];		/* "binary 256", "FT(3,4)", "XGFT(2; 8,4; 1,2)" */
+};
+
+int ftsim_parse_shape(const char *cmd, const char *opt, const char *s,
+		      struct ftsim_shape *sh);
+/* seed 002's FT(@l, @k): m = (k..k), w = (1, k..k). */
+int ftsim_kary(const char *cmd, const char *opt, const char *word,
+	       struct ftsim_shape *sh, u32 l, u32 k);
+
+/* A capacity profile as named on the command line. */
+struct ftsim_profile {
+	struct ft_profile p;
+	char name[16];		/* "doubling", "explicit", ... */
+	char desc[96];		/* "doubling (leaf capacity 1)" */
+};
+
+/* NAME or NAME:PARAM; constant:B, doubling:B, ..., universal:R. */
+int ftsim_parse_profile(const char *cmd, const char *opt, const char *s,
+			struct ftsim_profile *pr);
+/* Lanes c_1..c_h of @pr on @sh into a topology; usage error if not. */
+int ftsim_topo(const char *cmd, const struct ftsim_shape *sh,
+	       const struct ftsim_profile *pr, struct ft_topo *t);
+
+/* Running statistics (Welford). */
+struct ftsim_stat {
+	u64 n;
+	double mean;
+	double m2;
+	double min;
+	double max;
+};
+
+void ftsim_stat_init(struct ftsim_stat *s);
+void ftsim_stat_add(struct ftsim_stat *s, double x);
+/* Sample standard deviation (n - 1), 0 for fewer than two values. */
+double ftsim_stat_stddev(const struct ftsim_stat *s);
+double ftsim_sqrt(double x);
+double ftsim_median(double *v, u64 n);	/* sorts @v */
+
+/* Seeds: a value derived from @a and @b (splitmix64). */
+u64 ftsim_derive(u64 a, u64 b);
+
+/* Monotonic seconds. */
+double ftsim_now(void);
+
+/* Progress on stderr, only when it is a terminal. */
+void ftsim_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void ftsim_progress_done(void);
+
+/*
+ * A streaming JSON writer: objects and arrays nest, members are keyed
+ * inside objects (key NULL inside arrays), commas and indentation are
+ * the writer's business.
+ */
+#define FTSIM_JSON_DEPTH	16
+
+struct ftsim_json {
+	FILE *f;
+	int depth;
+	bool any[FTSIM_JSON_DEPTH];
+};
+
+void ftsim_json_init(struct ftsim_json *j, FILE *f);
+void ftsim_json_obj(struct ftsim_json *j, const char *key);
+void ftsim_json_arr(struct ftsim_json *j, const char *key);
+void ftsim_json_end(struct ftsim_json *j, char close);	/* '}' or ']' */
+void ftsim_json_str(struct ftsim_json *j, const char *key, const char *v);
+void ftsim_json_u64(struct ftsim_json *j, const char *key, u64 v);
+/* A number with @prec decimals; NaN and infinities are written null. */
+void ftsim_json_num(struct ftsim_json *j, const char *key, double v, int prec);
+void ftsim_json_bool(struct ftsim_json *j, const char *key, bool v);
+void ftsim_json_null(struct ftsim_json *j, const char *key);
+void ftsim_json_u32s(struct ftsim_json *j, const char *key, const u32 *v,
+		     u32 n);
+void ftsim_json_finish(struct ftsim_json *j);
+
+#endif /* FTSIM_H */

@@ -1,0 +1,1124 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ftsim sched: seed 002's experiment offline.  For each k-ary n-tree
+ * FT(L,K), N trials of a request pattern (by default uniform random
+ * permutations, 100 per size as in the paper), every selected algorithm
+ * of the scheduling library on the same requests from all lanes free,
+ * the schedulability ratio (granted / requests) mean, min, max and
+ * sample standard deviation, and the level-wise improvement over the
+ * local baselines in points and relative %.  Every schedule is checked
+ * by the library's independent validator unless --no-check.
+ *
+ * A size's requests and the algorithms' seeds depend only on --seed,
+ * the size, the pattern and the trial number, so a size's row is the
+ * same alone or in --sizes all, and trial t is the same for any --trials
+ * above t.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ftsim.h"
+#include "ft_rand.h"
+#include "sched/ft_sched.h"
+#include "sched/ft_sched_check.h"
+
+#define CMD		"sched"
+#define MAX_SIZES	64
+#define MAX_TRIALS	1000000U
+#define DEFAULT_TRIALS	100U
+
+/* The paper's ranges (seed 002, section 5), in %. */
+#define PAPER_LOCAL_LO		45
+#define PAPER_LOCAL_HI		70
+#define PAPER_LW_LO		78
+#define PAPER_LW_HI		95
+#define PAPER_IMPROVEMENT	30
+
+enum pattern {
+	PAT_PERMUTATION,
+	PAT_BITREVERSAL,
+	PAT_TRANSPOSE,
+	PAT_HOTSPOT,
+	PAT_N,
+};
+
+static const char *const pattern_names[PAT_N] = {
+	"permutation", "bitreversal", "transpose", "hotspot",
+};
+
+/* Seed 002's candidate sizes (notes A6): 2-, 3- and 4-level, 64..4096. */
+static const u32 all_sizes[][2] = {
+	{ 2, 8 }, { 2, 16 }, { 2, 32 }, { 2, 64 },
+	{ 3, 4 }, { 3, 8 }, { 3, 16 },
+	{ 4, 4 }, { 4, 8 },
+};
+
+struct sched_args {
+	u32 nsizes;
+	u32 size_l[MAX_SIZES];
+	u32 size_k[MAX_SIZES];
+	u32 trials;
+	u32 nalgos;
+	int algo[FT_SCHED_NALGOS];
+	u64 seed;
+	int pattern;
+	u32 hot_pct;
+	int order;
+	bool release;
+	bool random_fit;
+	bool check;
+	bool timing;
+	bool json;
+};
+
+struct algo_res {
+	struct ftsim_stat ratio;	/* in % */
+	u64 granted;
+	u64 requests;
+	u32 full;			/* trials with every request granted */
+	u64 fail_up[FT_MAX_LEVELS + 1];
+	u64 fail_down[FT_MAX_LEVELS + 1];
+	double *us;			/* --timing: microseconds per trial */
+	double median_us;
+};
+
+struct size_res {
+	struct ftsim_shape sh;
+	u32 l;
+	u32 k;
+	struct algo_res a[FT_SCHED_NALGOS];
+};
+
+void ftsim_sched_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: ftsim sched [--sizes all|L:K[,L:K...]] [--trials N]\n"
+		"                   [--algorithms LIST] [--seed S]\n"
+		"                   [--pattern permutation|bitreversal|transpose|hotspot]\n"
+		"                   [--hot-percent P] [--order source|random|farthest]\n"
+		"                   [--release-on-failure] [--random-fit] [--no-check]\n"
+		"                   [--timing] [--json]\n"
+		"Seed 002's experiment without the kernel: on each k-ary n-tree FT(L,K)\n"
+		"(K^L leaves, one lane per link, all free), N request sets of the pattern,\n"
+		"scheduled by every algorithm of the scheduling library; prints the\n"
+		"schedulability ratio (granted / requests) per size and algorithm (mean,\n"
+		"min, max, sample standard deviation in points) next to the paper's ranges\n"
+		"(local 45-70 %%, level-wise 78-95 %%), the level-wise improvement over\n"
+		"local-greedy and local-random in points and relative %%, and the paper's\n"
+		"claims checked on the run.\n"
+		"  --sizes all|LIST      all: seed 002's sizes FT(2,8) FT(2,16) FT(2,32)\n"
+		"                        FT(2,64) FT(3,4) FT(3,8) FT(3,16) FT(4,4) FT(4,8)\n"
+		"                        (64 to 4096 leaves); or L:K items, e.g. 3:4,2:8\n"
+		"                        (default all)\n"
+		"  --trials N            request sets per size (default %u, as the paper)\n"
+		"  --algorithms LIST     levelwise, local-greedy, local-random, random,\n"
+		"                        optimal, comma-separated (default all, in this order)\n"
+		"  --seed S              base seed (default 1); equal seeds, equal output\n"
+		"  --pattern P           permutation: uniform random (default); bitreversal\n"
+		"                        and transpose (address bits reversed / halves\n"
+		"                        swapped; base-K digits when K^L is not a power of\n"
+		"                        two): the same every trial; hotspot: a random\n"
+		"                        permutation in which P %% of the sources send to\n"
+		"                        one random hot leaf instead\n"
+		"  --hot-percent P       hotspot's share of sources, 0..100 (default 10)\n"
+		"  --order O             request order: source (the paper's, default),\n"
+		"                        random (random rank), farthest (largest H first)\n"
+		"  --release-on-failure  a refused request gives back the lanes it took\n"
+		"                        (default: it keeps them, as in the paper)\n"
+		"  --random-fit          level-wise takes a random common port, not the first\n"
+		"  --no-check            skip the independent validator of every schedule\n"
+		"  --timing              add the median time of one schedule (microseconds,\n"
+		"                        this machine; the output is then not reproducible)\n"
+		"  --json                one JSON document on stdout instead of the tables\n"
+		"Progress goes to stderr when it is a terminal. Exit 0 done, 1 a schedule\n"
+		"failed validation, 2 bad arguments.\n"
+		"Example: ftsim sched --sizes 3:4,3:16 --trials 20\n",
+		DEFAULT_TRIALS);
+}
+
+/* L:K: 1 <= L <= FT_MAX_LEVELS, 2 <= K <= FT_MAX_W. */
+static int size_word(const char *word, const char *colon, u32 *l, u32 *k)
+{
+	unsigned long long x, y;
+	char *end;
+
+	x = strtoull(word, &end, 10);
+	if (word[0] < '0' || word[0] > '9' || end != colon || !x ||
+	    x > FT_MAX_LEVELS)
+		return ftsim_usage_err(CMD, "bad --sizes item '%s': the level count L must be 1 to %u",
+				       word, FT_MAX_LEVELS);
+	y = strtoull(colon + 1, &end, 10);
+	if (colon[1] < '0' || colon[1] > '9' || *end || y < 2 || y > FT_MAX_W)
+		return ftsim_usage_err(CMD, "bad --sizes item '%s': the arity K must be 2 to %u",
+				       word, FT_MAX_W);
+	*l = (u32)x;
+	*k = (u32)y;
+	return 0;
+}
+
+static int parse_sizes(const char *s, struct sched_args *a)
+{
+	char *buf, *item[MAX_SIZES], *colon;
+	int n, i;
+	u32 j;
+
+	if (!strcmp(s, "all")) {
+		a->nsizes = sizeof(all_sizes) / sizeof(all_sizes[0]);
+		for (j = 0; j < a->nsizes; j++) {
+			a->size_l[j] = all_sizes[j][0];
+			a->size_k[j] = all_sizes[j][1];
+		}
+		return 0;
+	}
+	n = ftsim_split(CMD, "--sizes", s, &buf, item, MAX_SIZES);
+	if (n < 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		colon = strchr(item[i], ':');
+		if (!colon) {
+			ftsim_usage_err(CMD, "bad --sizes item '%s': expected L:K (levels and arity, e.g. 3:4) or all",
+					item[i]);
+			goto bad;
+		}
+		if (size_word(item[i], colon, &a->size_l[i], &a->size_k[i]))
+			goto bad;
+	}
+	a->nsizes = (u32)n;
+	free(buf);
+	return 0;
+bad:
+	free(buf);
+	return -1;
+}
+
+static int parse_algos(const char *s, struct sched_args *a)
+{
+	static const char *const names[FT_SCHED_NALGOS] = {
+		"levelwise", "local-greedy", "local-random", "random", "optimal",
+	};
+	char *buf, *item[FT_SCHED_NALGOS * 2];
+	int n, i, k;
+	u32 j;
+
+	n = ftsim_split(CMD, "--algorithms", s, &buf, item,
+			FT_SCHED_NALGOS * 2);
+	if (n < 0)
+		return -1;
+	a->nalgos = 0;
+	for (i = 0; i < n; i++) {
+		k = ftsim_parse_name(CMD, "--algorithms item", item[i], names,
+				     FT_SCHED_NALGOS);
+		if (k < 0)
+			goto bad;
+		for (j = 0; j < a->nalgos; j++) {
+			if (a->algo[j] == k) {
+				ftsim_usage_err(CMD, "bad --algorithms '%s': '%s' is listed twice",
+						s, item[i]);
+				goto bad;
+			}
+		}
+		a->algo[a->nalgos++] = k;
+	}
+	free(buf);
+	return 0;
+bad:
+	free(buf);
+	return -1;
+}
+
+static int sched_args(int argc, char **argv, struct sched_args *a)
+{
+	enum {
+		O_SIZES = 256, O_TRIALS, O_ALGOS, O_SEED, O_PATTERN, O_HOT,
+		O_ORDER, O_RELEASE, O_RFIT, O_NOCHECK, O_TIMING, O_JSON,
+		O_HELP,
+	};
+	static const struct option opts[] = {
+		{ "sizes", required_argument, NULL, O_SIZES },
+		{ "trials", required_argument, NULL, O_TRIALS },
+		{ "algorithms", required_argument, NULL, O_ALGOS },
+		{ "seed", required_argument, NULL, O_SEED },
+		{ "pattern", required_argument, NULL, O_PATTERN },
+		{ "hot-percent", required_argument, NULL, O_HOT },
+		{ "order", required_argument, NULL, O_ORDER },
+		{ "release-on-failure", no_argument, NULL, O_RELEASE },
+		{ "random-fit", no_argument, NULL, O_RFIT },
+		{ "no-check", no_argument, NULL, O_NOCHECK },
+		{ "timing", no_argument, NULL, O_TIMING },
+		{ "json", no_argument, NULL, O_JSON },
+		{ "help", no_argument, NULL, O_HELP },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const char *const orders[] = { "source", "random", "farthest" };
+	bool hot_given = false;
+	u64 seen = 0;
+	int c, k, li = 0;
+	u32 j;
+
+	memset(a, 0, sizeof(*a));
+	a->trials = DEFAULT_TRIALS;
+	a->seed = 1;
+	a->hot_pct = 10;
+	a->check = true;
+	for (j = 0; j < FT_SCHED_NALGOS; j++)
+		a->algo[j] = (int)j;
+	a->nalgos = FT_SCHED_NALGOS;
+	if (parse_sizes("all", a))
+		return -1;
+	/* Help beats bad words. */
+	for (c = 1; c < argc && strcmp(argv[c], "--"); c++) {
+		if (!strcmp(argv[c], "--help") || !strcmp(argv[c], "-h")) {
+			ftsim_sched_usage(stdout);
+			exit(0);
+		}
+	}
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":h", opts, &li)) != -1) {
+		if (c >= 256 && c < O_HELP) {
+			if (seen & (1ULL << (c - 256)))
+				return ftsim_usage_err(CMD, "option '--%s' given twice",
+						       opts[li].name);
+			seen |= 1ULL << (c - 256);
+		}
+		switch (c) {
+		case O_SIZES:
+			if (parse_sizes(optarg, a))
+				return -1;
+			break;
+		case O_TRIALS:
+			if (ftsim_parse_u32(CMD, "--trials", optarg, 1,
+					    MAX_TRIALS, &a->trials))
+				return -1;
+			break;
+		case O_ALGOS:
+			if (parse_algos(optarg, a))
+				return -1;
+			break;
+		case O_SEED:
+			if (ftsim_parse_u64(CMD, "--seed", optarg, &a->seed))
+				return -1;
+			break;
+		case O_PATTERN:
+			a->pattern = ftsim_parse_name(CMD, "--pattern", optarg,
+						      pattern_names, PAT_N);
+			if (a->pattern < 0)
+				return -1;
+			break;
+		case O_HOT:
+			if (ftsim_parse_u32(CMD, "--hot-percent", optarg, 0, 100,
+					    &a->hot_pct))
+				return -1;
+			hot_given = true;
+			break;
+		case O_ORDER:
+			k = ftsim_parse_name(CMD, "--order", optarg, orders, 3);
+			if (k < 0)
+				return -1;
+			a->order = ft_sched_order_parse(orders[k]);
+			break;
+		case O_RELEASE:
+			a->release = true;
+			break;
+		case O_RFIT:
+			a->random_fit = true;
+			break;
+		case O_NOCHECK:
+			a->check = false;
+			break;
+		case O_TIMING:
+			a->timing = true;
+			break;
+		case O_JSON:
+			a->json = true;
+			break;
+		case 'h':
+		case O_HELP:
+			ftsim_sched_usage(stdout);
+			exit(0);
+		default:
+			return ftsim_getopt_err(CMD, c, argv);
+		}
+	}
+	if (optind < argc)
+		return ftsim_usage_err(CMD, "unexpected argument '%s'", argv[optind]);
+	if (hot_given && a->pattern != PAT_HOTSPOT)
+		return ftsim_usage_err(CMD, "--hot-percent %u needs --pattern hotspot",
+				       a->hot_pct);
+	return 0;
+}
+
+/* --- request patterns --- */
+
+static bool pow2(u32 n)
+{
+	return !(n & (n - 1));
+}
+
+static u32 lg2(u32 n)
+{
+	u32 b = 0;
+
+	while ((1U << b) < n)
+		b++;
+	return b;
+}
+
+/* Reverse the @nd digits of @x in radix @r. */
+static u32 reverse_digits(u32 x, u32 r, u32 nd)
+{
+	u32 y = 0, i;
+
+	for (i = 0; i < nd; i++) {
+		y = y * r + x % r;
+		x /= r;
+	}
+	return y;
+}
+
+/* x = hi * r^lo_d + lo  ->  lo * r^(nd - lo_d) + hi, lo_d = nd / 2. */
+static u32 transpose_digits(u32 x, u32 r, u32 nd)
+{
+	u32 lo_d = nd / 2, plo = 1, phi = 1, i;
+
+	for (i = 0; i < lo_d; i++)
+		plo *= r;
+	for (i = lo_d; i < nd; i++)
+		phi *= r;
+	return (x % plo) * phi + x / plo;
+}
+
+static void random_perm(struct ft_rand *r, u32 *p, u32 n)
+{
+	u32 i, j, x;
+
+	for (i = 0; i < n; i++)
+		p[i] = i;
+	for (i = n; i > 1; i--) {
+		j = ft_rand_below(r, i);
+		x = p[i - 1];
+		p[i - 1] = p[j];
+		p[j] = x;
+	}
+}
+
+/* Requests i -> dst(i) for every leaf i. */
+static void make_requests(const struct sched_args *a, struct ft_rand *r,
+			  const struct size_res *sz, u32 *perm,
+			  struct ft_sched_req *q)
+{
+	u32 n = sz->sh.n, i, hot;
+	bool p2 = pow2(n);
+	u32 radix = p2 ? 2 : sz->k, nd = p2 ? lg2(n) : sz->l;
+
+	switch (a->pattern) {
+	case PAT_BITREVERSAL:
+		for (i = 0; i < n; i++)
+			perm[i] = reverse_digits(i, radix, nd);
+		break;
+	case PAT_TRANSPOSE:
+		for (i = 0; i < n; i++)
+			perm[i] = transpose_digits(i, radix, nd);
+		break;
+	case PAT_HOTSPOT:
+		random_perm(r, perm, n);
+		hot = ft_rand_below(r, n);
+		for (i = 0; i < n; i++)
+			if (ft_rand_below(r, 100) < a->hot_pct)
+				perm[i] = hot;
+		break;
+	default:
+		random_perm(r, perm, n);
+		break;
+	}
+	for (i = 0; i < n; i++)
+		q[i] = (struct ft_sched_req){ .src = i, .dst = perm[i],
+					      .lanes = 1 };
+}
+
+/* --- the experiment --- */
+
+static int run_size(const struct sched_args *a, struct size_res *sz,
+		    u32 idx)
+{
+	struct ft_sched_req *q = NULL;
+	struct ft_sched_out *out = NULL;
+	struct ft_sched_stats st;
+	struct ft_sched_opts o;
+	struct ft_sched *s = NULL;
+	struct ft_topo t;
+	struct ft_rand r;
+	u32 *perm = NULL, *before = NULL, n, nd, i, j, trial;
+	u32 lanes[FT_MAX_LEVELS];
+	u64 size_seed, trial_seed;
+	char why[256];
+	int rc = FTSIM_EXIT_FAIL;
+	double t0;
+
+	n = sz->sh.n;
+	/* Seed 002's model: one circuit per directed link. */
+	for (i = 0; i < FT_MAX_LEVELS; i++)
+		lanes[i] = 1;
+	if (ft_topo_init(&t, sz->sh.h, sz->sh.m, sz->sh.w, lanes))
+		return FTSIM_EXIT_FAIL;
+	nd = ft_topo_dlinks(&t);
+	s = ft_sched_create(&t);
+	q = calloc(n, sizeof(*q));
+	out = calloc(n, sizeof(*out));
+	perm = calloc(n, sizeof(*perm));
+	before = calloc(nd, sizeof(*before));
+	if (!s || !q || !out || !perm || !before)
+		goto oom;
+	memcpy(before, ft_sched_free_lanes(s), nd * sizeof(u32));
+	for (j = 0; j < a->nalgos; j++) {
+		struct algo_res *ar = &sz->a[a->algo[j]];
+
+		ftsim_stat_init(&ar->ratio);
+		if (a->timing) {
+			ar->us = calloc(a->trials, sizeof(double));
+			if (!ar->us)
+				goto oom;
+		}
+	}
+	size_seed = ftsim_derive(ftsim_derive(a->seed, (u64)sz->l << 16 | sz->k),
+				 (u64)a->pattern);
+	for (trial = 0; trial < a->trials; trial++) {
+		if (!(trial % 4) || trial + 1 == a->trials)
+			ftsim_progress("ftsim sched: %s (%u leaves, size %u of %u): trial %u of %u",
+				       sz->sh.desc, n, idx + 1, a->nsizes,
+				       trial + 1, a->trials);
+		trial_seed = ftsim_derive(size_seed, trial);
+		ft_rand_seed(&r, trial_seed);
+		make_requests(a, &r, sz, perm, q);
+		for (j = 0; j < a->nalgos; j++) {
+			int algo = a->algo[j];
+			struct algo_res *ar = &sz->a[algo];
+			bool exact;
+
+			ft_sched_reset(s);
+			ft_sched_opts_default(&o, algo);
+			o.order = a->order;
+			o.release_on_failure = a->release;
+			o.random_fit = a->random_fit;
+			o.seed = ftsim_derive(trial_seed, 1 + (u64)algo);
+			t0 = ftsim_now();
+			if (ft_sched_run(s, &o, q, n, out, &st)) {
+				ftsim_progress_done();
+				fprintf(stderr, "ftsim sched: %s: %s failed to run\n",
+					sz->sh.desc, ft_sched_algo_name(algo));
+				goto out;
+			}
+			if (a->timing)
+				ar->us[trial] = (ftsim_now() - t0) * 1e6;
+			exact = o.release_on_failure || algo == FT_SCHED_RANDOM ||
+				algo == FT_SCHED_OPTIMAL;
+			if (a->check &&
+			    ft_sched_check_round(&t, before, ft_sched_free_lanes(s),
+						 exact, q, n, out, why, sizeof(why))) {
+				ftsim_progress_done();
+				fprintf(stderr, "ftsim sched: %s trial %u: %s produced an invalid schedule: %s\n",
+					sz->sh.desc, trial, ft_sched_algo_name(algo),
+					why);
+				goto out;
+			}
+			ftsim_stat_add(&ar->ratio, 100.0 * st.granted / n);
+			ar->granted += st.granted;
+			ar->requests += st.requests;
+			ar->full += st.granted == n;
+			for (i = 0; i <= FT_MAX_LEVELS; i++) {
+				ar->fail_up[i] += st.fail_up[i];
+				ar->fail_down[i] += st.fail_down[i];
+			}
+		}
+	}
+	for (j = 0; j < a->nalgos; j++) {
+		struct algo_res *ar = &sz->a[a->algo[j]];
+
+		if (ar->us)
+			ar->median_us = ftsim_median(ar->us, a->trials);
+	}
+	rc = 0;
+	goto out;
+oom:
+	ftsim_progress_done();
+	fprintf(stderr, "ftsim sched: %s: out of memory\n", sz->sh.desc);
+out:
+	ft_sched_destroy(s);
+	free(q);
+	free(out);
+	free(perm);
+	free(before);
+	return rc;
+}
+
+/* --- reporting --- */
+
+static bool has_algo(const struct sched_args *a, int algo)
+{
+	u32 j;
+
+	for (j = 0; j < a->nalgos; j++)
+		if (a->algo[j] == algo)
+			return true;
+	return false;
+}
+
+/* The paper's range for @algo, or false. */
+static bool paper_range(const struct sched_args *a, int algo, int *lo, int *hi)
+{
+	if (a->pattern != PAT_PERMUTATION)
+		return false;
+	if (algo == FT_SCHED_LEVELWISE) {
+		*lo = PAPER_LW_LO;
+		*hi = PAPER_LW_HI;
+		return true;
+	}
+	if (algo == FT_SCHED_LOCAL_GREEDY || algo == FT_SCHED_LOCAL_RANDOM) {
+		*lo = PAPER_LOCAL_LO;
+		*hi = PAPER_LOCAL_HI;
+		return true;
+	}
+	return false;
+}
+
+static const char *range_pos(double mean, int lo, int hi)
+{
+	return mean < lo ? "below" : mean > hi ? "above" : "in";
+}
+
+struct improvement {
+	double points;
+	double relative;
+};
+
+static struct improvement improve(const struct size_res *sz, int base)
+{
+	double lw = sz->a[FT_SCHED_LEVELWISE].ratio.mean;
+	double b = sz->a[base].ratio.mean;
+
+	return (struct improvement){
+		.points = lw - b,
+		.relative = b > 0 ? 100.0 * (lw - b) / b : 0,
+	};
+}
+
+/* Averages of the per-size improvements over @base: all sizes, N > 500. */
+struct imp_avg {
+	u32 n_all, n_big;
+	double pts_all, rel_all, pts_big, rel_big;
+};
+
+static struct imp_avg improve_avg(const struct size_res *res, u32 nsizes,
+				  int base)
+{
+	struct imp_avg v = { 0 };
+	u32 i;
+
+	for (i = 0; i < nsizes; i++) {
+		struct improvement m = improve(&res[i], base);
+
+		v.n_all++;
+		v.pts_all += m.points;
+		v.rel_all += m.relative;
+		if (res[i].sh.n > 500) {
+			v.n_big++;
+			v.pts_big += m.points;
+			v.rel_big += m.relative;
+		}
+	}
+	if (v.n_all) {
+		v.pts_all /= v.n_all;
+		v.rel_all /= v.n_all;
+	}
+	if (v.n_big) {
+		v.pts_big /= v.n_big;
+		v.rel_big /= v.n_big;
+	}
+	return v;
+}
+
+/* The paper's claims (notes A6), checked on this run. */
+#define MAX_CLAIMS	9
+
+struct claim {
+	const char *text;
+	bool holds;
+	char detail[512];
+};
+
+static void append(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void append(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t off = strlen(buf);
+	va_list ap;
+
+	if (off + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + off, len - off, fmt, ap);
+	va_end(ap);
+}
+
+static u32 claims(const struct sched_args *a, const struct size_res *res,
+		  struct claim *c)
+{
+	static const int locals[2] = { FT_SCHED_LOCAL_GREEDY,
+				       FT_SCHED_LOCAL_RANDOM };
+	bool lw = has_algo(a, FT_SCHED_LEVELWISE);
+	char outside[400];
+	u32 nc = 0, i, j, in, nloc = 0;
+	int loc[2], b, lo, hi;
+
+	for (b = 0; b < 2; b++)
+		if (has_algo(a, locals[b]))
+			loc[nloc++] = locals[b];
+	if (a->pattern != PAT_PERMUTATION)
+		return 0;
+
+	if (lw && nloc) {
+		c[nc] = (struct claim){ .text = "level-wise mean above the local means at every size",
+					.holds = true };
+		for (i = 0; i < a->nsizes; i++)
+			for (j = 0; j < nloc; j++)
+				if (res[i].a[FT_SCHED_LEVELWISE].ratio.mean <=
+				    res[i].a[loc[j]].ratio.mean) {
+					c[nc].holds = false;
+					append(c[nc].detail, sizeof(c[nc].detail),
+					       "%s%s vs %s", c[nc].detail[0] ? "; " : "",
+					       res[i].sh.desc, ft_sched_algo_name(loc[j]));
+				}
+		nc++;
+		c[nc] = (struct claim){ .text = "level-wise minimum above the local maximum at every size",
+					.holds = true };
+		for (i = 0; i < a->nsizes; i++) {
+			double lmax = 0;
+
+			for (j = 0; j < nloc; j++)
+				if (res[i].a[loc[j]].ratio.max > lmax)
+					lmax = res[i].a[loc[j]].ratio.max;
+			if (res[i].a[FT_SCHED_LEVELWISE].ratio.min <= lmax) {
+				c[nc].holds = false;
+				append(c[nc].detail, sizeof(c[nc].detail),
+				       "%s%s (%.1f %% <= %.1f %%)",
+				       c[nc].detail[0] ? "; " : "", res[i].sh.desc,
+				       res[i].a[FT_SCHED_LEVELWISE].ratio.min, lmax);
+			}
+		}
+		nc++;
+	}
+	for (b = 0; b < FT_SCHED_NALGOS; b++) {
+		if (!has_algo(a, b) || !paper_range(a, b, &lo, &hi))
+			continue;
+		c[nc] = (struct claim){
+			.text = b == FT_SCHED_LEVELWISE ?
+				"level-wise means within 78-95 %" :
+				b == FT_SCHED_LOCAL_GREEDY ?
+				"local-greedy means within 45-70 %" :
+				"local-random means within 45-70 %",
+		};
+		in = 0;
+		outside[0] = '\0';
+		for (i = 0; i < a->nsizes; i++) {
+			double m = res[i].a[b].ratio.mean;
+
+			if (m >= lo && m <= hi) {
+				in++;
+				continue;
+			}
+			append(outside, sizeof(outside), "%s%s %.1f %%",
+			       outside[0] ? "; " : "", res[i].sh.desc, m);
+		}
+		c[nc].holds = in == a->nsizes;
+		snprintf(c[nc].detail, sizeof(c[nc].detail), "%u of %u sizes%s%s",
+			 in, a->nsizes, outside[0] ? "; outside: " : "", outside);
+		nc++;
+	}
+	/* Local ratio falls with more levels, at equal leaf counts. */
+	for (j = 0; j < nloc; j++) {
+		u32 compared = 0;
+
+		c[nc] = (struct claim){
+			.text = loc[j] == FT_SCHED_LOCAL_GREEDY ?
+				"local-greedy mean falls with more levels at equal N" :
+				"local-random mean falls with more levels at equal N",
+			.holds = true,
+		};
+		for (i = 0; i < a->nsizes; i++) {
+			u32 k;
+
+			for (k = 0; k < a->nsizes; k++) {
+				if (res[k].sh.n != res[i].sh.n ||
+				    res[k].l <= res[i].l)
+					continue;
+				compared++;
+				if (res[k].a[loc[j]].ratio.mean >=
+				    res[i].a[loc[j]].ratio.mean) {
+					c[nc].holds = false;
+					append(c[nc].detail, sizeof(c[nc].detail),
+					       "%s%s %.1f %% >= %s %.1f %%",
+					       c[nc].detail[0] ? "; " : "",
+					       res[k].sh.desc,
+					       res[k].a[loc[j]].ratio.mean,
+					       res[i].sh.desc,
+					       res[i].a[loc[j]].ratio.mean);
+				}
+			}
+		}
+		if (compared)
+			nc++;
+	}
+	/* Spread shrinks with size, at each depth. */
+	if (lw) {
+		u32 compared = 0;
+
+		c[nc] = (struct claim){ .text = "level-wise spread (stddev) shrinks with N at each depth",
+					.holds = true };
+		for (i = 0; i < a->nsizes; i++) {
+			const struct ftsim_stat *si = &res[i].a[FT_SCHED_LEVELWISE].ratio;
+			u32 k;
+
+			for (k = 0; k < a->nsizes; k++) {
+				const struct ftsim_stat *sk = &res[k].a[FT_SCHED_LEVELWISE].ratio;
+
+				if (res[k].l != res[i].l || res[k].sh.n <= res[i].sh.n)
+					continue;
+				compared++;
+				if (ftsim_stat_stddev(sk) >= ftsim_stat_stddev(si)) {
+					c[nc].holds = false;
+					append(c[nc].detail, sizeof(c[nc].detail),
+					       "%s%s %.2f >= %s %.2f",
+					       c[nc].detail[0] ? "; " : "",
+					       res[k].sh.desc, ftsim_stat_stddev(sk),
+					       res[i].sh.desc, ftsim_stat_stddev(si));
+				}
+			}
+		}
+		if (compared)
+			nc++;
+	}
+	if (has_algo(a, FT_SCHED_OPTIMAL)) {
+		u64 full = 0, trials = 0;
+
+		c[nc] = (struct claim){ .text = "optimal (not in the paper) grants every permutation in full",
+					.holds = true };
+		for (i = 0; i < a->nsizes; i++) {
+			full += res[i].a[FT_SCHED_OPTIMAL].full;
+			trials += a->trials;
+		}
+		c[nc].holds = full == trials;
+		snprintf(c[nc].detail, sizeof(c[nc].detail),
+			 "%" PRIu64 " of %" PRIu64 " permutations", full, trials);
+		nc++;
+	}
+	return nc;
+}
+
+static void print_header(const struct sched_args *a)
+{
+	static const char *const what[PAT_N] = {
+		"uniform random permutations", "bit-reversal permutation",
+		"transpose permutation", "hot spot",
+	};
+
+	printf("ftsim sched: seed 002's experiment, %s", what[a->pattern]);
+	if (a->pattern == PAT_HOTSPOT)
+		printf(" (%u %% of sources to one random leaf)", a->hot_pct);
+	printf(", %u trials per size, seed %" PRIu64 "\n", a->trials, a->seed);
+	printf("request order %s, %s, %s; %s\n", ft_sched_order_name(a->order),
+	       a->random_fit ? "random fit" : "first fit",
+	       a->release ? "release on failure" : "no release on failure",
+	       a->check ? "every schedule checked by the independent validator" :
+	       "schedules not validated (--no-check)");
+	if (a->pattern == PAT_PERMUTATION)
+		printf("paper (seed 002, 100 random permutations per point): local 45-70 %%, level-wise 78-95 %%;\n"
+		       "  improvement \"averages 30%%\", \"over 30%%\" with more than 500 nodes\n");
+	else
+		printf("(the paper's ranges are for random permutations only)\n");
+}
+
+static void print_table(const struct sched_args *a, const struct size_res *res)
+{
+	u32 i, j;
+	int lo, hi;
+
+	printf("\nschedulability ratio (granted / requests), %% of requests; stddev in points\n");
+	printf("%-9s %6s  %-13s %7s %7s %7s %7s", "tree", "leaves",
+	       "algorithm", "mean", "min", "max", "stddev");
+	if (a->timing)
+		printf(" %9s", "median_us");
+	printf("  paper\n");
+	for (i = 0; i < a->nsizes; i++) {
+		for (j = 0; j < a->nalgos; j++) {
+			int algo = a->algo[j];
+			const struct algo_res *ar = &res[i].a[algo];
+
+			if (!j)
+				printf("%-9s %6u  ", res[i].sh.desc, res[i].sh.n);
+			else
+				printf("%-9s %6s  ", "", "");
+			printf("%-13s %6.2f%% %6.2f%% %6.2f%% %7.2f",
+			       ft_sched_algo_name(algo), ar->ratio.mean,
+			       ar->ratio.min, ar->ratio.max,
+			       ftsim_stat_stddev(&ar->ratio));
+			if (a->timing)
+				printf(" %9.2f", ar->median_us);
+			if (paper_range(a, algo, &lo, &hi))
+				printf("  %d-%d %% (%s)", lo, hi,
+				       range_pos(ar->ratio.mean, lo, hi));
+			else
+				printf("  -");
+			printf("\n");
+		}
+	}
+}
+
+static void print_improvement(const struct sched_args *a,
+			      const struct size_res *res)
+{
+	static const int bases[2] = { FT_SCHED_LOCAL_GREEDY,
+				      FT_SCHED_LOCAL_RANDOM };
+	int b, nb = 0, base[2];
+	u32 i;
+
+	if (!has_algo(a, FT_SCHED_LEVELWISE))
+		return;
+	for (b = 0; b < 2; b++)
+		if (has_algo(a, bases[b]))
+			base[nb++] = bases[b];
+	if (!nb)
+		return;
+	printf("\nlevel-wise improvement over the local baselines: points = difference of the\n"
+	       "means, relative = difference / baseline mean\n");
+	printf("%-9s %6s  %9s", "tree", "leaves", "levelwise");
+	for (b = 0; b < nb; b++)
+		printf("  %13s %7s %8s", ft_sched_algo_name(base[b]), "points",
+		       "relative");
+	printf("\n");
+	for (i = 0; i < a->nsizes; i++) {
+		printf("%-9s %6u  %8.2f%%", res[i].sh.desc, res[i].sh.n,
+		       res[i].a[FT_SCHED_LEVELWISE].ratio.mean);
+		for (b = 0; b < nb; b++) {
+			struct improvement m = improve(&res[i], base[b]);
+
+			printf("  %12.2f%% %+7.2f %+7.1f%%",
+			       res[i].a[base[b]].ratio.mean, m.points, m.relative);
+		}
+		printf("\n");
+	}
+	for (i = 0; i < 2; i++) {
+		struct imp_avg v[2];
+		char label[48];
+		u32 cnt;
+
+		for (b = 0; b < nb; b++)
+			v[b] = improve_avg(res, a->nsizes, base[b]);
+		cnt = i ? v[0].n_big : v[0].n_all;
+		if (!cnt)
+			continue;
+		snprintf(label, sizeof(label), i ? "average, %u size%s, N > 500" :
+			 "average, %u size%s", cnt, cnt > 1 ? "s" : "");
+		printf("%-27s", label);
+		for (b = 0; b < nb; b++)
+			printf("  %13s %+7.2f %+7.1f%%", "",
+			       i ? v[b].pts_big : v[b].pts_all,
+			       i ? v[b].rel_big : v[b].rel_all);
+		printf("\n");
+	}
+	if (a->pattern == PAT_PERMUTATION)
+		printf("paper: \"averages 30%%\"; \"with more than 500 nodes, the improvement is over 30%%\"\n");
+}
+
+static void print_claims(const struct claim *c, u32 nc)
+{
+	u32 i;
+
+	if (!nc)
+		return;
+	printf("\nthe paper's claims on this run\n");
+	for (i = 0; i < nc; i++)
+		printf("  %-60s %s%s%s%s\n", c[i].text, c[i].holds ? "yes" : "no",
+		       c[i].detail[0] ? " (" : "", c[i].detail,
+		       c[i].detail[0] ? ")" : "");
+}
+
+static void print_json(const struct sched_args *a, const struct size_res *res,
+		       const struct claim *c, u32 nc)
+{
+	static const int bases[2] = { FT_SCHED_LOCAL_GREEDY,
+				      FT_SCHED_LOCAL_RANDOM };
+	struct ftsim_json j;
+	u32 i, k, lv, h;
+	int b, lo, hi;
+
+	ftsim_json_init(&j, stdout);
+	ftsim_json_obj(&j, NULL);
+	ftsim_json_str(&j, "command", "sched");
+	ftsim_json_str(&j, "pattern", pattern_names[a->pattern]);
+	if (a->pattern == PAT_HOTSPOT)
+		ftsim_json_u64(&j, "hot_percent", a->hot_pct);
+	ftsim_json_u64(&j, "trials", a->trials);
+	ftsim_json_u64(&j, "seed", a->seed);
+	ftsim_json_str(&j, "order", ft_sched_order_name(a->order));
+	ftsim_json_bool(&j, "release_on_failure", a->release);
+	ftsim_json_bool(&j, "random_fit", a->random_fit);
+	ftsim_json_bool(&j, "validated", a->check);
+	ftsim_json_obj(&j, "paper");
+	ftsim_json_u32s(&j, "local_pct", (const u32[]){ PAPER_LOCAL_LO,
+						       PAPER_LOCAL_HI }, 2);
+	ftsim_json_u32s(&j, "levelwise_pct", (const u32[]){ PAPER_LW_LO,
+							   PAPER_LW_HI }, 2);
+	ftsim_json_u64(&j, "improvement_average_pct", PAPER_IMPROVEMENT);
+	ftsim_json_end(&j, '}');
+	ftsim_json_arr(&j, "sizes");
+	for (i = 0; i < a->nsizes; i++) {
+		const struct size_res *sz = &res[i];
+
+		h = sz->sh.h;
+		ftsim_json_obj(&j, NULL);
+		ftsim_json_str(&j, "tree", sz->sh.desc);
+		ftsim_json_u64(&j, "levels", sz->l);
+		ftsim_json_u64(&j, "k", sz->k);
+		ftsim_json_u64(&j, "leaves", sz->sh.n);
+		ftsim_json_arr(&j, "algorithms");
+		for (k = 0; k < a->nalgos; k++) {
+			int algo = a->algo[k];
+			const struct algo_res *ar = &sz->a[algo];
+			u32 up[FT_MAX_LEVELS], down[FT_MAX_LEVELS];
+
+			ftsim_json_obj(&j, NULL);
+			ftsim_json_str(&j, "algorithm", ft_sched_algo_name(algo));
+			ftsim_json_num(&j, "mean_pct", ar->ratio.mean, 4);
+			ftsim_json_num(&j, "min_pct", ar->ratio.min, 4);
+			ftsim_json_num(&j, "max_pct", ar->ratio.max, 4);
+			ftsim_json_num(&j, "stddev_points",
+				       ftsim_stat_stddev(&ar->ratio), 4);
+			ftsim_json_u64(&j, "granted", ar->granted);
+			ftsim_json_u64(&j, "requests", ar->requests);
+			ftsim_json_u64(&j, "trials_all_granted", ar->full);
+			for (lv = 0; lv < h; lv++) {
+				up[lv] = (u32)ar->fail_up[lv + 1];
+				down[lv] = (u32)ar->fail_down[lv + 1];
+			}
+			ftsim_json_u32s(&j, "refused_up_by_level", up, h);
+			ftsim_json_u32s(&j, "refused_down_by_level", down, h);
+			if (a->timing)
+				ftsim_json_num(&j, "median_us", ar->median_us, 3);
+			if (paper_range(a, algo, &lo, &hi)) {
+				ftsim_json_u32s(&j, "paper_pct",
+						(const u32[]){ (u32)lo, (u32)hi }, 2);
+				ftsim_json_str(&j, "paper_position",
+					       range_pos(ar->ratio.mean, lo, hi));
+			}
+			ftsim_json_end(&j, '}');
+		}
+		ftsim_json_end(&j, ']');
+		if (has_algo(a, FT_SCHED_LEVELWISE)) {
+			ftsim_json_arr(&j, "improvement");
+			for (b = 0; b < 2; b++) {
+				struct improvement m;
+
+				if (!has_algo(a, bases[b]))
+					continue;
+				m = improve(sz, bases[b]);
+				ftsim_json_obj(&j, NULL);
+				ftsim_json_str(&j, "over", ft_sched_algo_name(bases[b]));
+				ftsim_json_num(&j, "points", m.points, 4);
+				ftsim_json_num(&j, "relative_pct", m.relative, 4);
+				ftsim_json_end(&j, '}');
+			}
+			ftsim_json_end(&j, ']');
+		}
+		ftsim_json_end(&j, '}');
+	}
+	ftsim_json_end(&j, ']');
+	if (has_algo(a, FT_SCHED_LEVELWISE)) {
+		ftsim_json_arr(&j, "improvement_average");
+		for (b = 0; b < 2; b++) {
+			struct imp_avg v;
+
+			if (!has_algo(a, bases[b]))
+				continue;
+			v = improve_avg(res, a->nsizes, bases[b]);
+			ftsim_json_obj(&j, NULL);
+			ftsim_json_str(&j, "over", ft_sched_algo_name(bases[b]));
+			ftsim_json_u64(&j, "sizes", v.n_all);
+			ftsim_json_num(&j, "points", v.pts_all, 4);
+			ftsim_json_num(&j, "relative_pct", v.rel_all, 4);
+			ftsim_json_u64(&j, "sizes_above_500", v.n_big);
+			if (v.n_big) {
+				ftsim_json_num(&j, "points_above_500", v.pts_big, 4);
+				ftsim_json_num(&j, "relative_pct_above_500",
+					       v.rel_big, 4);
+			} else {
+				ftsim_json_null(&j, "points_above_500");
+				ftsim_json_null(&j, "relative_pct_above_500");
+			}
+			ftsim_json_end(&j, '}');
+		}
+		ftsim_json_end(&j, ']');
+	}
+	ftsim_json_arr(&j, "claims");
+	for (i = 0; i < nc; i++) {
+		ftsim_json_obj(&j, NULL);
+		ftsim_json_str(&j, "claim", c[i].text);
+		ftsim_json_bool(&j, "holds", c[i].holds);
+		ftsim_json_str(&j, "detail", c[i].detail);
+		ftsim_json_end(&j, '}');
+	}
+	ftsim_json_end(&j, ']');
+	ftsim_json_end(&j, '}');
+	ftsim_json_finish(&j);
+}
+
+int ftsim_sched(int argc, char **argv)
+{
+	struct claim cl[MAX_CLAIMS + 4];
+	struct sched_args a;
+	struct size_res *res;
+	char word[32];
+	u32 i, j, nc;
+	int rc = 0;
+
+	if (sched_args(argc, argv, &a))
+		return FTSIM_EXIT_USAGE;
+	res = calloc(a.nsizes, sizeof(*res));
+	if (!res) {
+		fprintf(stderr, "ftsim sched: out of memory\n");
+		return FTSIM_EXIT_FAIL;
+	}
+	/* Every size is checked before the first one runs. */
+	for (i = 0; i < a.nsizes; i++) {
+		res[i].l = a.size_l[i];
+		res[i].k = a.size_k[i];
+		snprintf(word, sizeof(word), "%u:%u", res[i].l, res[i].k);
+		if (ftsim_kary(CMD, "--sizes item", word, &res[i].sh, res[i].l,
+			       res[i].k)) {
+			free(res);
+			return FTSIM_EXIT_USAGE;
+		}
+	}
+	for (i = 0; i < a.nsizes && !rc; i++)
+		rc = run_size(&a, &res[i], i);
+	ftsim_progress_done();
+	if (!rc) {
+		memset(cl, 0, sizeof(cl));
+		nc = claims(&a, res, cl);
+		if (a.json) {
+			print_json(&a, res, cl, nc);
+		} else {
+			print_header(&a);
+			print_table(&a, res);
+			print_improvement(&a, res);
+			print_claims(cl, nc);
+		}
+	}
+	for (i = 0; i < a.nsizes; i++)
+		for (j = 0; j < FT_SCHED_NALGOS; j++)
+			free(res[i].a[j].us);
+	free(res);
+	return rc;
+}

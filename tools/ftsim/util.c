@@ -1,0 +1,615 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ftsim: argument words, shapes and profiles, statistics, JSON, progress.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ftsim.h"
+#include "ft_rand.h"
+
+int ftsim_usage_err(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	ftsim_progress_done();
+	fprintf(stderr, "ftsim %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'ftsim %s --help'.\n", cmd);
+	return -1;
+}
+
+int ftsim_getopt_err(const char *cmd, int c, char **argv)
+{
+	const char *word = argv[optind - 1];
+
+	/* Long options set optopt to their value (>= 256 here), or 0. */
+	bool shortopt = optopt > 0 && optopt < 256;
+
+	if (c == ':') {
+		if (shortopt)
+			return ftsim_usage_err(cmd, "option '-%c' needs a value",
+					       optopt);
+		return ftsim_usage_err(cmd, "option '%s' needs a value", word);
+	}
+	if (shortopt)
+		return ftsim_usage_err(cmd, "unknown option '-%c'", optopt);
+	return ftsim_usage_err(cmd, "unknown or ambiguous option '%s'", word);
+}
+
+int ftsim_parse_u64(const char *cmd, const char *opt, const char *s, u64 *v)
+{
+	unsigned long long x;
+	char *end;
+
+	errno = 0;
+	x = strtoull(s, &end, 0);
+	if (!*s || *s == '-' || *s == '+' || *end || errno)
+		return ftsim_usage_err(cmd, "bad %s '%s': expected a whole number (0x.. accepted)",
+				       opt, s);
+	*v = x;
+	return 0;
+}
+
+int ftsim_parse_u32(const char *cmd, const char *opt, const char *s, u32 min,
+		    u32 max, u32 *v)
+{
+	unsigned long long x;
+	char *end;
+
+	errno = 0;
+	x = strtoull(s, &end, 10);
+	if (!*s || *s == '-' || *s == '+' || *end || errno || x < min ||
+	    x > max)
+		return ftsim_usage_err(cmd, "bad %s '%s': expected a whole number from %u to %u",
+				       opt, s, min, max);
+	*v = (u32)x;
+	return 0;
+}
+
+/* Thousandths as a decimal without trailing zeros: 1500 -> "1.5". */
+static void milli_str(u64 v, char *buf, size_t len)
+{
+	size_t n;
+
+	snprintf(buf, len, "%" PRIu64 ".%03" PRIu64, v / 1000, v % 1000);
+	n = strlen(buf);
+	while (n && buf[n - 1] == '0')
+		buf[--n] = '\0';
+	if (n && buf[n - 1] == '.')
+		buf[--n] = '\0';
+}
+
+int ftsim_parse_milli(const char *cmd, const char *opt, const char *s,
+		      u64 min, u64 max, u64 *v)
+{
+	const char *p = s;
+	u64 whole = 0, frac = 0;
+	int digits = 0, places = 0;
+
+	for (; *p >= '0' && *p <= '9'; p++, digits++) {
+		whole = whole * 10 + (u64)(*p - '0');
+		if (whole > max)
+			goto bad;
+	}
+	if (*p == '.') {
+		for (p++; *p >= '0' && *p <= '9'; p++, places++) {
+			if (places == 3)
+				goto bad;
+			frac = frac * 10 + (u64)(*p - '0');
+		}
+	}
+	if (*p || (!digits && !places))
+		goto bad;
+	while (places++ < 3)
+		frac *= 10;
+	*v = whole * 1000 + frac;
+	if (*v < min || *v > max)
+		goto bad;
+	return 0;
+bad:
+	{
+		char lo[32], hi[32];
+
+		milli_str(min, lo, sizeof(lo));
+		milli_str(max, hi, sizeof(hi));
+		return ftsim_usage_err(cmd, "bad %s '%s': expected a number from %s to %s with at most 3 decimals",
+				       opt, s, lo, hi);
+	}
+}
+
+int ftsim_parse_name(const char *cmd, const char *opt, const char *s,
+		     const char *const *names, int n)
+{
+	char list[256];
+	size_t off = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(s, names[i]))
+			return i;
+	list[0] = '\0';
+	for (i = 0; i < n && off < sizeof(list); i++)
+		off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%s",
+					i ? (i == n - 1 ? " or " : ", ") : "",
+					names[i]);
+	ftsim_usage_err(cmd, "bad %s '%s': expected %s", opt, s, list);
+	return -1;
+}
+
+int ftsim_split(const char *cmd, const char *opt, const char *s, char **buf,
+		char **item, int max)
+{
+	char *p, *q;
+	int n = 0;
+
+	*buf = strdup(s);
+	if (!*buf) {
+		fprintf(stderr, "ftsim %s: out of memory\n", cmd);
+		return -1;
+	}
+	for (p = *buf;; p = q + 1) {
+		q = strchr(p, ',');
+		if (q)
+			*q = '\0';
+		if (!*p) {
+			ftsim_usage_err(cmd, "bad %s '%s': empty item in the list",
+					opt, s);
+			goto bad;
+		}
+		if (n == max) {
+			ftsim_usage_err(cmd, "bad %s '%s': more than %d items",
+					opt, s, max);
+			goto bad;
+		}
+		item[n++] = p;
+		if (!q)
+			return n;
+	}
+bad:
+	free(*buf);
+	*buf = NULL;
+	return -1;
+}
+
+/* --- shapes and profiles --- */
+
+static int parse_list(const char *cmd, const char *opt, const char *word,
+		      const char *s, u32 min, u32 max, u32 *v, u32 want)
+{
+	char *buf, *item[FT_MAX_LEVELS];
+	int n, i;
+
+	n = ftsim_split(cmd, opt, s, &buf, item, FT_MAX_LEVELS);
+	if (n < 0)
+		return -1;
+	if ((u32)n != want) {
+		free(buf);
+		return ftsim_usage_err(cmd, "bad %s '%s': '%s' has %d values, the shape has %u levels",
+				       opt, word, s, n, want);
+	}
+	for (i = 0; i < n; i++) {
+		if (ftsim_parse_u32(cmd, opt, item[i], min, max, &v[i])) {
+			free(buf);
+			return -1;
+		}
+	}
+	free(buf);
+	return 0;
+}
+
+static int shape_check(const char *cmd, const char *opt, const char *s,
+		       struct ftsim_shape *sh)
+{
+	static const u32 ones[FT_MAX_LEVELS] = {
+		1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	};
+	struct ft_topo t;
+	u64 n = 1;
+	u32 i;
+
+	sh->w1 = true;
+	for (i = 0; i < sh->h; i++) {
+		n *= sh->m[i];
+		sh->w1 &= sh->w[i] == 1;
+		if (n > FT_MAX_LEAVES)
+			return ftsim_usage_err(cmd, "bad %s '%s': more than %u leaves",
+					       opt, s, FT_MAX_LEAVES);
+	}
+	if (n < 2 || ft_topo_init(&t, sh->h, sh->m, sh->w, ones))
+		return ftsim_usage_err(cmd, "bad %s '%s': not a fabric the engine core accepts (at least 2 leaves, w <= %u, at most %u directed links)",
+				       opt, s, FT_MAX_W, FT_MAX_DLINKS);
+	sh->n = t.n;
+	return 0;
+}
+
+int ftsim_kary(const char *cmd, const char *opt, const char *word,
+	       struct ftsim_shape *sh, u32 l, u32 k)
+{
+	u32 i;
+
+	memset(sh, 0, sizeof(*sh));
+	sh->h = l;
+	for (i = 0; i < l; i++) {
+		sh->m[i] = k;
+		sh->w[i] = i ? k : 1;
+	}
+	strcpy(sh->kind, "kary");
+	snprintf(sh->desc, sizeof(sh->desc), "FT(%u,%u)", l, k);
+	return shape_check(cmd, opt, word, sh);
+}
+
+int ftsim_parse_shape(const char *cmd, const char *opt, const char *s,
+		      struct ftsim_shape *sh)
+{
+	char buf[256], *tok[5], *p;
+	u32 ntok = 0, n, l, k, i;
+
+	memset(sh, 0, sizeof(*sh));
+	if (strlen(s) >= sizeof(buf))
+		return ftsim_usage_err(cmd, "bad %s: too long", opt);
+	strcpy(buf, s);
+	for (p = strtok(buf, ": "); p && ntok < 5; p = strtok(NULL, ": "))
+		tok[ntok++] = p;
+	if (!ntok)
+		goto bad;
+	if (!strcmp(tok[0], "binary")) {
+		if (ntok != 2)
+			return ftsim_usage_err(cmd, "bad %s '%s': expected binary:N (N leaves, a power of two)",
+					       opt, s);
+		if (ftsim_parse_u32(cmd, opt, tok[1], 2, FT_MAX_LEAVES, &n))
+			return -1;
+		if (n & (n - 1))
+			return ftsim_usage_err(cmd, "bad %s '%s': %u leaves is not a power of two",
+					       opt, s, n);
+		for (sh->h = 0; (1U << sh->h) < n; sh->h++) {
+			sh->m[sh->h] = 2;
+			sh->w[sh->h] = 1;
+		}
+		strcpy(sh->kind, "binary");
+		snprintf(sh->desc, sizeof(sh->desc), "binary %u", n);
+	} else if (!strcmp(tok[0], "kary")) {
+		if (ntok != 3)
+			return ftsim_usage_err(cmd, "bad %s '%s': expected kary:L:K (L levels, K-ary)",
+					       opt, s);
+		if (ftsim_parse_u32(cmd, opt, tok[1], 1, FT_MAX_LEVELS, &l) ||
+		    ftsim_parse_u32(cmd, opt, tok[2], 2, FT_MAX_W, &k))
+			return -1;
+		for (i = 0; i < l; i++) {
+			sh->m[i] = k;
+			sh->w[i] = i ? k : 1;
+		}
+		sh->h = l;
+		strcpy(sh->kind, "kary");
+		snprintf(sh->desc, sizeof(sh->desc), "FT(%u,%u)", l, k);
+	} else if (!strcmp(tok[0], "xgft")) {
+		if (ntok != 4)
+			return ftsim_usage_err(cmd, "bad %s '%s': expected xgft:H:m1,...,mH:w1,...,wH",
+					       opt, s);
+		if (ftsim_parse_u32(cmd, opt, tok[1], 1, FT_MAX_LEVELS, &l) ||
+		    parse_list(cmd, opt, s, tok[2], 1, FT_MAX_M, sh->m, l) ||
+		    parse_list(cmd, opt, s, tok[3], 1, FT_MAX_W, sh->w, l))
+			return -1;
+		sh->h = l;
+		strcpy(sh->kind, "xgft");
+		snprintf(sh->desc, sizeof(sh->desc), "XGFT(%u; %s; %s)", l,
+			 tok[2], tok[3]);
+	} else {
+		goto bad;
+	}
+	return shape_check(cmd, opt, s, sh);
+bad:
+	return ftsim_usage_err(cmd, "bad %s '%s': expected binary:N, kary:L:K or xgft:H:m1,...,mH:w1,...,wH",
+			       opt, s);
+}
+
+int ftsim_parse_profile(const char *cmd, const char *opt, const char *s,
+			struct ftsim_profile *pr)
+{
+	static const char *const names[] = {
+		[FT_PROFILE_CONSTANT] = "constant",
+		[FT_PROFILE_DOUBLING] = "doubling",
+		[FT_PROFILE_STANDARD] = "standard",
+		[FT_PROFILE_AREA] = "area",
+		[FT_PROFILE_VOLUME] = "volume",
+		[FT_PROFILE_UNIVERSAL] = "universal",
+	};
+	const char *colon = strchr(s, ':');
+	char name[16];
+	size_t len = colon ? (size_t)(colon - s) : strlen(s);
+	u32 param = 1;
+	int k;
+
+	memset(pr, 0, sizeof(*pr));
+	for (k = 0; k < (int)(sizeof(names) / sizeof(names[0])); k++)
+		if (strlen(names[k]) == len && !strncmp(s, names[k], len))
+			break;
+	if (k == (int)(sizeof(names) / sizeof(names[0])))
+		return ftsim_usage_err(cmd, "bad %s '%s': expected constant[:B], doubling[:B], standard[:B], area[:B], volume[:B] or universal:R (explicit lanes: --lanes)",
+				       opt, s);
+	if (k == FT_PROFILE_UNIVERSAL && !colon)
+		return ftsim_usage_err(cmd, "bad %s '%s': universal needs its root capacity, universal:R",
+				       opt, s);
+	if (colon) {
+		u32 max = k == FT_PROFILE_UNIVERSAL ? FT_MAX_LEAVES : FT_MAX_LANES;
+		unsigned long long x;
+		char *end;
+
+		errno = 0;
+		x = strtoull(colon + 1, &end, 10);
+		if (colon[1] < '0' || colon[1] > '9' || *end || errno || !x ||
+		    x > max)
+			return ftsim_usage_err(cmd, "bad %s '%s': %s must be a whole number from 1 to %u",
+					       opt, s, k == FT_PROFILE_UNIVERSAL ?
+					       "the root capacity R" :
+					       k == FT_PROFILE_CONSTANT ?
+					       "the lanes B" : "the leaf capacity B",
+					       max);
+		param = (u32)x;
+	}
+	pr->p.kind = k;
+	if (k == FT_PROFILE_UNIVERSAL)
+		pr->p.root = param;
+	else
+		pr->p.base = param;
+	snprintf(name, sizeof(name), "%s", names[k]);
+	strcpy(pr->name, name);
+	snprintf(pr->desc, sizeof(pr->desc), "%s", s);
+	return 0;
+}
+
+int ftsim_topo(const char *cmd, const struct ftsim_shape *sh,
+	       const struct ftsim_profile *pr, struct ft_topo *t)
+{
+	u32 lanes[FT_MAX_LEVELS];
+	int err;
+
+	err = ft_profile_lanes(&pr->p, sh->h, sh->m, sh->w, lanes);
+	if (!err)
+		err = ft_topo_init(t, sh->h, sh->m, sh->w, lanes);
+	if (err == -FT_ERANGE)
+		return ftsim_usage_err(cmd, "profile '%s' on %s needs more than %u lanes per link",
+				       pr->desc, sh->desc, FT_MAX_LANES);
+	if (err && pr->p.kind == FT_PROFILE_UNIVERSAL)
+		return ftsim_usage_err(cmd, "profile '%s' does not fit %s: the root capacity R must be 1 to %u (the leaves)",
+				       pr->desc, sh->desc, sh->n);
+	if (err)
+		return ftsim_usage_err(cmd, "profile '%s' does not fit %s (%u leaves)",
+				       pr->desc, sh->desc, sh->n);
+	return 0;
+}
+
+/* --- statistics --- */
+
+void ftsim_stat_init(struct ftsim_stat *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+void ftsim_stat_add(struct ftsim_stat *s, double x)
+{
+	double d = x - s->mean;
+
+	if (!s->n || x < s->min)
+		s->min = x;
+	if (!s->n || x > s->max)
+		s->max = x;
+	s->n++;
+	s->mean += d / (double)s->n;
+	s->m2 += d * (x - s->mean);
+}
+
+/* Newton's iteration: no libm needed. */
+double ftsim_sqrt(double x)
+{
+	double r = x > 1 ? x : 1, prev = 0;
+	int i;
+
+	if (!(x > 0))
+		return 0;
+	for (i = 0; i < 200 && r != prev; i++) {
+		prev = r;
+		r = 0.5 * (r + x / r);
+	}
+	return r;
+}
+
+double ftsim_stat_stddev(const struct ftsim_stat *s)
+{
+	return s->n > 1 ? ftsim_sqrt(s->m2 / (double)(s->n - 1)) : 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+double ftsim_median(double *v, u64 n)
+{
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+u64 ftsim_derive(u64 a, u64 b)
+{
+	u64 x = a ^ (b * 0x9e3779b97f4a7c15ULL);
+
+	ft_splitmix64(&x);
+	return ft_splitmix64(&x);
+}
+
+double ftsim_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* --- progress --- */
+
+static int progress_tty = -1;
+static bool progress_shown;
+
+void ftsim_progress(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (progress_tty < 0)
+		progress_tty = isatty(STDERR_FILENO);
+	if (!progress_tty)
+		return;
+	fputs("\r\033[K", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fflush(stderr);
+	progress_shown = true;
+}
+
+void ftsim_progress_done(void)
+{
+	if (progress_shown) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+		progress_shown = false;
+	}
+}
+
+/* --- JSON --- */
+
+void ftsim_json_init(struct ftsim_json *j, FILE *f)
+{
+	memset(j, 0, sizeof(*j));
+	j->f = f;
+}
+
+static void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+/* Comma, newline, indentation and key of the next member. */
+static void json_member(struct ftsim_json *j, const char *key)
+{
+	int i;
+
+	if (j->depth) {
+		if (j->any[j->depth])
+			fputc(',', j->f);
+		fputc('\n', j->f);
+		for (i = 0; i < j->depth; i++)
+			fputs("  ", j->f);
+	}
+	j->any[j->depth] = true;
+	if (key) {
+		json_string(j->f, key);
+		fputs(": ", j->f);
+	}
+}
+
+static void json_open(struct ftsim_json *j, const char *key, char c)
+{
+	json_member(j, key);
+	fputc(c, j->f);
+	if (j->depth + 1 < FTSIM_JSON_DEPTH)
+		j->depth++;
+	j->any[j->depth] = false;
+}
+
+void ftsim_json_obj(struct ftsim_json *j, const char *key)
+{
+	json_open(j, key, '{');
+}
+
+void ftsim_json_arr(struct ftsim_json *j, const char *key)
+{
+	json_open(j, key, '[');
+}
+
+void ftsim_json_end(struct ftsim_json *j, char close)
+{
+	int i;
+
+	if (j->any[j->depth]) {
+		fputc('\n', j->f);
+		for (i = 0; i < j->depth - 1; i++)
+			fputs("  ", j->f);
+	}
+	if (j->depth)
+		j->depth--;
+	fputc(close, j->f);
+}
+
+void ftsim_json_str(struct ftsim_json *j, const char *key, const char *v)
+{
+	json_member(j, key);
+	json_string(j->f, v);
+}
+
+void ftsim_json_u64(struct ftsim_json *j, const char *key, u64 v)
+{
+	json_member(j, key);
+	fprintf(j->f, "%" PRIu64, v);
+}
+
+void ftsim_json_num(struct ftsim_json *j, const char *key, double v, int prec)
+{
+	json_member(j, key);
+	if (v != v || v > 1e300 || v < -1e300)
+		fputs("null", j->f);
+	else
+		fprintf(j->f, "%.*f", prec, v);
+}
+
+void ftsim_json_bool(struct ftsim_json *j, const char *key, bool v)
+{
+	json_member(j, key);
+	fputs(v ? "true" : "false", j->f);
+}
+
+void ftsim_json_null(struct ftsim_json *j, const char *key)
+{
+	json_member(j, key);
+	fputs("null", j->f);
+}
+
+void ftsim_json_u32s(struct ftsim_json *j, const char *key, const u32 *v,
+		     u32 n)
+{
+	u32 i;
+
+	json_member(j, key);
+	fputc('[', j->f);
+	for (i = 0; i < n; i++)
+		fprintf(j->f, "%s%u", i ? ", " : "", v[i]);
+	fputc(']', j->f);
+}
+
+void ftsim_json_finish(struct ftsim_json *j)
+{
+	fputc('\n', j->f);
+	fflush(j->f);
+}
