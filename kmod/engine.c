@@ -97,27 +97,35 @@ static int ft_engine_cycle(struct ft_fab *fab)
 }
 
 /*
- * Announce the pairs in demand on the "demand" group, at most once per
- * FT_DEMAND_INTERVAL_MS and only when someone listens; a listener that
- * missed some resynchronises with the demand dump. Process context.
+ * Announce the pairs in demand on the "demand" group, in messages whose
+ * last carries FATTREE_A_DEMAND_LAST; when demand has just drained, an
+ * announcement without entries says so. A timed fabric announces at most
+ * once per FT_DEMAND_INTERVAL_MS; a step always announces its result.
+ * Only when someone listens; a listener that missed some resynchronises
+ * with the demand dump. Process context, under fab->step_lock.
  */
-void ft_engine_demand(struct ft_fab *fab)
+void ft_engine_demand(struct ft_fab *fab, bool now)
 {
-	u32 pos = 0, n;
+	u32 pos = 0, n, total = 0;
 	u64 cycle;
 
-	if (time_before(jiffies, fab->demand_next))
+	if (!now && time_before(jiffies, fab->demand_next))
 		return;
 	fab->demand_next = jiffies + msecs_to_jiffies(FT_DEMAND_INTERVAL_MS);
 	do {
 		spin_lock_bh(&fab->lock);
 		cycle = fab->eng.cycle;
-		n = ft_pairs_demand(&fab->pairs, &fab->circ, cycle, &pos,
+		n = ft_pairs_demand(&fab->pairs, &fab->circ, FT_NTAGS, cycle, &pos,
 				    fab->demand, fab->demand_max);
 		spin_unlock_bh(&fab->lock);
-		if (n)
-			ft_genl_demand_notify(fab, cycle, n);
+		total += n;
+		/* A full batch may be followed by nothing: LAST then comes
+		 * in an empty message.
+		 */
+		if (n || (total && n < fab->demand_max) || (!total && fab->demand_announced))
+			ft_genl_demand_notify(fab, cycle, n, n < fab->demand_max);
 	} while (n == fab->demand_max);
+	fab->demand_announced = total;
 }
 
 int ft_engine_step(struct ft_fab *fab, u32 steps)
@@ -131,7 +139,7 @@ int ft_engine_step(struct ft_fab *fab, u32 steps)
 			err = -EINTR;
 		cond_resched();
 	}
-	ft_engine_demand(fab);
+	ft_engine_demand(fab, true);
 	mutex_unlock(&fab->step_lock);
 	return err;
 }
@@ -159,7 +167,7 @@ static int ft_engine_thread(void *data)
 				ft_engine_cycle(fab);
 		}
 		fab->st.run_ns = ktime_to_ns(ktime_sub(ktime_get(), start));
-		ft_engine_demand(fab);
+		ft_engine_demand(fab, false);
 		mutex_unlock(&fab->step_lock);
 
 		set_current_state(TASK_INTERRUPTIBLE);

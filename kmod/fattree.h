@@ -38,6 +38,7 @@
 enum {
 	FT_TAG_PACKET,
 	FT_TAG_SYNTH,
+	FT_NTAGS
 };
 
 /* What a queued packet carries in skb->cb. */
@@ -123,6 +124,7 @@ struct ft_fab {
 	struct ft_pairs_demand *demand;	/* a notification's entries */
 	u32 demand_max;
 	unsigned long demand_next;	/* jiffies: next notification due */
+	u32 demand_announced;		/* pairs in the last announcement */
 	struct sk_buff_head *slotq;	/* packets of each pair slot */
 	u32 synth_pairs;		/* pairs holding synthetic messages */
 	u32 synth_pairs_max;
@@ -172,7 +174,7 @@ void ft_engine_stop(struct ft_fab *fab);
 int ft_engine_inject(struct ft_fab *fab, const struct fattree_inject_row *rows,
 		     u32 nrows, struct netlink_ext_ack *extack);
 void ft_engine_drop_all(struct ft_fab *fab);
-void ft_engine_demand(struct ft_fab *fab);
+void ft_engine_demand(struct ft_fab *fab, bool now);
 int ft_engine_configure(struct ft_fab *fab, enum fattree_path path,
 			enum fattree_injection inj,
 			enum fattree_arbitration arb, u64 seed);
@@ -188,6 +190,6 @@ struct ft_leaf *ft_leaf_of(struct net_device *dev);
 /* netlink.c */
 int ft_genl_init(void);
 void ft_genl_exit(void);
-void ft_genl_demand_notify(struct ft_fab *fab, u64 cycle, u32 n);
+void ft_genl_demand_notify(struct ft_fab *fab, u64 cycle, u32 n, bool last);
 
 #endif /* _FATTREE_H */

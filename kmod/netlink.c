@@ -792,6 +792,11 @@ static int ft_nl_circuit_add_doit(struct sk_buff *skb, struct genl_info *info)
 	for (i = 0; i < n; i++) {
 		const struct fattree_circuit *c = where[i];
 
+		if (c->src == c->dst) {
+			ft_nl_bad_entry(info, c, "a circuit joins two different leaves");
+			err = -EINVAL;
+			goto out;
+		}
 		req[i].src = c->src;
 		req[i].dst = c->dst;
 		req[i].lanes = c->lanes;
@@ -799,17 +804,22 @@ static int ft_nl_circuit_add_doit(struct sk_buff *skb, struct genl_info *info)
 		memcpy(req[i].port, c->port, sizeof(req[i].port));
 	}
 	spin_lock_bh(&fab->lock);
-	err = ft_circuits_add(&fab->circ, &fab->eng.topo, &fab->eng.lanes, req, n,
-			      fab->eng.cycle, &bad);
+	/* A full table is not a lack of lanes: say so apart (E2BIG). */
+	if (n > fab->circ.cap - fab->circ.n)
+		err = -E2BIG;
+	else
+		err = ft_circuits_add(&fab->circ, &fab->eng.topo, &fab->eng.lanes, req, n,
+				      fab->eng.cycle, &bad);
 	count = fab->circ.n;
 	spin_unlock_bh(&fab->lock);
+	if (err == -E2BIG)
+		NL_SET_ERR_MSG_MOD(info->extack, "the circuit table has no room for them");
 	if (err == -EINVAL)
-		ft_nl_bad_entry(info, where[bad], "no such leaf, a port beyond w_i, or 0 lanes");
+		ft_nl_bad_entry(info, where[bad], "no such leaf, a port past w_i, or bad lanes");
 	else if (err == -EEXIST)
 		ft_nl_bad_entry(info, where[bad], "the pair of this circuit has one already");
 	else if (err == -ENOSPC)
-		ft_nl_bad_entry(info, where[bad],
-				"this circuit would exceed a link's lanes, or the circuit table is full");
+		ft_nl_bad_entry(info, where[bad], "this circuit would exceed a link's lanes");
 	if (!err)
 		err = ft_nl_circuit_reply(info, count);
 out:
@@ -929,6 +939,8 @@ static int ft_nl_demand_put(struct sk_buff *msg, const struct ft_pairs_demand *d
 
 	if (nla_put_u64_64bit(msg, FATTREE_A_DEMAND_CYCLE, cycle, FATTREE_A_DEMAND_PAD))
 		return -EMSGSIZE;
+	if (!n)
+		return 0;
 	a = nla_reserve(msg, FATTREE_A_DEMAND_ENTRY, n * sizeof(*e));
 	if (!a)
 		return -EMSGSIZE;
@@ -962,7 +974,8 @@ static int ft_nl_demand_get_dumpit(struct sk_buff *skb, struct netlink_callback 
 	}
 	spin_lock_bh(&fab->lock);
 	cycle = fab->eng.cycle;
-	n = ft_pairs_demand(&fab->pairs, &fab->circ, cycle, &pos, d, FT_DEMAND_PER_MSG);
+	n = ft_pairs_demand(&fab->pairs, &fab->circ, FT_NTAGS, cycle, &pos, d,
+			    FT_DEMAND_PER_MSG);
 	spin_unlock_bh(&fab->lock);
 	if (!n)
 		goto out;	/* the end: an empty part closes the dump */
@@ -983,14 +996,16 @@ out:
 	return err;
 }
 
-/* Send fab->demand[0..n) on the "demand" group, in messages that fit. */
-void ft_genl_demand_notify(struct ft_fab *fab, u64 cycle, u32 n)
+/* Send fab->demand[0..n) on the "demand" group, in messages that fit;
+ * @last marks the end of this cycle's announcement.
+ */
+void ft_genl_demand_notify(struct ft_fab *fab, u64 cycle, u32 n, bool last)
 {
 	u32 off = 0;
 
 	if (!genl_has_listeners(&ft_genl_family, fab->net, FT_MCGRP_DEMAND))
 		return;
-	while (off < n) {
+	do {
 		u32 k = min_t(u32, n - off, FT_DEMAND_PER_MSG);
 		struct sk_buff *msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 		void *hdr;
@@ -999,7 +1014,8 @@ void ft_genl_demand_notify(struct ft_fab *fab, u64 cycle, u32 n)
 			return;
 		hdr = genlmsg_put(msg, 0, 0, &ft_genl_family, 0, FATTREE_CMD_DEMAND_NTF);
 		if (!hdr || nla_put_string(msg, FATTREE_A_DEMAND_FABRIC, fab->name) ||
-		    ft_nl_demand_put(msg, fab->demand + off, k, cycle)) {
+		    ft_nl_demand_put(msg, fab->demand + off, k, cycle) ||
+		    (last && off + k == n && nla_put_flag(msg, FATTREE_A_DEMAND_LAST))) {
 			nlmsg_free(msg);
 			return;
 		}
@@ -1007,7 +1023,7 @@ void ft_genl_demand_notify(struct ft_fab *fab, u64 cycle, u32 n)
 		genlmsg_multicast_netns(&ft_genl_family, fab->net, msg, 0,
 					FT_MCGRP_DEMAND, GFP_KERNEL);
 		off += k;
-	}
+	} while (off < n);
 }
 
 #define FT_OP(_cmd, _policy, _max)	\

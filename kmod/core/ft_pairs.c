@@ -278,32 +278,49 @@ int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
  * ft_pairs_demand() - list pairs in demand, a batch at a time.
  * @q: pool.
  * @circ: the fabric's circuits (may be NULL).
+ * @ntags: the flows a pair may have (tags 0..@ntags-1), counted together.
  * @now: cycles completed.
  * @pos: in/out: where in the active list to go on from (start at 0).
  * @out: entries.
  * @max: room in @out.
  *
- * A pair is in demand when it has messages waiting and no circuit, or
- * more messages than its circuit carries in one cycle. Pairs of one
- * (source, destination) with different tags are listed apart.
+ * A (source, destination) pair is in demand when it has messages waiting
+ * and no circuit, or more messages than its circuit carries in one
+ * cycle. It is listed once, at its lowest tag, with the backlog of all
+ * its flows and the age of the oldest.
  *
  * Return: entries written; 0 with *@pos == q->nactive at the end.
  */
 u32 ft_pairs_demand(const struct ft_pairs *q, const struct ft_circuits *circ,
-		    u64 now, u32 *pos, struct ft_pairs_demand *out, u32 max)
+		    u32 ntags, u64 now, u32 *pos, struct ft_pairs_demand *out,
+		    u32 max)
 {
-	u32 n = 0;
+	u32 n = 0, t, s;
 
 	for (; *pos < q->nactive && n < max; (*pos)++) {
 		const struct ft_pair *p = &q->pair[q->active[*pos]];
-		const struct ft_circuit *c = circ ? ft_circuits_find(circ, p->src, p->dst) : NULL;
-		u32 lanes = c ? c->lanes : 0;
+		const struct ft_circuit *c;
+		u64 backlog = p->queued, since = p->since;
+		bool first = true;
 
-		if (p->queued <= lanes)
+		for (t = 0; t < ntags && first; t++) {
+			if (t == p->tag)
+				continue;
+			s = ft_pairs_find(q, p->src, p->dst, t);
+			if (s == FT_PAIR_NONE)
+				continue;
+			if (t < p->tag)
+				first = false;	/* listed with that flow */
+			backlog += q->pair[s].queued;
+			since = ft_min_u64(since, q->pair[s].since);
+		}
+		c = circ ? ft_circuits_find(circ, p->src, p->dst) : NULL;
+		if (!first || backlog <= (c ? c->lanes : 0))
 			continue;
 		out[n++] = (struct ft_pairs_demand){
-			.src = p->src, .dst = p->dst, .backlog = p->queued,
-			.circuit_lanes = lanes, .age = now - p->since,
+			.src = p->src, .dst = p->dst,
+			.backlog = (u32)ft_min_u64(backlog, 0xffffffffU),
+			.circuit_lanes = c ? c->lanes : 0, .age = now - since,
 		};
 	}
 	return n;

@@ -103,6 +103,7 @@ int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
 		   struct ft_circuits *circ, ft_pairs_done_fn done, void *arg,
 		   struct ft_cycle_result *res);
 u32 ft_pairs_demand(const struct ft_pairs *q, const struct ft_circuits *circ,
-		    u64 now, u32 *pos, struct ft_pairs_demand *out, u32 max);
+		    u32 ntags, u64 now, u32 *pos, struct ft_pairs_demand *out,
+		    u32 max);
 
 #endif /* FT_PAIRS_H */

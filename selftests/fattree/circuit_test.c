@@ -132,6 +132,7 @@ TEST_F(circuit, waits_as_demand_then_flows)
 	ASSERT_EQ(0, ft_fabric_new(&self->nl, &self->s));
 	ASSERT_EQ(0, ft_fabric_inject(&self->nl, "c0", &row, 1));
 	ASSERT_EQ(0, ft_fabric_step(&self->nl, "c0", 3));
+	/* Each pair once in the demand, whatever its flows. */
 	n = ft_demand(&self->nl, "c0", &d);
 	ASSERT_EQ(1, n);
 	EXPECT_EQ(0, d[0].src);
@@ -209,6 +210,9 @@ TEST_F(circuit, bad_entries_refused_and_named)
 	EXPECT_EQ(1, bad);
 	c[1] = c[0];					/* the same pair twice */
 	EXPECT_EQ(-EEXIST, ft_circuit_add(&self->nl, "c0", c, 3, &bad, NULL));
+	EXPECT_EQ(1, bad);
+	c[1] = dmodk_circuit(&self->t, 4, 4, 1);	/* a leaf to itself */
+	EXPECT_EQ(-EINVAL, ft_circuit_add(&self->nl, "c0", c, 3, &bad, NULL));
 	EXPECT_EQ(1, bad);
 	EXPECT_EQ(0, check_reservations(_metadata, &self->nl, "c0", &self->t));
 }
@@ -326,6 +330,7 @@ TEST_F(circuit, demand_is_announced)
 				continue;
 			d = nla_data(tb[FATTREE_A_DEMAND_ENTRY]);
 			EXPECT_STREQ("c0", nla_get_string(tb[FATTREE_A_DEMAND_FABRIC]));
+			EXPECT_TRUE(tb[FATTREE_A_DEMAND_LAST] != NULL);
 			EXPECT_EQ(2, d->src);
 			EXPECT_EQ(9, d->dst);
 			EXPECT_EQ(3, d->backlog);

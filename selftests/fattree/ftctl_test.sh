@@ -32,7 +32,7 @@ contains() { # NAME PATTERN COMMAND...
 }
 
 echo "TAP version 13"
-echo "1..8"
+echo "1..23"
 [ -d /sys/module/fattree ] || insmod "$top/fattree.ko"
 check info_answers 0 "$ftctl" info
 contains info_names_version "fattree $(cat /sys/module/fattree/version)" "$ftctl" info
@@ -40,6 +40,56 @@ contains json_is_json '"max_leaves": *[0-9]' "$ftctl" --json info
 check help_succeeds 0 "$ftctl" --help
 check unknown_command_is_usage_error 2 "$ftctl" frobnicate
 check extra_argument_is_usage_error 2 "$ftctl" info extra
+# circuits and demand, on a manual circuit fabric (nothing moves unstepped)
+tmp=$(mktemp -d)
+"$ftctl" fabric add ftc kary 2 4 path circuit period manual
+check circuit_add 0 "$ftctl" circuit add ftc 0 13
+contains circuit_show_dmodk_ports '^ *0 *13 *1 0,1 ' "$ftctl" circuit show ftc
+check circuit_add_twice_refused 1 "$ftctl" circuit add ftc 0 13
+printf '# src dst [lanes [lease [ports]]]\n1 14\n2 15 1 100\n0 13\n' >"$tmp/rows"
+contains circuit_refusal_names_line "$tmp/rows:4: circuit 0 -> 13" \
+	"$ftctl" circuit add ftc file "$tmp/rows"
+contains circuit_refused_batch_added_none "deleted 1 circuit, 0 installed" \
+	"$ftctl" circuit del ftc 0 13
+contains circuit_file_batch "added 3 circuits, 3 installed" \
+	"$ftctl" circuit add ftc file "$tmp/rows"
+contains circuit_json '"expires": 100' "$ftctl" --json circuit show ftc
+contains circuit_del_all "deleted 3 circuits, 0 installed" "$ftctl" circuit del ftc all
+contains circuit_none_left "no circuits" "$ftctl" circuit show ftc
+"$ftctl" fabric inject ftc 0 13 5
+"$ftctl" fabric step ftc 2 >/dev/null
+contains demand_lists_pair '^ *0 *13 *5 *- *2$' "$ftctl" demand show ftc
+contains demand_summary "1 pair in demand, backlog 5 messages, oldest waiting 2 cycles" \
+	"$ftctl" demand show ftc
+# A watcher subscribes some time after it starts: step until it has heard
+# one (the pair stays in demand: no circuit), then it must exit by itself.
+timeout 60 "$ftctl" demand watch ftc count 1 >"$tmp/watch" 2>&1 &
+pid=$!
+i=0
+while kill -0 $pid 2>/dev/null && [ $i -lt 100 ]; do
+	"$ftctl" fabric step ftc 1 >/dev/null
+	sleep 0.2
+	i=$((i + 1))
+done
+wait $pid
+check demand_watch_count_exits_0 0 test $? -eq 0
+contains demand_watch_notified "^ftc cycle [0-9]*: 1 pair in demand" cat "$tmp/watch"
+# SIGTERM ends a watch with status 0 (here once it listens: it printed).
+: >"$tmp/term"
+"$ftctl" --json demand watch >"$tmp/term" 2>&1 &
+pid=$!
+i=0
+while [ ! -s "$tmp/term" ] && [ $i -lt 100 ]; do
+	"$ftctl" fabric step ftc 1 >/dev/null
+	sleep 0.2
+	i=$((i + 1))
+done
+kill -TERM $pid
+wait $pid
+check demand_watch_sigterm_exits_0 0 test $? -eq 0
+contains demand_watch_json '^{"fabric":"ftc","cycle":' cat "$tmp/term"
+"$ftctl" fabric del ftc
+rm -rf "$tmp"
 rmmod fattree
 check missing_module_is_exit_3 3 "$ftctl" info
 contains missing_module_explained "not loaded" "$ftctl" info

@@ -77,6 +77,8 @@ extern const struct ftctl_cmd ftctl_cmd_info;
 extern const struct ftctl_cmd ftctl_cmd_fabric;
 extern const struct ftctl_cmd ftctl_cmd_link;
 extern const struct ftctl_cmd ftctl_cmd_leaf;
+extern const struct ftctl_cmd ftctl_cmd_circuit;
+extern const struct ftctl_cmd ftctl_cmd_demand;
 
 /*
  * FABRIC_GET of one fabric: its levels, leaves and cycle (any may be
@@ -111,6 +113,11 @@ int ftctl_parse_u64_at(const char *cmd, const char *where, const char *what,
 int ftctl_parse_u32_list(const char *cmd, const char *what, const char *word,
 			 uint32_t min, uint32_t max, uint32_t *out,
 			 unsigned int want, unsigned int max_n, unsigned int *n);
+/* The same, the message prefixed with @where. */
+int ftctl_parse_u32_list_at(const char *cmd, const char *where,
+			    const char *what, const char *word, uint32_t min,
+			    uint32_t max, uint32_t *out, unsigned int want,
+			    unsigned int max_n, unsigned int *n);
 /* "1ms", "500us", "250000ns", "2s", "manual" or "0" (manual). */
 int ftctl_parse_period(const char *cmd, const char *word, uint64_t *ns);
 int ftctl_parse_enum(const char *cmd, const char *what, const char *word,
@@ -148,6 +155,14 @@ struct ftctl_req {
 	struct nl_msg *msg;
 	unsigned int n;
 	struct ftctl_attr_rec rec[FTCTL_REQ_MAX_ATTRS];
+	/*
+	 * Optional: tell the user what byte @off of the request was (an entry
+	 * inside a binary array, say); true when it printed something, else
+	 * the records above are searched.
+	 */
+	bool (*explain)(const struct ftctl_req *r, const char *what, int off,
+			void *arg);
+	void *explain_arg;
 };
 
 /* A new request of @size bytes (0: default); false when out of memory. */

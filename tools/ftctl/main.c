@@ -20,6 +20,8 @@ static const struct ftctl_cmd *const ftctl_cmds[] = {
 	&ftctl_cmd_fabric,
 	&ftctl_cmd_link,
 	&ftctl_cmd_leaf,
+	&ftctl_cmd_circuit,
+	&ftctl_cmd_demand,
 };
 
 #define FTCTL_N_CMDS FTCTL_ARRAY_SIZE(ftctl_cmds)

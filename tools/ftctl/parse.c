@@ -163,6 +163,15 @@ int ftctl_parse_u32_list(const char *cmd, const char *what, const char *word,
 			 uint32_t min, uint32_t max, uint32_t *out,
 			 unsigned int want, unsigned int max_n, unsigned int *n)
 {
+	return ftctl_parse_u32_list_at(cmd, "", what, word, min, max, out, want,
+				       max_n, n);
+}
+
+int ftctl_parse_u32_list_at(const char *cmd, const char *where,
+			    const char *what, const char *word, uint32_t min,
+			    uint32_t max, uint32_t *out, unsigned int want,
+			    unsigned int max_n, unsigned int *n)
+{
 	char item[64];
 	const char *p = word, *comma;
 	unsigned int k = 0;
@@ -171,36 +180,36 @@ int ftctl_parse_u32_list(const char *cmd, const char *what, const char *word,
 	size_t len;
 
 	if (!*word)
-		return ftctl_usage_err(cmd, "bad %s '': empty list", what);
+		return ftctl_usage_err(cmd, "%sbad %s '': empty list", where, what);
 	for (;;) {
 		comma = strchr(p, ',');
 		len = comma ? (size_t)(comma - p) : strlen(p);
 		if (!len)
-			return ftctl_usage_err(cmd, "bad %s '%s': empty item in the list",
-					       what, word);
+			return ftctl_usage_err(cmd, "%sbad %s '%s': empty item in the list",
+					       where, what, word);
 		if (len >= sizeof(item))
-			return ftctl_usage_err(cmd, "bad %s '%s': item %u is too long",
-					       what, word, k + 1);
+			return ftctl_usage_err(cmd, "%sbad %s '%s': item %u is too long",
+					       where, what, word, k + 1);
 		memcpy(item, p, len);
 		item[len] = '\0';
 		if (k >= max_n)
-			return ftctl_usage_err(cmd, "bad %s '%s': more than %u values",
-					       what, word, max_n);
+			return ftctl_usage_err(cmd, "%sbad %s '%s': more than %u values",
+					       where, what, word, max_n);
 		why = parse_num(item, &v);
 		if (why)
-			return ftctl_usage_err(cmd, "bad %s '%s': item %u '%s': %s",
-					       what, word, k + 1, item, why);
+			return ftctl_usage_err(cmd, "%sbad %s '%s': item %u '%s': %s",
+					       where, what, word, k + 1, item, why);
 		if (v < min || v > max)
-			return ftctl_usage_err(cmd, "bad %s '%s': item %u '%s': must be %" PRIu32 "..%" PRIu32,
-					       what, word, k + 1, item, min, max);
+			return ftctl_usage_err(cmd, "%sbad %s '%s': item %u '%s': must be %" PRIu32 "..%" PRIu32,
+					       where, what, word, k + 1, item, min, max);
 		out[k++] = (uint32_t)v;
 		if (!comma)
 			break;
 		p = comma + 1;
 	}
 	if (want && k != want)
-		return ftctl_usage_err(cmd, "bad %s '%s': %u value%s for %u level%s (one per level, from level 1)",
-				       what, word, k, k == 1 ? "" : "s", want,
+		return ftctl_usage_err(cmd, "%sbad %s '%s': %u value%s for %u level%s (one per level, from level 1)",
+				       where, what, word, k, k == 1 ? "" : "s", want,
 				       want == 1 ? "" : "s");
 	*n = k;
 	return 0;

@@ -80,6 +80,8 @@ static void req_explain_offset(const struct ftctl_req *r, const char *what,
 
 	if (off < 0)
 		return;
+	if (r->explain && r->explain(r, what, off, r->explain_arg))
+		return;
 	if ((size_t)off < NLMSG_HDRLEN + GENL_HDRLEN) {
 		fprintf(stderr, "ftctl %s: the kernel pointed at the request header (byte %d)\n",
 			what, off);

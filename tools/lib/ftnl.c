@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <linux/netlink.h>
 #include <netlink/genl/ctrl.h>
 #include <netlink/genl/family.h>
@@ -107,10 +108,13 @@ struct nl_msg *ftnl_batch(struct ftnl *nl, uint8_t cmd, int name_type, const cha
 	uint32_t per = 65000 / size, i;
 	size_t bytes = (size_t)n * size + 4096 + (n / per + 1) * NLA_HDRLEN;
 	struct nl_msg *msg = nlmsg_alloc_size(bytes);
+	int sndbuf = (int)(2 * bytes);
 
 	if (!msg)
 		return NULL;
-	if (nl_socket_set_buffer_size(nl->sk, 2 * bytes > 32768 ? 2 * bytes : 32768, 0) ||
+	/* Only the send buffer: a caller may have raised the receive one. */
+	if (setsockopt(nl_socket_get_fd(nl->sk), SOL_SOCKET, SO_SNDBUF, &sndbuf,
+		       sizeof(sndbuf)) ||
 	    !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, nl->family, 0, 0, cmd,
 			 FATTREE_GENL_VERSION) ||
 	    nla_put_string(msg, name_type, name))

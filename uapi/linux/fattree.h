@@ -82,7 +82,8 @@ struct fattree_pair {
 
 /*
  * A pair in demand: messages waiting and no circuit, or more than its
- * circuit carries in a cycle (FATTREE_A_DEMAND_ENTRY).
+ * circuit carries in a cycle (FATTREE_A_DEMAND_ENTRY). Its packets and
+ * synthetic messages are counted together.
  */
 struct fattree_demand {
 	__u32 src;
@@ -205,13 +206,19 @@ enum {
 	FATTREE_A_CIRCUIT_MAX = __FATTREE_A_CIRCUIT_MAX - 1
 };
 
-/* Attributes of demand (FATTREE_CMD_DEMAND_GET and _NTF). */
+/*
+ * Attributes of demand (FATTREE_CMD_DEMAND_GET and _NTF). A notification
+ * announces a cycle's demand in one or more messages, the last with
+ * FATTREE_A_DEMAND_LAST; an announcement without entries says that the
+ * demand has drained.
+ */
 enum {
 	FATTREE_A_DEMAND_UNSPEC,
 	FATTREE_A_DEMAND_PAD,
 	FATTREE_A_DEMAND_FABRIC,	/* string: fabric name */
 	FATTREE_A_DEMAND_CYCLE,		/* u64: the fabric's cycle */
 	FATTREE_A_DEMAND_ENTRY,		/* binary fattree_demand[], multi */
+	FATTREE_A_DEMAND_LAST,		/* flag: an announcement's last message */
 
 	__FATTREE_A_DEMAND_MAX,
 	FATTREE_A_DEMAND_MAX = __FATTREE_A_DEMAND_MAX - 1

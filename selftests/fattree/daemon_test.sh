@@ -1,0 +1,107 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# fattreed with the kernel, end to end (TAP): on a circuit fabric, traffic
+# waits until the daemon grants it; a permutation, an all-to-all and a hot
+# spot each complete; circuits only ever exist for pairs that had demand;
+# a real UDP stream arrives whole and in order; killing the daemon with
+# SIGKILL mid-traffic and starting it again loses nothing, keeps the
+# circuits, and later frees the adopted ones that went idle; bad flags and
+# a bad config file give a clear error and exit status 2.
+here=$(cd "$(dirname "$0")" && pwd)
+ftctl=$here/ftctl
+ftd=$here/fattreed
+udp=$here/udp_pair
+tmp=$(mktemp -d)
+n=0 failed=0 pid=
+
+ok() { n=$((n + 1)); echo "ok $n $1"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n $1"; [ -n "$2" ] && echo "# $2"; }
+check() { if eval "$2"; then ok "$1"; else not_ok "$1" "$3"; fi; }
+json() { "$ftctl" --json fabric show "$1" | /usr/bin/python3 -c "import json,sys; f=json.load(sys.stdin)[0]; print($2)"; }
+start() { "$ftd" --fabric c0 --log-level warning "$@" 2>>"$tmp/ftd.log" & pid=$!; }
+stop() { [ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null && wait "$pid"; pid=; }
+cleanup() { stop; "$ftctl" fabric del c0 2>/dev/null; ip netns del dA 2>/dev/null; ip netns del dB 2>/dev/null; rm -rf "$tmp"; }
+trap cleanup EXIT
+# Wait until the fabric's synthetic messages have all arrived (or S secs).
+drain() {
+	for _ in $(seq 1 $(( $1 * 4 ))); do
+		[ "$(json c0 'f["stats"]["synth_queued"]')" = 0 ] && return 0
+		sleep 0.25
+	done
+	return 1
+}
+rows() { # pattern: permutation, alltoall, hotspot -> rows file
+	case $1 in
+	permutation) /usr/bin/python3 -c 'import random; r=random.Random(3); p=list(range(16)); r.shuffle(p); [print(s, d, 5) for s, d in enumerate(p) if s != d]' ;;
+	alltoall) for s in $(seq 0 15); do for d in $(seq 0 15); do [ $s != $d ] && echo "$s $d 2"; done; done ;;
+	hotspot) for s in $(seq 1 15); do echo "$s 0 4"; done ;;
+	esac > "$tmp/$1"
+	awk '{ t += $3 } END { print t }' "$tmp/$1"
+}
+
+echo "TAP version 13"
+echo "1..13"
+[ -d /sys/module/fattree ] || insmod "$here/fattree.ko"
+"$ftctl" fabric del c0 2>/dev/null
+
+# Bad flags and config files: a clear message, exit 2, nothing started.
+out=$("$ftd" --fabric c0 --lease 0 2>&1); rc=$?
+check "zero lease refused" '[ $rc = 2 ] && echo "$out" | grep -q "lease"' "exit $rc: $out"
+out=$("$ftd" --fabric c0 --algorithm telepathy 2>&1); rc=$?
+check "unknown algorithm refused" '[ $rc = 2 ] && echo "$out" | grep -q "telepathy"' "exit $rc: $out"
+printf 'algorithm = levelwise\nlease = 12\nfrobnicate = 3\n' > "$tmp/bad.conf"
+out=$("$ftd" --fabric c0 --config "$tmp/bad.conf" 2>&1); rc=$?
+check "bad config line named" '[ $rc = 2 ] && echo "$out" | grep -q "bad.conf:3"' "exit $rc: $out"
+out=$("$ftd" --fabric nosuch 2>&1); rc=$?
+check "missing fabric is exit 1" '[ $rc = 1 ] && echo "$out" | grep -q "nosuch"' "exit $rc: $out"
+
+"$ftctl" fabric add c0 kary 2 4 path circuit period 1ms
+total=$(rows permutation)
+"$ftctl" fabric inject c0 file "$tmp/permutation"
+sleep 0.5
+check "without the daemon nothing moves" '[ "$(json c0 "f[\"stats\"][\"synth_delivered\"]")" = 0 ]'
+# The daemon logs every circuit it installs (debug level).
+start --lease 16 --idle 8 --log-level debug
+drain 30; rc=$?
+check "a permutation completes" '[ $rc = 0 ] && [ "$(json c0 "f[\"stats\"][\"synth_delivered\"]")" = $total ]'
+for p in alltoall hotspot; do
+	before=$(json c0 'f["stats"]["synth_delivered"]')
+	total=$(rows $p)
+	"$ftctl" fabric inject c0 file "$tmp/$p"
+	drain 60; rc=$?
+	after=$(json c0 'f["stats"]["synth_delivered"]')
+	check "a $p completes" '[ $rc = 0 ] && [ $((after - before)) = $total ]' "$((after - before)) of $total"
+done
+stop
+cat "$tmp/permutation" "$tmp/alltoall" "$tmp/hotspot" | awk '{ print $1, $2 }' | sort -u > "$tmp/demanded"
+sed -n 's/.*debug: circuit \([0-9]*\) -> \([0-9]*\)$/\1 \2/p' "$tmp/ftd.log" | sort -u > "$tmp/seen.u"
+check "circuits only for pairs that had demand" '[ -s "$tmp/seen.u" ] && [ -z "$(comm -23 "$tmp/seen.u" "$tmp/demanded")" ]' \
+	"unexpected: $(comm -23 "$tmp/seen.u" "$tmp/demanded" | head -3 | tr '\n' ' ')"
+
+# Real packets: a UDP stream between namespaces, granted by the daemon.
+ip netns add dA; ip netns add dB
+ip link set c0-l1 netns dA; ip link set c0-l14 netns dB
+ip -n dA addr add 10.97.0.1/24 dev c0-l1; ip -n dB addr add 10.97.0.2/24 dev c0-l14
+ip -n dA link set c0-l1 up; ip -n dB link set c0-l14 up
+tc -n dA qdisc replace dev c0-l1 root pfifo limit 10000
+start --lease 64 --idle 16
+res=$("$udp" dA dB 10.97.0.2 3000 64)
+check "a UDP stream arrives whole and in order" 'echo "$res" | grep -q "received 3000 lost 0 reordered 0"' "$res"
+
+# SIGKILL mid-traffic, then a new daemon: nothing lost, circuits kept.
+total=$(( $(json c0 'f["stats"]["synth_delivered"]') + $(awk '{ t += $3 } END { print t }' "$tmp/alltoall") ))
+"$ftctl" fabric inject c0 file "$tmp/alltoall"
+sleep 0.3
+kill -KILL $pid; wait $pid 2>/dev/null; pid=
+"$ftctl" circuit show c0 | awk 'NR > 1 { print $1, $2 }' | sort > "$tmp/before"
+start --lease 64 --idle 16
+sleep 0.05
+"$ftctl" circuit show c0 | awk 'NR > 1 { print $1, $2 }' | sort > "$tmp/after"
+check "a restarted daemon keeps the circuits in place" '[ -z "$(comm -23 "$tmp/before" "$tmp/after")" ]' \
+	"$(wc -l < "$tmp/before") before, lost: $(comm -23 "$tmp/before" "$tmp/after" | head -3 | tr '\n' ' ')"
+drain 60; rc=$?
+check "after SIGKILL and restart nothing is lost" '[ $rc = 0 ] && [ "$(json c0 "f[\"stats\"][\"synth_delivered\"]")" = $total ]'
+sleep 1
+left=$("$ftctl" circuit show c0 | awk 'NR > 1' | wc -l)
+check "adopted circuits are freed once idle" '[ "$left" = 0 ]' "$left circuits left"
+[ "$failed" = 0 ]
