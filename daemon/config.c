@@ -19,6 +19,7 @@ enum {
 	O_HELP = 'h', O_VERSION = 'V', O_VERBOSE = 'v',
 	O_ORDER = 256, O_RELEASE, O_RANDOM_FIT, O_SEED, O_LEASE, O_IDLE,
 	O_ROUND_MS, O_MAX_REQ, O_PID_FILE, O_STATUS_FILE, O_SYSLOG, O_LOG_LEVEL,
+	O_STATUS,
 };
 
 static const struct option ftd_opts[] = {
@@ -39,6 +40,7 @@ static const struct option ftd_opts[] = {
 	{ "syslog", optional_argument, NULL, O_SYSLOG },
 	{ "log-level", required_argument, NULL, O_LOG_LEVEL },
 	{ "verbose", no_argument, NULL, O_VERBOSE },
+	{ "status", no_argument, NULL, O_STATUS },
 	{ "help", no_argument, NULL, O_HELP },
 	{ "version", no_argument, NULL, O_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -70,6 +72,8 @@ void ftd_usage(FILE *f)
 		"  -d, --daemon               detach (default: stay in the foreground)\n"
 		"      --pid-file FILE        write the pid there (refuses if one runs)\n"
 		"      --status-file FILE     per-round statistics as JSON, rewritten each round\n"
+		"                             (default /run/fattreed/NAME.json)\n"
+		"      --status               print the running daemon's statistics and exit\n"
 		"      --syslog               log to syslog instead of stderr\n"
 		"      --log-level L          err, warning, info (default), debug\n"
 		"  -v, --verbose              --log-level debug\n"
@@ -210,6 +214,9 @@ static int ftd_apply(struct ftd_config *c, int opt, const char *name, const char
 	case O_VERBOSE:
 		c->log_level = LOG_DEBUG;
 		return 0;
+	case O_STATUS:
+		c->print_status = true;
+		return 0;
 	}
 	fprintf(stderr, "fattreed: %s cannot be set here\n", name);
 	return -1;
@@ -330,5 +337,7 @@ int ftd_config_parse(struct ftd_config *c, int argc, char **argv)
 		fprintf(stderr, "fattreed: which fabric? (--fabric NAME)\n");
 		return -1;
 	}
+	if (!*c->status_file)
+		snprintf(c->status_file, sizeof(c->status_file), "/run/fattreed/%s.json", c->fabric);
 	return 0;
 }

@@ -30,6 +30,7 @@ struct ftd_config {
 	char pid_file[256];
 	char status_file[256];
 	char config_file[256];
+	bool print_status;		/* --status: print it and exit */
 };
 
 /* config.c: 0, or -1 after printing what was wrong (exit 2). */
@@ -96,5 +97,6 @@ int ftd_setup(struct ftd *d);
 void ftd_teardown(struct ftd *d);
 int ftd_round(struct ftd *d);
 int ftd_status_write(const struct ftd *d);
+int ftd_status_print(const struct ftd_config *c);
 
 #endif /* FATTREED_H */

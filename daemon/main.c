@@ -89,6 +89,8 @@ int main(int argc, char **argv)
 		return 1;
 	if (ftd_config_parse(&d->cfg, argc, argv))
 		return 2;
+	if (d->cfg.print_status)
+		return ftd_status_print(&d->cfg);
 	ftd_log_init(&d->cfg);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <syslog.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <json-c/json.h>
 
 #include "fattreed.h"
@@ -244,6 +245,24 @@ out:
 	return err;
 }
 
+/* fattreed --status: the running daemon's last statistics. */
+int ftd_status_print(const struct ftd_config *c)
+{
+	char buf[4096];
+	FILE *f = fopen(c->status_file, "r");
+	size_t n;
+
+	if (!f) {
+		fprintf(stderr, "fattreed: no statistics for fabric %s (%s: %m); is a fattreed"
+			" running for it?\n", c->fabric, c->status_file);
+		return 1;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		fwrite(buf, 1, n, stdout);
+	fclose(f);
+	return 0;
+}
+
 /* The statistics as JSON, replaced atomically (write, then rename). */
 int ftd_status_write(const struct ftd *d)
 {
@@ -252,8 +271,6 @@ int ftd_status_write(const struct ftd *d)
 	char tmp[300];
 	FILE *f;
 
-	if (!*d->cfg.status_file)
-		return 0;
 	o = json_object_new_object();
 	r = json_object_new_object();
 	json_object_object_add(o, "fabric", json_object_new_string(d->cfg.fabric));
@@ -278,6 +295,8 @@ int ftd_status_write(const struct ftd *d)
 	json_object_object_add(r, "install_us", json_object_new_double(st->install_us));
 	json_object_object_add(o, "last_round", r);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", d->cfg.status_file);
+	if (!strncmp(d->cfg.status_file, "/run/fattreed/", 14))
+		mkdir("/run/fattreed", 0755);
 	f = fopen(tmp, "w");
 	if (f) {
 		fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY));

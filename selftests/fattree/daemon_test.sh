@@ -40,7 +40,7 @@ rows() { # pattern: permutation, alltoall, hotspot -> rows file
 }
 
 echo "TAP version 13"
-echo "1..13"
+echo "1..14"
 [ -d /sys/module/fattree ] || insmod "$here/fattree.ko"
 "$ftctl" fabric del c0 2>/dev/null
 
@@ -63,6 +63,8 @@ check "without the daemon nothing moves" '[ "$(json c0 "f[\"stats\"][\"synth_del
 # The daemon logs every circuit it installs (debug level).
 start --lease 16 --idle 8 --log-level debug
 drain 30; rc=$?
+check "per-round statistics through fattreed --status" \
+	'"$ftd" --fabric c0 --status | /usr/bin/python3 -c "import json,sys; s=json.load(sys.stdin); assert s[\"rounds\"] > 0 and 0 < s[\"schedulability_ratio\"] <= 1"'
 check "a permutation completes" '[ $rc = 0 ] && [ "$(json c0 "f[\"stats\"][\"synth_delivered\"]")" = $total ]'
 for p in alltoall hotspot; do
 	before=$(json c0 'f["stats"]["synth_delivered"]')
