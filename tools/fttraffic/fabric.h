@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* fttraffic's netlink requests to the fabric (fabric.c). */
+#ifndef FTT_FABRIC_H
+#define FTT_FABRIC_H
+
+#include "ftnl.h"
+#include "fttraffic.h"
+
+struct ftt_fabric {
+	uint32_t n, h;
+	uint32_t m[FATTREE_MAX_LEVELS], w[FATTREE_MAX_LEVELS], lanes[FATTREE_MAX_LEVELS];
+	uint32_t path, injection, backlog;
+	uint64_t period_ns, cycle;
+	uint64_t queued, delivered, synth_queued, drained_cycle, overruns, cycle_ns, run_ns;
+};
+
+struct ftt_leaf {
+	char ifname[16];
+	uint64_t sent, delivered, queued;
+	uint64_t latency[FATTREE_LATENCY_BUCKETS];
+};
+
+struct ftt_leaves {
+	uint32_t n;
+	struct ftt_leaf *leaf;	/* [n], by index */
+};
+
+struct ftt_link {
+	uint32_t id, level, lanes, max_cycle;
+	bool up;
+	uint64_t carried, saturated;
+};
+
+struct ftt_links {
+	uint32_t n, cap;
+	struct ftt_link *link;
+};
+
+int ftt_fabric_get(struct ftnl *nl, const char *name, struct ftt_fabric *f);
+int ftt_leaves_get(struct ftnl *nl, const char *name, struct ftt_leaves *l);
+int ftt_links_get(struct ftnl *nl, const char *name, struct ftt_links *l);
+int ftt_fabric_step(struct ftnl *nl, const char *name, uint32_t steps);
+int ftt_fabric_inject(struct ftnl *nl, const char *name, const struct ftt_set *s);
+
+#endif /* FTT_FABRIC_H */
