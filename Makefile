@@ -23,16 +23,25 @@ CORE_SRCS  := $(wildcard kmod/core/*.c)
 SCHED_SRCS := $(wildcard daemon/sched/*.c)
 FTSIM_SRCS := $(wildcard tools/ftsim/*.c) $(CORE_SRCS) $(SCHED_SRCS)
 FATTREED_SRCS := $(wildcard daemon/*.c) $(SCHED_SRCS) $(CORE_SRCS) $(FTNL_SRCS)
+FTTRAFFIC_SRCS := $(wildcard tools/fttraffic/*.c) $(CORE_SRCS) $(FTNL_SRCS)
+ROUTE_CFLAGS = $(shell pkg-config --cflags libnl-route-3.0)
+ROUTE_LIBS   = $(shell pkg-config --libs libnl-route-3.0)
+URING_LIBS   = $(shell pkg-config --libs liburing)
 
-.PHONY: all module tools selftests deps check demo bench clean help
+.PHONY: all module tools selftests deps check demo bench clean help man install uninstall \
+	install-dkms uninstall-dkms fuzz
 
-all: module tools selftests
+all: module tools selftests man
 
 help:
 	@echo "make          build kmod/fattree.ko (KDIR=$(KDIR)) and the programs"
 	@echo "make check    install what is missing, build, run every test"
 	@echo "make demo     install what is missing, build, run the main job in a VM"
 	@echo "make bench    data-path figures from one VM boot"
+	@echo "make install  module, depmod, programs, man pages, systemd unit, spec"
+	@echo "              (PREFIX=$(PREFIX), DESTDIR=, DEPMOD=, INSTALL_KVER=, SIGN_KEY=, SIGN_CERT=)"
+	@echo "make uninstall  remove what make install installed (same variables)"
+	@echo "make install-dkms  the module's source under /usr/src for dkms(8)"
 	@echo "make clean    remove build products"
 
 deps:
@@ -41,16 +50,22 @@ deps:
 module:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules
 
-tools: $(BUILD)/bin/ftctl $(BUILD)/bin/ftsim $(BUILD)/bin/udp_pair $(BUILD)/bin/fattreed
+tools: $(BUILD)/bin/ftctl $(BUILD)/bin/ftsim $(BUILD)/bin/udp_pair $(BUILD)/bin/fattreed \
+	$(BUILD)/bin/fttraffic
 
 $(BUILD)/obj/%.o: %.c $(wildcard tools/lib/*.h tools/ftctl/*.h uapi/linux/*.h kmod/core/*.h \
-			    daemon/*.h daemon/sched/*.h tools/ftsim/*.h)
+			    daemon/*.h daemon/sched/*.h tools/ftsim/*.h tools/fttraffic/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) -Ikmod/core -Idaemon $(NL_CFLAGS) $(JSON_CFLAGS) -c $< -o $@
+	$(CC) $(USER_CFLAGS) -Ikmod/core -Idaemon $(NL_CFLAGS) $(ROUTE_CFLAGS) $(JSON_CFLAGS) \
+		-c $< -o $@
 
 $(BUILD)/bin/fattreed: $(patsubst %.c,$(BUILD)/obj/%.o,$(FATTREED_SRCS))
 	@mkdir -p $(dir $@)
 	$(CC) $^ $(NL_LIBS) $(JSON_LIBS) -o $@
+
+$(BUILD)/bin/fttraffic: $(patsubst %.c,$(BUILD)/obj/%.o,$(FTTRAFFIC_SRCS))
+	@mkdir -p $(dir $@)
+	$(CC) $^ $(URING_LIBS) $(ROUTE_LIBS) $(NL_LIBS) $(JSON_LIBS) -lm -o $@
 
 $(BUILD)/bin/ftsim: $(patsubst %.c,$(BUILD)/obj/%.o,$(FTSIM_SRCS))
 	@mkdir -p $(dir $@)
@@ -90,7 +105,191 @@ bench:
 	@$(MAKE) --no-print-directory all
 	@tools/vm/ft-vm --kver $(KVER) --out $(BUILD)/vm/bench --timeout 1800 -- scripts/bench-guest
 
+# Long libFuzzer runs of every harness (tests/fuzz/): FUZZ_TIME seconds each;
+# what they find is kept in build/fuzz/ (`tests/fuzz/run --help`).
+FUZZ_TIME ?= 600
+fuzz:
+	@scripts/install-deps
+	@tests/fuzz/run --time $(FUZZ_TIME)
+
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
 	-$(MAKE) -C tests/unit clean
 	rm -rf $(BUILD)
+
+# --- Man pages, install, uninstall, DKMS -----------------------------------
+# The man pages' sources are scdoc(5) files in docs/man/; @VERSION@ in their
+# title line becomes the module's version. Their date is the last commit of
+# each source, so a rebuild gives the same page.
+VERSION	:= $(shell sed -n 's/^\#define FATTREE_VERSION[[:space:]]*"\(.*\)"/\1/p' kmod/fattree.h)
+SCDOC	?= scdoc
+MAN_SRCS  := $(wildcard docs/man/*.scd)
+MAN_PAGES := $(patsubst docs/man/%.scd,$(BUILD)/man/%,$(MAN_SRCS))
+
+man: $(MAN_PAGES)
+
+$(BUILD)/man/%: docs/man/%.scd kmod/fattree.h
+	@command -v $(SCDOC) >/dev/null || \
+		{ echo "make: $(SCDOC) not found (apt-get install scdoc)" >&2; exit 1; }
+	@mkdir -p $(dir $@)
+	@epoch=$$(git log -1 --format=%ct -- $< 2>/dev/null); \
+	sed 's/@VERSION@/$(VERSION)/' $< | \
+		SOURCE_DATE_EPOCH=$${epoch:-$$(stat -c %Y $<)} $(SCDOC) > $@.tmp
+	@mv $@.tmp $@
+	@echo "  SCDOC   $@"
+
+# Where things go. PREFIX=/usr for a distribution package; DESTDIR stages
+# the whole tree under another root (the module and depmod's files too).
+PREFIX	?= /usr/local
+BINDIR	?= $(PREFIX)/bin
+SBINDIR	?= $(PREFIX)/sbin
+MANDIR	?= $(PREFIX)/share/man
+DATADIR	?= $(PREFIX)/share/fattree
+INCLUDEDIR ?= $(PREFIX)/include
+UNITDIR	?= $(PREFIX)/lib/systemd/system
+# The kernel the module was built for (its vermagic), else KDIR's.
+# (Computed once, when first needed.)
+INSTALL_KVER ?= $(eval INSTALL_KVER := $(or $(shell modinfo -F vermagic kmod/fattree.ko \
+	2>/dev/null | cut -d' ' -f1),$(KVER)))$(INSTALL_KVER)
+MODDIR	 = /lib/modules/$(INSTALL_KVER)/extra
+# DEPMOD= (empty) skips depmod, as a package build wants.
+DEPMOD	?= depmod
+# SIGN_KEY and SIGN_CERT (e.g. DKMS's /var/lib/dkms/mok.key and mok.pub, an
+# enrolled Machine Owner Key) sign the installed module for Secure Boot.
+SIGN_KEY  ?=
+SIGN_CERT ?=
+,	:= ,
+SIGN_FILE ?= $(KDIR)/scripts/sign-file
+SIGN_HASH ?= $(or $(shell sed -n 's/^CONFIG_MODULE_SIG_HASH="\(.*\)"/\1/p' $(KDIR)/.config 2>/dev/null),sha256)
+
+# Every installed file, one per line: source, destination, mode, and a tag:
+# "-" plain, "module" the kernel module, "unit" the systemd unit (its
+# ExecStart rewritten to SBINDIR), "fttraffic" only when fttraffic is built.
+# `make uninstall` removes exactly these destinations.
+define INSTALL_FILES
+kmod/fattree.ko $(MODDIR)/fattree.ko 0644 module
+$(BUILD)/bin/fattreed $(SBINDIR)/fattreed 0755 -
+$(BUILD)/bin/ftctl $(BINDIR)/ftctl 0755 -
+$(BUILD)/bin/ftsim $(BINDIR)/ftsim 0755 -
+$(BUILD)/bin/fttraffic $(BINDIR)/fttraffic 0755 fttraffic
+$(BUILD)/man/fattreed.8 $(MANDIR)/man8/fattreed.8 0644 -
+$(BUILD)/man/ftctl.8 $(MANDIR)/man8/ftctl.8 0644 -
+$(BUILD)/man/ftsim.1 $(MANDIR)/man1/ftsim.1 0644 -
+$(BUILD)/man/fttraffic.1 $(MANDIR)/man1/fttraffic.1 0644 fttraffic
+$(BUILD)/man/fattree.4 $(MANDIR)/man4/fattree.4 0644 -
+daemon/fattreed.service $(UNITDIR)/fattreed@.service 0644 unit
+uapi/fattree.yaml $(DATADIR)/fattree.yaml 0644 -
+uapi/linux/fattree.h $(INCLUDEDIR)/linux/fattree.h 0644 -
+endef
+export INSTALL_FILES
+
+# depmod for the installed kernel: in DESTDIR when staging (where the
+# kernel's own modules.order and modules.builtin are usually absent: those
+# warnings are left out); a note, not a failure, when depmod is missing or
+# DEPMOD is empty.
+define RUN_DEPMOD
+d=$$(PATH=$$PATH:/sbin:/usr/sbin command -v "$(DEPMOD)" 2>/dev/null); \
+if [ -z "$(DEPMOD)" ]; then \
+	echo "  DEPMOD  skipped (DEPMOD is empty): run depmod $(INSTALL_KVER) on the target"; \
+elif [ -z "$$d" ]; then \
+	echo "  DEPMOD  skipped: $(DEPMOD) not found; run depmod $(INSTALL_KVER) by hand" >&2; \
+elif [ -n "$(DESTDIR)" ]; then \
+	echo "  DEPMOD  -b $(DESTDIR) $(INSTALL_KVER)"; \
+	out=$$("$$d" -b "$(DESTDIR)" "$(INSTALL_KVER)" 2>&1); rc=$$?; \
+	[ -z "$$out" ] || printf '%s\n' "$$out" | grep -v 'could not open modules\.\(order\|builtin\)' >&2; \
+	[ $$rc -eq 0 ]; \
+else \
+	echo "  DEPMOD  $(INSTALL_KVER)"; "$$d" "$(INSTALL_KVER)"; \
+fi
+endef
+
+install: tools man
+	@[ -n "$(INSTALL_KVER)" ] || \
+		{ echo "make install: no kernel version (build the module, or set INSTALL_KVER)" >&2; \
+		  exit 1; }
+	@missing=; printf '%s\n' "$$INSTALL_FILES" | { \
+	while read -r src dst mode tag; do \
+		[ "$$tag" = fttraffic ] && continue; \
+		[ -f "$$src" ] || missing="$$missing $$src"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "make install: not built:$$missing (run make first)" >&2; exit 1; \
+	fi; }
+	$(if $(SIGN_KEY)$(SIGN_CERT),@[ -f "$(SIGN_KEY)" ] && [ -f "$(SIGN_CERT)" ] || \
+		{ echo "make install: SIGN_KEY and SIGN_CERT must both name files" >&2; exit 1; }; \
+		[ -x "$(SIGN_FILE)" ] || \
+		{ echo "make install: $(SIGN_FILE) not found (set SIGN_FILE)" >&2; exit 1; })
+	@set -e; printf '%s\n' "$$INSTALL_FILES" | while read -r src dst mode tag; do \
+		if [ "$$tag" = fttraffic ] && [ ! -f "$(BUILD)/bin/fttraffic" ]; then \
+			echo "  SKIP    $(DESTDIR)$$dst (fttraffic is not built)"; continue; \
+		fi; \
+		echo "  INSTALL $(DESTDIR)$$dst"; \
+		if [ "$$tag" = unit ]; then \
+			install -d "$$(dirname "$(DESTDIR)$$dst")"; \
+			sed 's|^ExecStart=[^ ]*/fattreed|ExecStart=$(SBINDIR)/fattreed|' "$$src" \
+				> "$(DESTDIR)$$dst"; \
+			chmod "$$mode" "$(DESTDIR)$$dst"; \
+		else \
+			install -D -m "$$mode" "$$src" "$(DESTDIR)$$dst"; \
+		fi; \
+		$(if $(SIGN_KEY),if [ "$$tag" = module ]; then \
+			echo "  SIGN    $(DESTDIR)$$dst ($(SIGN_HASH)$(,) $(SIGN_CERT))"; \
+			"$(SIGN_FILE)" "$(SIGN_HASH)" "$(SIGN_KEY)" "$(SIGN_CERT)" "$(DESTDIR)$$dst"; \
+		fi;) \
+	done
+	@$(RUN_DEPMOD)
+
+# Removes the files of INSTALL_FILES, runs depmod again (when staging and no
+# module is left in DESTDIR's tree, removes depmod's files instead), then
+# removes the directories left empty: only under DESTDIR, and DATADIR.
+uninstall:
+	@[ -n "$(INSTALL_KVER)" ] || \
+		{ echo "make uninstall: no kernel version (set INSTALL_KVER)" >&2; exit 1; }
+	@printf '%s\n' "$$INSTALL_FILES" | while read -r src dst mode tag; do \
+		if [ -e "$(DESTDIR)$$dst" ] || [ -L "$(DESTDIR)$$dst" ]; then \
+			echo "  RM      $(DESTDIR)$$dst"; rm -f "$(DESTDIR)$$dst"; \
+		fi; \
+	done
+	@mods="$(DESTDIR)/lib/modules/$(INSTALL_KVER)"; \
+	if [ -n "$(DESTDIR)" ] && [ -d "$$mods" ] && \
+	   [ -z "$$(find "$$mods" -name '*.ko*' -print -quit)" ]; then \
+		echo "  RM      $$mods/modules.* (no module left)"; rm -f "$$mods"/modules.*; \
+	elif [ -d "$$mods" ]; then \
+		$(RUN_DEPMOD); \
+	fi
+	@if [ -n "$(DESTDIR)" ]; then \
+		printf '%s\n' "$$INSTALL_FILES" | while read -r src dst mode tag; do \
+			echo "$$dst"; done | $(RM_EMPTY_DIRS); \
+	else \
+		rmdir "$(DATADIR)" 2>/dev/null || true; \
+	fi
+
+# Reads installed paths (without DESTDIR) on stdin and removes their
+# directories that are left empty, climbing no higher than DESTDIR.
+define RM_EMPTY_DIRS
+{ root=$$(cd "$(DESTDIR)" && pwd); \
+  while read -r p; do \
+	d=$$(dirname "$$root$$p"); \
+	while [ "$$d" != "$$root" ] && [ "$${d#$$root/}" != "$$d" ] && \
+	      rmdir "$$d" 2>/dev/null; do d=$$(dirname "$$d"); done; \
+  done; }
+endef
+
+# The module's source for DKMS: /usr/src/fattree-VERSION, then `dkms add
+# fattree/VERSION` and `dkms install fattree/VERSION` build and install it
+# for the running kernel, and dkms rebuilds it for every new one (dkms.conf).
+DKMS_SRC = /usr/src/fattree-$(VERSION)
+install-dkms:
+	@grep -q '^PACKAGE_VERSION="$(VERSION)"$$' dkms.conf || \
+		{ echo "make install-dkms: dkms.conf's PACKAGE_VERSION is not $(VERSION)" >&2; exit 1; }
+	@set -e; for f in dkms.conf Kbuild kmod/Kbuild \
+			$(filter-out %.mod.c,$(wildcard kmod/*.[ch] kmod/core/*.[ch])) \
+			uapi/linux/fattree.h; do \
+		install -D -m 0644 $$f "$(DESTDIR)$(DKMS_SRC)/$$f"; \
+	done
+	@echo "  INSTALL $(DESTDIR)$(DKMS_SRC)/ (then: dkms add fattree/$(VERSION);" \
+		"dkms install fattree/$(VERSION))"
+
+uninstall-dkms:
+	rm -rf "$(DESTDIR)$(DKMS_SRC)"
+	@[ -z "$(DESTDIR)" ] || echo "$(DKMS_SRC)" | $(RM_EMPTY_DIRS)

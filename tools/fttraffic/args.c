@@ -15,6 +15,7 @@ enum {
 	O_SEED = 256, O_SHIFT, O_ROOT, O_HOT, O_H, O_NOFIX, O_FILE, O_INJECT, O_NETNS,
 	O_MAXPROCS, O_TIMEOUT, O_SETTLE, O_QLIMIT, O_JSON, O_STREAM, O_FLOWS, O_PROGRESS,
 	O_NOPROGRESS, O_ALLOWLOSS, O_VERSION, O_INFLIGHT, O_MAXCYCLES, O_VETH,
+	O_VERBOSE,
 };
 
 static const struct option longopts[] = {
@@ -45,6 +46,7 @@ static const struct option longopts[] = {
 	{ "progress", no_argument, NULL, O_PROGRESS },
 	{ "no-progress", no_argument, NULL, O_NOPROGRESS },
 	{ "allow-loss", no_argument, NULL, O_ALLOWLOSS },
+	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, O_VERSION },
 	{ NULL, 0, NULL, 0 }
@@ -98,6 +100,7 @@ void ftt_usage(FILE *f)
 		"      --flows            per-flow counts\n"
 		"      --progress, --no-progress  a progress line (default: on a terminal)\n"
 		"      --allow-loss       exit 0 even when messages were lost or corrupted\n"
+		"  -v, --verbose          the time each phase of the run took, on stderr\n"
 		"  -h, --help             this help\n"
 		"      --version          the version\n"
 		"\nExit status: 0 every message arrived intact, 1 a message was lost or\n"
@@ -168,7 +171,7 @@ int ftt_args_parse(int argc, char **argv, struct ftt_opts *o)
 
 	optind = 1;
 	opterr = 0;
-	while (!e && (c = getopt_long(argc, argv, ":n:s:d:r:i:h", longopts, NULL)) != -1) {
+	while (!e && (c = getopt_long(argc, argv, ":n:s:d:r:i:hv", longopts, NULL)) != -1) {
 		opt = argv[optind - 1];
 		switch (c) {
 		case 'n':
@@ -263,6 +266,9 @@ int ftt_args_parse(int argc, char **argv, struct ftt_opts *o)
 			break;
 		case O_ALLOWLOSS:
 			o->allow_loss = true;
+			break;
+		case 'v':
+			o->verbose = true;
 			break;
 		case 'h':
 			ftt_usage(stdout);

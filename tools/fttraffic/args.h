@@ -12,7 +12,7 @@ struct ftt_opts {
 	int64_t shift;
 	bool shift_set, duration_set;
 	double duration, rate, interval, hot_fraction, timeout;
-	bool no_fixed_points, inject, json, stream, flows, allow_loss, veth;
+	bool no_fixed_points, inject, json, stream, flows, allow_loss, veth, verbose;
 	int progress;		/* -1: on a terminal */
 };
 

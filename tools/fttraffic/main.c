@@ -40,7 +40,7 @@ struct ctl {
 	struct ftt_host_cfg cfg;
 	struct ftt_procs procs;
 	bool progress;
-	uint64_t t_start, t_end;
+	uint64_t t0, t_start, t_end;
 	char err[256];
 };
 
@@ -111,6 +111,13 @@ static int build_set(struct ctl *c)
 	if (load_factor(c))
 		return fail("cannot compute the load factor of the set on %s", c->o.fabric);
 	return 0;
+}
+
+/* --verbose: when each phase ended, from the start of the program. */
+static void phase(struct ctl *c, const char *what)
+{
+	if (c->o.verbose)
+		fprintf(stderr, "fttraffic: %8.3f s  %s\n", (double)(ftt_now_ns() - c->t0) / 1e9, what);
 }
 
 static void progress(struct ctl *c, const char *what, uint64_t a, uint64_t b)
@@ -242,12 +249,15 @@ static int run_batch(struct ctl *c)
 	int e;
 
 	e = wait_for(c, all_sent, "sent", have_sent, total, c->o.timeout);
+	phase(c, "all sent");
 	if (!e)
 		e = wait_for(c, all_queued, "queued in the fabric", have_queued, total,
 			     c->o.timeout);
+	phase(c, "all queued in the fabric");
 	if (e)
 		return fail("%s", c->err);
 	e = step_until_drained(c, false);
+	phase(c, "fabric drained");
 	if (e)
 		return e;
 	/* the stack hands arrivals over after the cycle: wait for them */
@@ -479,12 +489,15 @@ static int run_procs(struct ctl *c)
 	int e, rc;
 
 	e = ftt_procs_start(&c->procs, c->err, sizeof(c->err));
+	phase(c, "workers started");
 	if (!e)
 		e = ftt_procs_barrier(&c->procs, c->o.timeout, c->err, sizeof(c->err));
+	phase(c, "hosts set up");
 	if (!e) {
 		ftt_procs_go(&c->procs, 0);
 		e = ftt_procs_barrier(&c->procs, c->o.timeout, c->err, sizeof(c->err));
 	}
+	phase(c, "neighbours, sockets and rings ready");
 	if (!e && !c->o.veth) {
 		if (ftt_fabric_get(&c->nl, c->o.fabric, &c->fab0) ||
 		    ftt_leaves_get(&c->nl, c->o.fabric, &c->lv0) ||
@@ -498,6 +511,7 @@ static int run_procs(struct ctl *c)
 		c->t_start = ftt_now_ns();
 		ftt_procs_go(&c->procs, 1);
 		rc = c->run.batch ? run_batch(c) : run_timed(c);
+		phase(c, "traffic done");
 	}
 	progress_end(c);
 	if (!c->t_end)
@@ -509,7 +523,9 @@ static int run_procs(struct ctl *c)
 	e = ftt_procs_end(&c->procs, 10, c->err, sizeof(c->err));
 	if (e && !rc)
 		rc = fail("%s", c->err);
+	phase(c, "workers ended");
 	wait_leaves_home(c);
+	phase(c, "leaves home");
 	return rc;
 }
 
@@ -578,6 +594,7 @@ int main(int argc, char **argv)
 	int rc, e;
 
 	memset(&c, 0, sizeof(c));
+	c.t0 = ftt_now_ns();
 	ftt_opts_init(&c.o);
 	rc = ftt_args_parse(argc, argv, &c.o);
 	if (rc >= 0)

@@ -232,8 +232,12 @@ int ftt_procs_barrier(struct ftt_procs *p, double timeout, char *err, size_t len
 		if (r > 0)
 			got += (uint32_t)r;
 		else if (r == 0) {
-			snprintf(err, len, "the workers went away");
-			return -ECHILD;
+			/* every worker has gone: say why, once they are reaped */
+			usleep(100000);
+			e = ftt_procs_poll(p, err, len);
+			if (!e)
+				snprintf(err, len, "the workers went away");
+			return e ? e : -ECHILD;
 		}
 	}
 	return 0;
