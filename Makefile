@@ -4,7 +4,15 @@
 # Both install their own dependencies (scripts/install-deps).
 
 BUILD	:= $(CURDIR)/build
-KDIR	?= $(shell scripts/find-kdir)
+# The kernel to build for and boot in the VM: KERNEL=6.12 (a series: its
+# newest installed release) or KERNEL=<release>; without it, Debian's
+# default kernel (scripts/find-kdir). KDIR=/path/to/kernel/build overrides
+# the build directory itself. Both reach every script this file runs.
+KERNEL	?=
+ifeq ($(strip $(KDIR)),)
+KDIR	:= $(shell KERNEL='$(KERNEL)' scripts/find-kdir 2>/dev/null)
+endif
+export KERNEL KDIR
 KVER	 = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
 KSFT	:= $(BUILD)/kselftest/tools/testing/selftests
 
@@ -35,6 +43,7 @@ all: module tools selftests man
 
 help:
 	@echo "make          build kmod/fattree.ko (KDIR=$(KDIR)) and the programs"
+	@echo "              KERNEL=6.12 (or a release) picks another installed kernel"
 	@echo "make check    install what is missing, build, run every test"
 	@echo "make demo     install what is missing, build, run the main job in a VM"
 	@echo "make bench    data-path figures from one VM boot"
@@ -48,6 +57,7 @@ deps:
 	@scripts/install-deps
 
 module:
+	@[ -n "$(KDIR)" ] || scripts/find-kdir >/dev/null
 	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules
 
 tools: $(BUILD)/bin/ftctl $(BUILD)/bin/ftsim $(BUILD)/bin/udp_pair $(BUILD)/bin/fattreed \

@@ -24,6 +24,7 @@
 #include <linux/rtnetlink.h>
 #include <net/ndisc.h>
 
+#include "compat.h"
 #include "fattree.h"
 
 #define FT_MAC_PREFIX	0x02	/* locally administered, unicast */
@@ -372,8 +373,9 @@ static void ft_leaf_setup(struct net_device *dev)
 	dev->ethtool_ops = &ft_leaf_ethtool_ops;
 	dev->needs_free_netdev = true;
 	/* One frame is one message: no segmentation offloads. */
-	dev->features |= NETIF_F_HW_CSUM | NETIF_F_SG | NETIF_F_HIGHDMA |
-			 NETIF_F_LLTX;
+	dev->features |= NETIF_F_HW_CSUM | NETIF_F_SG | NETIF_F_HIGHDMA;
+	/* Transmit takes the fabric's lock, not the queue's. */
+	ft_compat_set_lltx(dev);
 	dev->hw_features = 0;
 	dev->min_mtu = ETH_MIN_MTU;
 	dev->max_mtu = 9000;
@@ -391,7 +393,14 @@ int ft_leaves_create(struct ft_fab *fab)
 		struct net_device *dev;
 		struct ft_leaf *leaf;
 
-		snprintf(name, sizeof(name), "%s-l%u", fab->name, i);
+		/* At most 7 + 2 + 5 characters (names and max_leaves are
+		 * bounded); refuse rather than register a truncated name.
+		 */
+		if (snprintf(name, sizeof(name), "%s-l%u", fab->name, i) >=
+		    (int)sizeof(name)) {
+			err = -ENAMETOOLONG;
+			break;
+		}
 		dev = alloc_netdev(sizeof(*leaf), name, NET_NAME_USER, ft_leaf_setup);
 		if (!dev) {
 			err = -ENOMEM;

@@ -14,6 +14,7 @@
 #include <net/genetlink.h>
 #include <net/sock.h>
 
+#include "compat.h"
 #include "fattree.h"
 
 static struct genl_family ft_genl_family;
@@ -550,8 +551,7 @@ static int ft_nl_fabric_inject_doit(struct sk_buff *skb, struct genl_info *info)
 
 static struct ft_fab *ft_nl_dump_fabric(struct netlink_callback *cb, int type)
 {
-	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
-	struct nlattr *a = info->attrs[type];
+	struct nlattr *a = ft_compat_dump_attrs(cb)[type];
 	struct ft_fab *fab;
 
 	if (!a) {
