@@ -187,7 +187,7 @@ $(BUILD)/man/ftctl.8 $(MANDIR)/man8/ftctl.8 0644 -
 $(BUILD)/man/ftsim.1 $(MANDIR)/man1/ftsim.1 0644 -
 $(BUILD)/man/fttraffic.1 $(MANDIR)/man1/fttraffic.1 0644 fttraffic
 $(BUILD)/man/fattree.4 $(MANDIR)/man4/fattree.4 0644 -
-daemon/fattreed.service $(UNITDIR)/fattreed@.service 0644 unit
+daemon/fattreed@.service $(UNITDIR)/fattreed@.service 0644 unit
 uapi/fattree.yaml $(DATADIR)/fattree.yaml 0644 -
 uapi/linux/fattree.h $(INCLUDEDIR)/linux/fattree.h 0644 -
 endef
