@@ -20,8 +20,10 @@
 int ftsim_replay(int argc, char **argv);
 int ftsim_sched(int argc, char **argv);
 int ftsim_cycles(int argc, char **argv);
+int ftsim_saf(int argc, char **argv);
 void ftsim_sched_usage(FILE *f);
 void ftsim_cycles_usage(FILE *f);
+void ftsim_saf_usage(FILE *f);
 
 /*
  * A usage error of subcommand @cmd ("sched"): prints "ftsim CMD: ..."

@@ -20,6 +20,10 @@ static void usage(FILE *f)
 		   "           (ftsim cycles --help)\n"
 		   "  replay   run a synthetic message set through the engine core\n"
 		   "           exactly as the kernel does (ftsim replay --help)\n"
+		   "  saf      store-and-forward routing through bounded edge queues\n"
+		   "           (seed 001): steps against c + L + lg N and lambda + lg M\n"
+		   "           (ftsim saf --help)\n"
+		   "  -h, --help  this text (each command takes -h, --help too)\n"
 		   "Exit status: 0 done, 1 failed, 2 bad arguments.\n");
 }
 
@@ -48,6 +52,10 @@ int main(int argc, char **argv)
 			ftsim_cycles_usage(stdout);
 			return 0;
 		}
+		if (!strcmp(argv[2], "saf")) {
+			ftsim_saf_usage(stdout);
+			return 0;
+		}
 		if (!strcmp(argv[2], "replay")) {
 			char *av[] = { "replay", "--help", NULL };
 
@@ -63,6 +71,8 @@ int main(int argc, char **argv)
 		return ftsim_cycles(argc - 1, argv + 1);
 	if (!strcmp(cmd, "replay"))
 		return ftsim_replay(argc - 1, argv + 1);
+	if (!strcmp(cmd, "saf"))
+		return ftsim_saf(argc - 1, argv + 1);
 	fprintf(stderr, "ftsim: unknown command '%s'\n", cmd);
 	usage(stderr);
 	return FTSIM_EXIT_USAGE;

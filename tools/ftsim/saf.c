@@ -1,0 +1,1014 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ftsim saf: store-and-forward routing offline (seed 001, Leighton,
+ * Maggs, Ranade, Rao).
+ *
+ * Message sets (random permutations, bit-reversal, transpose, random
+ * destinations) are routed in one batch each by ft_saf, the engine core
+ * the kernel runs, on fat-trees: by default section 7's, 4-ary with the
+ * channel capacity doubling per level (the area profile with leaf
+ * capacity 2: 2 sqrt(S) over S leaves), so that N = M^2 leaves hang
+ * under a root of capacity M and every path has L = 2 lg M edges.  Each
+ * set runs under every discipline, q and ghosts on/off, from the same
+ * engine seed.  Reported per point: T, the steps to the last delivery,
+ * against c + L + lg N (c the congestion the engine's paths gave, N the
+ * packets; Theorem 2.9) and against lambda + lg M (lambda = ft_lambda()
+ * of the set; Lemma 7.2), and the tail of T - L over the seeds.
+ *
+ * A set depends only on --seed, the shape's leaves, --pattern, --load and
+ * the seed number: every point of a shape sees the same sets.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ftsim.h"
+#include "ft_load.h"
+#include "ft_math.h"
+#include "ft_saf.h"
+
+#define CMD		"saf"
+#define MAX_SIZES	10
+#define MAX_QS		8
+#define MAX_SEEDS	100000U
+#define MAX_LOAD	64U
+#define DEFAULT_SEEDS	10U
+#define DEFAULT_STEPS	1000000ULL
+
+enum pattern {
+	PAT_PERMUTATION,
+	PAT_BITREV,
+	PAT_TRANSPOSE,
+	PAT_RANDOM,
+	PAT_N,
+};
+
+static const char *const pattern_names[PAT_N] = {
+	"permutation", "bitrev", "transpose", "random",
+};
+
+static const char *const disc_names[FT_SAF_DISC_NR] = {
+	[FT_SAF_RANK] = "rank", [FT_SAF_FIFO] = "fifo",
+	[FT_SAF_FARTHEST] = "farthest",
+};
+
+static const char *const path_names[FT_SAF_PATH_NR] = {
+	[FT_SAF_PATH_HASH] = "hash", [FT_SAF_PATH_DMODK] = "dmodk",
+	[FT_SAF_PATH_RANDOM] = "random", [FT_SAF_PATH_FIRSTFREE] = "firstfree",
+};
+
+static const char *const ranks_names[FT_SAF_RANKS_NR] = {
+	[FT_SAF_RANKS_PACKET] = "packet", [FT_SAF_RANKS_PAIR] = "pair",
+};
+
+static const char *const onoff_names[2] = { "off", "on" };
+
+/* Long options only: values above any char, so errors name them. */
+enum {
+	O_SIZES = 256, O_SHAPE, O_PROFILE, O_LANES, O_Q, O_GHOSTS, O_DISC,
+	O_PATH, O_RANKS, O_PICKS, O_RANK_RANGE, O_PATTERN, O_LOAD, O_SEEDS,
+	O_SEED, O_MAX_STEPS, O_CHECK, O_JSON, O_HELP,
+};
+
+struct saf_args {
+	u32 nsizes;
+	u32 sizes[MAX_SIZES];		/* leaves of section 7 trees */
+	bool sized;			/* --sizes given */
+	bool shaped;			/* --shape instead */
+	struct ftsim_shape sh;
+	const char *profile;
+	const char *lanes;
+	u32 nq;
+	u32 q[MAX_QS];
+	u32 nghosts;
+	u32 ghosts[2];
+	u32 ndisc;
+	u32 disc[FT_SAF_DISC_NR];
+	u32 path;
+	u32 ranks;
+	u32 picks;
+	u32 rank_range;
+	u32 pattern;
+	u32 load;
+	u32 seeds;
+	u64 seed;
+	u64 max_steps;
+	bool check;
+	bool json;
+};
+
+/* One fat-tree of the run. */
+struct saf_shape {
+	struct ft_topo t;
+	char desc[200];
+	u32 lg_m;			/* lg of the root channels' capacity */
+};
+
+/* One point: a discipline, ghosts on or off, a q. */
+struct saf_point {
+	u32 disc;
+	u32 ghosts;
+	u32 q;
+};
+
+/* What one batch did. */
+struct saf_res {
+	u32 packets;
+	u32 steps;			/* T: steps to the last delivery */
+	u32 congestion;
+	u32 stalled;
+	u32 qmax;
+	u32 load;			/* lambda = load / cap */
+	u64 cap;
+	u64 ghosts;
+	u64 hops;
+	u64 fdelays;
+	u64 empty_waits;
+};
+
+/* A point's runs and per-level occupancy over them. */
+struct saf_pres {
+	struct saf_res *run;		/* seeds */
+	u32 occ_max[FT_SAF_LEVELS];
+	u64 occ_sum[FT_SAF_LEVELS];
+	u64 occ_samples[FT_SAF_LEVELS];
+};
+
+void ftsim_saf_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: ftsim saf [--sizes LIST | --shape SPEC [--profile P | --lanes c1,...,cH]]\n"
+		"                 [--q LIST] [--ghosts on,off] [--discipline LIST]\n"
+		"                 [--path hash|dmodk|random|firstfree] [--ranks packet|pair]\n"
+		"                 [--picks N] [--rank-range R]\n"
+		"                 [--pattern permutation|bitrev|transpose|random] [--load K]\n"
+		"                 [--seeds N] [--seed S] [--max-steps N] [--check] [--json]\n"
+		"Store-and-forward routing through edge queues of q packets (seed 001,\n"
+		"section 2.2: random ranks, ghosts, EOS) with ft_saf, the engine core the\n"
+		"kernel runs: one batch per message set, every point on the same sets.\n"
+		"Prints T (steps to the last delivery) against c + L + lg N (Theorem 2.9:\n"
+		"c the congestion of the paths, L = 2h the depth, N the packets) and\n"
+		"against lambda + lg M (Lemma 7.2: lambda the load factor, M the root\n"
+		"capacity), and the tail of T - L over the seeds.\n"
+		"  --sizes LIST        leaves of section 7's fat-trees, powers of 4 from 16\n"
+		"                      to 4096 or more: 4-ary, capacity 2 sqrt(S) over S\n"
+		"                      leaves, root capacity M = sqrt(N), L = 2 lg M\n"
+		"                      (default 16,64,256,1024)\n"
+		"  --shape SPEC        any other fabric instead: binary:N, kary:L:K or\n"
+		"                      xgft:H:m1,...,mH:w1,...,wH\n"
+		"  --profile P         its capacity profile (constant[:B], doubling[:B],\n"
+		"                      standard[:B], area[:B], volume[:B], universal:R;\n"
+		"                      default doubling on binary trees, constant:1\n"
+		"                      otherwise)\n"
+		"  --lanes c1,...,cH   or its lanes per level\n"
+		"  --q LIST            edge queue sizes (default 2,3,4,8)\n"
+		"  --ghosts LIST       on, off or both (default on,off); without ghosts a\n"
+		"                      batch may stall for good: counted, not an error\n"
+		"  --discipline LIST   rank (section 2.2), fifo, farthest (greedy, the\n"
+		"                      routing notes' disciplines; no ghosts); default rank\n"
+		"  --path P            up-ports: hash (section 7's path(x), default),\n"
+		"                      dmodk, random, firstfree\n"
+		"  --ranks R           packet (independent ranks, default) or pair (a\n"
+		"                      hash of source and destination: pairs stay in order)\n"
+		"  --picks N           selections per node and step: 0 (default) as many\n"
+		"                      as the node's edges allow, 1 the paper's node\n"
+		"  --rank-range R      ranks in [0, R), 1 to %u (default %u)\n"
+		"  --pattern P         permutation (default), bitrev (bit-reversal),\n"
+		"                      transpose (swap the halves of the leaf bits), random\n"
+		"                      (uniform destinations)\n"
+		"  --load K            K sets of the pattern in one batch (default 1)\n"
+		"  --seeds N           message sets per shape (default %u)\n"
+		"  --seed S            base seed (default 1); equal seeds, equal output\n"
+		"  --max-steps N       give up on a batch after N steps (default %llu)\n"
+		"  --check             check the invariants after every step (slow)\n"
+		"  --json              one JSON document on stdout instead of the tables\n"
+		"Progress goes to stderr when it is a terminal. Exit 0 done, 1 a check\n"
+		"failed (a batch with ghosts stalled or did not finish, a packet lost or\n"
+		"doubled, an invariant broken), 2 bad arguments.\n"
+		"Example: ftsim saf --sizes 16,64,256,1024,4096 --seeds 100\n",
+		FT_SAF_MAX_RANK, FT_SAF_MAX_RANK, DEFAULT_SEEDS,
+		(unsigned long long)DEFAULT_STEPS);
+}
+
+/* A comma-separated list of whole numbers in [@min, @max]. */
+static int parse_u32s(const char *opt, const char *s, u32 min, u32 max,
+		      u32 *v, u32 *n, u32 most)
+{
+	char *buf, *item[MAX_SIZES];
+	int k, i;
+
+	k = ftsim_split(CMD, opt, s, &buf, item, (int)most);
+	if (k < 0)
+		return -1;
+	for (i = 0; i < k; i++) {
+		if (ftsim_parse_u32(CMD, opt, item[i], min, max, &v[i])) {
+			free(buf);
+			return -1;
+		}
+	}
+	free(buf);
+	*n = (u32)k;
+	return 0;
+}
+
+/* A list of names, each at most once, as indices into @names. */
+static int parse_names(const char *opt, const char *s,
+		       const char *const *names, u32 nnames, u32 *v, u32 *n)
+{
+	char *buf, *item[FT_SAF_DISC_NR + 1];
+	int k, i, x;
+	u32 j;
+
+	k = ftsim_split(CMD, opt, s, &buf, item, (int)nnames);
+	if (k < 0)
+		return -1;
+	*n = 0;
+	for (i = 0; i < k; i++) {
+		x = ftsim_parse_name(CMD, opt, item[i], names, (int)nnames);
+		if (x < 0)
+			goto bad;
+		for (j = 0; j < *n; j++) {
+			if (v[j] == (u32)x) {
+				ftsim_usage_err(CMD, "bad %s '%s': '%s' is listed twice",
+						opt, s, item[i]);
+				goto bad;
+			}
+		}
+		v[(*n)++] = (u32)x;
+	}
+	free(buf);
+	return 0;
+bad:
+	free(buf);
+	return -1;
+}
+
+static int check_sizes(struct saf_args *a)
+{
+	u32 i, n;
+
+	for (i = 0; i < a->nsizes; i++) {
+		n = a->sizes[i];
+		if (n < 16 || (n & (n - 1)) || ft_ilog2_floor(n) % 2)
+			return ftsim_usage_err(CMD, "bad --sizes item %u: section 7's fat-trees have 4^m leaves (16, 64, 256, 1024, 4096, ...)",
+					       n);
+	}
+	return 0;
+}
+
+static int one_name(const char *opt, const char *s, const char *const *names,
+		    u32 n, u32 *v)
+{
+	int k = ftsim_parse_name(CMD, opt, s, names, (int)n);
+
+	if (k < 0)
+		return -1;
+	*v = (u32)k;
+	return 0;
+}
+
+static int saf_option(struct saf_args *a, int c, const char *arg)
+{
+	u64 v;
+
+	switch (c) {
+	case O_SIZES:
+		a->sized = true;
+		return parse_u32s("--sizes", arg, 16, FT_MAX_LEAVES, a->sizes,
+				  &a->nsizes, MAX_SIZES) ?: check_sizes(a);
+	case O_SHAPE:
+		a->shaped = true;
+		return ftsim_parse_shape(CMD, "--shape", arg, &a->sh);
+	case O_PROFILE:
+		a->profile = arg;
+		return 0;
+	case O_LANES:
+		a->lanes = arg;
+		return 0;
+	case O_Q:
+		return parse_u32s("--q", arg, 1, FT_SAF_MAX_Q, a->q, &a->nq,
+				  MAX_QS);
+	case O_GHOSTS:
+		return parse_names("--ghosts", arg, onoff_names, 2, a->ghosts,
+				   &a->nghosts);
+	case O_DISC:
+		return parse_names("--discipline", arg, disc_names,
+				   FT_SAF_DISC_NR, a->disc, &a->ndisc);
+	case O_PATH:
+		return one_name("--path", arg, path_names, FT_SAF_PATH_NR,
+				&a->path);
+	case O_RANKS:
+		return one_name("--ranks", arg, ranks_names, FT_SAF_RANKS_NR,
+				&a->ranks);
+	case O_PICKS:
+		return ftsim_parse_u32(CMD, "--picks", arg, 0, 1000000, &a->picks);
+	case O_RANK_RANGE:
+		return ftsim_parse_u32(CMD, "--rank-range", arg, 1,
+				       FT_SAF_MAX_RANK, &a->rank_range);
+	case O_PATTERN:
+		return one_name("--pattern", arg, pattern_names, PAT_N,
+				&a->pattern);
+	case O_LOAD:
+		return ftsim_parse_u32(CMD, "--load", arg, 1, MAX_LOAD, &a->load);
+	case O_SEEDS:
+		return ftsim_parse_u32(CMD, "--seeds", arg, 1, MAX_SEEDS,
+				       &a->seeds);
+	case O_SEED:
+		return ftsim_parse_u64(CMD, "--seed", arg, &a->seed);
+	case O_MAX_STEPS:
+		if (ftsim_parse_u64(CMD, "--max-steps", arg, &v))
+			return -1;
+		if (!v || v > 0xffffffffULL)
+			return ftsim_usage_err(CMD, "bad --max-steps '%s': expected 1 to 4294967295",
+					       arg);
+		a->max_steps = v;
+		return 0;
+	case O_CHECK:
+		a->check = true;
+		return 0;
+	case O_JSON:
+		a->json = true;
+		return 0;
+	}
+	return -1;
+}
+
+static int saf_args(int argc, char **argv, struct saf_args *a)
+{
+	static const struct option opts[] = {
+		{ "sizes", required_argument, NULL, O_SIZES },
+		{ "shape", required_argument, NULL, O_SHAPE },
+		{ "profile", required_argument, NULL, O_PROFILE },
+		{ "lanes", required_argument, NULL, O_LANES },
+		{ "q", required_argument, NULL, O_Q },
+		{ "ghosts", required_argument, NULL, O_GHOSTS },
+		{ "discipline", required_argument, NULL, O_DISC },
+		{ "path", required_argument, NULL, O_PATH },
+		{ "ranks", required_argument, NULL, O_RANKS },
+		{ "picks", required_argument, NULL, O_PICKS },
+		{ "rank-range", required_argument, NULL, O_RANK_RANGE },
+		{ "pattern", required_argument, NULL, O_PATTERN },
+		{ "load", required_argument, NULL, O_LOAD },
+		{ "seeds", required_argument, NULL, O_SEEDS },
+		{ "seed", required_argument, NULL, O_SEED },
+		{ "max-steps", required_argument, NULL, O_MAX_STEPS },
+		{ "check", no_argument, NULL, O_CHECK },
+		{ "json", no_argument, NULL, O_JSON },
+		{ "help", no_argument, NULL, O_HELP },
+		{ NULL, 0, NULL, 0 },
+	};
+	u64 seen = 0;
+	int c, li = 0, i;
+
+	memset(a, 0, sizeof(*a));
+	a->sizes[0] = 16;
+	a->sizes[1] = 64;
+	a->sizes[2] = 256;
+	a->sizes[3] = 1024;
+	a->nsizes = 4;
+	a->q[0] = 2;
+	a->q[1] = 3;
+	a->q[2] = 4;
+	a->q[3] = 8;
+	a->nq = 4;
+	a->ghosts[0] = 1;
+	a->nghosts = 2;
+	a->ndisc = 1;
+	a->rank_range = FT_SAF_MAX_RANK;
+	a->load = 1;
+	a->seeds = DEFAULT_SEEDS;
+	a->seed = 1;
+	a->max_steps = DEFAULT_STEPS;
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			ftsim_saf_usage(stdout);
+			exit(0);
+		}
+	}
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":h", opts, &li)) != -1) {
+		if (c == 'h' || c == O_HELP) {
+			ftsim_saf_usage(stdout);
+			exit(0);
+		}
+		if (c < O_SIZES)
+			return ftsim_getopt_err(CMD, c, argv);
+		if (seen & (1ULL << (c - O_SIZES)))
+			return ftsim_usage_err(CMD, "option '--%s' given twice",
+					       opts[li].name);
+		seen |= 1ULL << (c - O_SIZES);
+		if (saf_option(a, c, optarg))
+			return -1;
+	}
+	if (optind < argc)
+		return ftsim_usage_err(CMD, "unexpected argument '%s'", argv[optind]);
+	if (a->shaped && a->sized)
+		return ftsim_usage_err(CMD, "--sizes and --shape exclude each other");
+	if (!a->shaped && (a->profile || a->lanes))
+		return ftsim_usage_err(CMD, "--%s needs --shape (--sizes are section 7's trees)",
+				       a->profile ? "profile" : "lanes");
+	if (a->profile && a->lanes)
+		return ftsim_usage_err(CMD, "--profile and --lanes exclude each other");
+	return 0;
+}
+
+/* The fabrics: section 7's trees, or the one --shape. */
+static int make_shapes(const struct saf_args *a, struct saf_shape *out,
+		       u32 *n)
+{
+	struct ftsim_profile pr;
+	struct ftsim_shape sh;
+	char buf[32];
+	u32 i, k, h;
+
+	*n = 0;
+	if (a->shaped) {
+		sh = a->sh;
+		if (a->lanes) {
+			memset(&pr, 0, sizeof(pr));
+			pr.p.kind = FT_PROFILE_EXPLICIT;
+			if (parse_u32s("--lanes", a->lanes, 1, FT_MAX_LANES,
+				       pr.p.table, &k, FT_MAX_LEVELS))
+				return -1;
+			if (k != sh.h)
+				return ftsim_usage_err(CMD, "bad --lanes '%s': %u values, %s has %u levels",
+						       a->lanes, k, sh.desc, sh.h);
+			snprintf(pr.desc, sizeof(pr.desc), "lanes %s", a->lanes);
+		} else if (ftsim_parse_profile(CMD, "--profile", a->profile ?:
+					       (!strcmp(sh.kind, "binary") ?
+						"doubling" : "constant:1"), &pr)) {
+			return -1;
+		}
+		if (ftsim_topo(CMD, &sh, &pr, &out[0].t))
+			return -1;
+		snprintf(out[0].desc, sizeof(out[0].desc), "%s %s", sh.desc,
+			 pr.desc);
+		*n = 1;
+	}
+	for (i = 0; !a->shaped && i < a->nsizes; i++) {
+		h = ft_ilog2_floor(a->sizes[i]) / 2;
+		snprintf(buf, sizeof(buf), "xgft:%u:4", h);
+		for (k = 1; k < h; k++)
+			strcat(buf, ",4");
+		strcat(buf, ":1");
+		for (k = 1; k < h; k++)
+			strcat(buf, ",1");
+		if (ftsim_parse_shape(CMD, "--sizes", buf, &sh) ||
+		    ftsim_parse_profile(CMD, "--sizes", "area:2", &pr) ||
+		    ftsim_topo(CMD, &sh, &pr, &out[i].t))
+			return -1;
+		snprintf(out[i].desc, sizeof(out[i].desc), "4-ary %u (sec 7)",
+			 a->sizes[i]);
+		*n = i + 1;
+	}
+	for (i = 0; i < *n; i++) {
+		struct ft_topo *t = &out[i].t;
+
+		out[i].lg_m = ft_ilog2_ceil(ft_topo_channel_cap(t, t->h - 1));
+	}
+	return 0;
+}
+
+/* The points: every discipline, ghosts (rank only) and q. */
+static u32 make_points(const struct saf_args *a, struct saf_point *pt)
+{
+	u32 d, g, k, n = 0;
+
+	for (d = 0; d < a->ndisc; d++) {
+		for (g = 0; g < a->nghosts; g++) {
+			if (g && a->disc[d] != FT_SAF_RANK)
+				break;
+			for (k = 0; k < a->nq; k++) {
+				pt[n].disc = a->disc[d];
+				pt[n].ghosts = a->disc[d] == FT_SAF_RANK ?
+					       a->ghosts[g] : 0;
+				pt[n++].q = a->q[k];
+			}
+		}
+	}
+	return n;
+}
+
+/* --- message sets --- */
+
+/* Bits of leaf @x reversed (@bits of them), or its halves swapped. */
+static u32 leaf_bits(u32 x, u32 bits, bool transpose)
+{
+	u32 y = 0, i;
+
+	if (transpose)
+		return (x >> (bits / 2)) | (x & ((1U << (bits / 2)) - 1)) <<
+					   (bits - bits / 2);
+	for (i = 0; i < bits; i++, x >>= 1)
+		y = y << 1 | (x & 1);
+	return y;
+}
+
+/* Set @k of a shape: @load rounds of the pattern, sources in order. */
+static void make_set(const struct saf_args *a, u32 n, u32 k, u32 *src,
+		     u32 *dst)
+{
+	struct ft_rand r;
+	u32 round, i, j, *d, bits = ft_ilog2_floor(n);
+
+	ft_rand_seed(&r, ftsim_derive(ftsim_derive(a->seed, n), k));
+	for (round = 0; round < a->load; round++) {
+		d = dst + (size_t)round * n;
+		for (i = 0; i < n; i++) {
+			src[(size_t)round * n + i] = i;
+			switch (a->pattern) {
+			case PAT_BITREV:
+			case PAT_TRANSPOSE:
+				d[i] = leaf_bits(i, bits,
+						 a->pattern == PAT_TRANSPOSE);
+				break;
+			case PAT_RANDOM:
+				d[i] = ft_rand_below(&r, n);
+				break;
+			default:
+				/* inside-out Fisher-Yates: a uniform permutation */
+				j = ft_rand_below(&r, i + 1);
+				if (j != i)
+					d[i] = d[j];
+				d[j] = i;
+				break;
+			}
+		}
+	}
+}
+
+static int set_lambda(const struct ft_topo *t, const u32 *src, const u32 *dst,
+		      u32 n, struct ft_lambda *lam)
+{
+	struct ft_demand *dm = malloc(((size_t)n + 1) * sizeof(*dm));
+	u32 *loads = calloc(ft_topo_channels_total(t), sizeof(u32));
+	int err = -1;
+	u32 i;
+
+	if (dm && loads) {
+		for (i = 0; i < n; i++)
+			dm[i] = (struct ft_demand){ src[i], dst[i], 1 };
+		err = ft_lambda(t, dm, n, loads, lam);
+	}
+	free(dm);
+	free(loads);
+	return err;
+}
+
+/* --- runs --- */
+
+struct saf_ctx {
+	u8 *got;
+	u32 n;
+	u32 bad;
+};
+
+static void on_deliver(void *arg, const struct ft_saf_pkt *p, u32 steps)
+{
+	struct saf_ctx *x = arg;
+
+	(void)steps;
+	if (p->cookie >= x->n || x->got[p->cookie]++)
+		x->bad++;
+}
+
+/* One batch of @n packets at point @pt; false if a check failed. */
+static bool run_batch(const struct saf_args *a, const struct saf_shape *sh,
+		      const struct saf_point *pt, u64 seed, const u32 *src,
+		      const u32 *dst, u32 n, void *mem, size_t size,
+		      struct saf_pres *pr, struct saf_res *res, char *why,
+		      size_t wlen)
+{
+	struct saf_ctx x = { .n = n };
+	struct ft_saf_step_result sr;
+	struct ft_saf_params p = { 0 };
+	struct ft_saf_fault f;
+	struct ft_saf s;
+	u32 i, k;
+
+	p.q = pt->q;
+	p.discipline = pt->disc;
+	p.ghosts = pt->ghosts;
+	p.path = a->path;
+	p.ranks = a->ranks;
+	p.picks = a->picks;
+	p.rank_range = a->rank_range;
+	p.max_pkts = n;
+	p.seed = seed;
+	x.got = calloc(n, 1);
+	if (!x.got || ft_saf_init(&s, &sh->t, &p, mem, size)) {
+		snprintf(why, wlen, "the engine refused the shape or ran out of memory");
+		free(x.got);
+		return false;
+	}
+	for (i = 0; i < n; i++)
+		ft_saf_add(&s, src[i], dst[i], i, NULL);
+	memset(&sr, 0, sizeof(sr));
+	for (i = 0; i < a->max_steps && !sr.done && !sr.stalled; i++) {
+		ft_saf_step(&s, on_deliver, &x, &sr);
+		if (a->check && ft_saf_check(&s, &f)) {
+			snprintf(why, wlen, "invariant %u broken at edge %u (node %u) after step %u",
+				 f.what, f.edge, f.node, i + 1);
+			free(x.got);
+			return false;
+		}
+	}
+	res->packets = n;
+	res->steps = s.b.last;
+	res->congestion = s.b.congestion;
+	res->stalled = s.b.stalled;
+	res->qmax = s.st.qmax;
+	res->ghosts = s.st.ghosts;
+	res->hops = s.st.hops;
+	res->fdelays = s.st.fdelays;
+	res->empty_waits = s.st.empty_waits;
+	for (k = 0; k <= s.depth; k++) {
+		pr->occ_max[k] = ft_max_u32(pr->occ_max[k],
+					    s.st.level[k].occ_max);
+		pr->occ_sum[k] += s.st.level[k].occ_sum;
+		pr->occ_samples[k] += s.st.level[k].queues * s.st.busy_steps;
+	}
+	free(x.got);
+	if (x.bad) {
+		snprintf(why, wlen, "%u packets delivered twice or unknown",
+			 x.bad);
+		return false;
+	}
+	if (!sr.done && !sr.stalled) {
+		snprintf(why, wlen, "not done after %" PRIu64 " steps",
+			 a->max_steps);
+		return false;
+	}
+	if (sr.stalled && (pt->ghosts || pt->disc != FT_SAF_RANK)) {
+		snprintf(why, wlen, "stalled with %s", pt->ghosts ? "ghosts" :
+			 disc_names[pt->disc]);
+		return false;
+	}
+	if (!sr.stalled && s.st.delivered != n) {
+		snprintf(why, wlen, "%" PRIu64 " of %u packets delivered",
+			 s.st.delivered, n);
+		return false;
+	}
+	return true;
+}
+
+/* Every point on every set of shape @si. */
+static int run_shape(const struct saf_args *a, const struct saf_shape *sh,
+		     const struct saf_point *pts, u32 npts, struct saf_pres *pr)
+{
+	u32 n = sh->t.n, np = n * a->load, k, j, qmax = 0;
+	u32 *src = malloc((size_t)np * sizeof(u32));
+	u32 *dst = malloc((size_t)np * sizeof(u32));
+	struct ft_saf_params p = { .max_pkts = np };
+	struct ft_lambda lam;
+	void *mem = NULL;
+	size_t size;
+	char why[160];
+	int rc = -1;
+
+	for (j = 0; j < npts; j++)
+		qmax = ft_max_u32(qmax, pts[j].q);
+	p.q = qmax;
+	size = ft_saf_mem_size(&sh->t, &p);
+	if (size)
+		mem = malloc(size);
+	if (!src || !dst || !mem) {
+		fprintf(stderr, "ftsim saf: %s: out of memory (%zu bytes)\n",
+			sh->desc, size);
+		goto out;
+	}
+	for (k = 0; k < a->seeds; k++) {
+		make_set(a, n, k, src, dst);
+		if (set_lambda(&sh->t, src, dst, np, &lam)) {
+			fprintf(stderr, "ftsim saf: %s: cannot compute lambda\n",
+				sh->desc);
+			goto out;
+		}
+		for (j = 0; j < npts; j++) {
+			struct saf_res *res = &pr[j].run[k];
+
+			ftsim_progress("ftsim saf: %s: set %u of %u: %s, ghosts %s, q %u",
+				       sh->desc, k + 1, a->seeds,
+				       disc_names[pts[j].disc],
+				       onoff_names[pts[j].ghosts], pts[j].q);
+			if (!run_batch(a, sh, &pts[j],
+				       ftsim_derive(ftsim_derive(a->seed, n), k),
+				       src, dst, np, mem, size, &pr[j], res, why,
+				       sizeof(why))) {
+				ftsim_progress_done();
+				fprintf(stderr, "ftsim saf: %s, set %u, %s, ghosts %s, q %u: %s\n",
+					sh->desc, k + 1, disc_names[pts[j].disc],
+					onoff_names[pts[j].ghosts], pts[j].q,
+					why);
+				goto out;
+			}
+			res->load = lam.load;
+			res->cap = lam.cap;
+		}
+	}
+	rc = 0;
+out:
+	free(src);
+	free(dst);
+	free(mem);
+	return rc;
+}
+
+/* --- reporting --- */
+
+/* A point's summary over the runs that finished. */
+struct saf_sum {
+	struct ftsim_stat steps;
+	struct ftsim_stat c;
+	struct ftsim_stat lambda;
+	struct ftsim_stat by_c;		/* T / (c + L + lg N) */
+	struct ftsim_stat by_lambda;	/* T / (lambda + lg M) */
+	double tail[4];			/* T - L: p50, p90, p99, max */
+	u32 runs;
+	u32 stalled;
+	u32 qmax;
+	double ghosts_per_hop;
+};
+
+static int cmp_u32(const void *x, const void *y)
+{
+	u32 a = *(const u32 *)x, b = *(const u32 *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/* Nearest-rank percentile @pct of @n sorted values. */
+static double pctl(const u32 *v, u32 n, u32 pct)
+{
+	u32 r = (u32)(((u64)pct * n + 99) / 100);
+
+	return n ? v[r ? r - 1 : 0] : 0;
+}
+
+static void summarize(const struct saf_args *a, const struct saf_shape *sh,
+		      const struct saf_pres *pr, struct saf_sum *s)
+{
+	u32 L = ft_saf_depth(&sh->t), k, *tl = calloc(a->seeds, sizeof(u32));
+	u64 ghosts = 0, hops = 0;
+	double lam;
+
+	memset(s, 0, sizeof(*s));
+	ftsim_stat_init(&s->steps);
+	ftsim_stat_init(&s->c);
+	ftsim_stat_init(&s->lambda);
+	ftsim_stat_init(&s->by_c);
+	ftsim_stat_init(&s->by_lambda);
+	for (k = 0; k < a->seeds; k++) {
+		const struct saf_res *r = &pr->run[k];
+
+		s->qmax = ft_max_u32(s->qmax, r->qmax);
+		ghosts += r->ghosts;
+		hops += r->hops;
+		if (r->stalled) {
+			s->stalled++;
+			continue;
+		}
+		lam = (double)r->load / (double)r->cap;
+		ftsim_stat_add(&s->steps, r->steps);
+		ftsim_stat_add(&s->c, r->congestion);
+		ftsim_stat_add(&s->lambda, lam);
+		ftsim_stat_add(&s->by_c, (double)r->steps /
+			       (r->congestion + L + ft_ilog2_ceil(r->packets)));
+		ftsim_stat_add(&s->by_lambda, r->steps / (lam + sh->lg_m));
+		if (tl)
+			tl[s->runs] = r->steps - L;
+		s->runs++;
+	}
+	if (tl) {
+		qsort(tl, s->runs, sizeof(u32), cmp_u32);
+		s->tail[0] = pctl(tl, s->runs, 50);
+		s->tail[1] = pctl(tl, s->runs, 90);
+		s->tail[2] = pctl(tl, s->runs, 99);
+		s->tail[3] = pctl(tl, s->runs, 100);
+	}
+	s->ghosts_per_hop = hops ? (double)ghosts / (double)hops : 0;
+	free(tl);
+}
+
+static void print_tables(const struct saf_args *a, const struct saf_shape *sh,
+			 u32 nsh, const struct saf_point *pts, u32 npts,
+			 struct saf_pres **res)
+{
+	struct saf_sum s;
+	u32 i, j, best = 0;
+
+	printf("ftsim saf: store-and-forward through edge queues (seed 001), %s x%u,\n"
+	       "path %s, ranks %s, picks %u%s, rank range %u; %u set%s per shape from seed %" PRIu64 "\n",
+	       pattern_names[a->pattern], a->load, path_names[a->path],
+	       ranks_names[a->ranks], a->picks,
+	       a->picks ? "" : " (one per edge)", a->rank_range, a->seeds,
+	       a->seeds > 1 ? "s" : "", a->seed);
+	printf("T: steps to the last delivery (at least L + 1); c: packets per edge of the\n"
+	       "busiest link; L = 2h; lg N: packets; lg M: root capacity; means over the sets\n"
+	       "that finished, (min-max); T - L over the sets: p50, p99, max\n");
+	for (i = 0; i < nsh; i++) {
+		printf("\n%s: %u leaves, L = %u, lg M = %u\n", sh[i].desc,
+		       sh[i].t.n, ft_saf_depth(&sh[i].t), sh[i].lg_m);
+		printf("%-9s %-6s %3s %7s %6s %7s %7s  %-18s %-18s %4s %4s %4s %7s %4s %8s\n",
+		       "disc", "ghosts", "q", "packets", "c", "lambda", "T",
+		       "T/(c+L+lgN)", "T/(lambda+lgM)", "p50", "p99", "max",
+		       "stalled", "qmax", "ghost/hop");
+		for (j = 0; j < npts; j++) {
+			summarize(a, &sh[i], &res[i][j], &s);
+			printf("%-9s %-6s %3u %7u ", disc_names[pts[j].disc],
+			       pts[j].disc ? "-" : onoff_names[pts[j].ghosts],
+			       pts[j].q, res[i][j].run[0].packets);
+			if (!s.runs) {
+				printf("%6s %7s %7s  %-18s %-18s %4s %4s %4s", "-",
+				       "-", "-", "-", "-", "-", "-", "-");
+			} else {
+				char bc[32], bl[32];
+
+				snprintf(bc, sizeof(bc), "%.2f (%.2f-%.2f)",
+					 s.by_c.mean, s.by_c.min, s.by_c.max);
+				snprintf(bl, sizeof(bl), "%.2f (%.2f-%.2f)",
+					 s.by_lambda.mean, s.by_lambda.min,
+					 s.by_lambda.max);
+				printf("%6.1f %7.2f %7.1f  %-18s %-18s %4.0f %4.0f %4.0f",
+				       s.c.mean, s.lambda.mean, s.steps.mean, bc,
+				       bl, s.tail[0], s.tail[2], s.tail[3]);
+			}
+			printf(" %3u/%-3u %4u %8.2f\n", s.stalled, a->seeds,
+			       s.qmax, s.ghosts_per_hop);
+		}
+	}
+	/* the largest shape, random ranks with ghosts: the headline */
+	for (i = 1; i < nsh; i++)
+		if (sh[i].t.n > sh[best].t.n)
+			best = i;
+	printf("\nlargest: %s, rank with ghosts:\n", sh[best].desc);
+	for (j = 0; j < npts; j++) {
+		if (pts[j].disc != FT_SAF_RANK || !pts[j].ghosts)
+			continue;
+		summarize(a, &sh[best], &res[best][j], &s);
+		printf("  q %u: T/(c+L+lgN) %.2f (%.2f-%.2f over %u sets), T - L p99 %.0f max %.0f, max queue %u of %u\n",
+		       pts[j].q, s.by_c.mean, s.by_c.min, s.by_c.max, s.runs,
+		       s.tail[2], s.tail[3], s.qmax, pts[j].q);
+	}
+}
+
+/* {"mean", "min", "max"} of @s, nulls when it holds nothing. */
+static void json_stat(struct ftsim_json *j, const char *key,
+		      const struct ftsim_stat *s, int prec)
+{
+	static const char *const name[3] = { "mean", "min", "max" };
+	const double v[3] = { s->mean, s->min, s->max };
+	int i;
+
+	ftsim_json_obj(j, key);
+	for (i = 0; i < 3; i++)
+		ftsim_json_num(j, name[i], s->n ? v[i] : __builtin_nan(""), prec);
+	ftsim_json_end(j, '}');
+}
+
+static void json_point(struct ftsim_json *j, const struct saf_args *a,
+		       const struct saf_shape *sh, const struct saf_point *pt,
+		       const struct saf_pres *pr)
+{
+	struct saf_sum s;
+	u32 k, L = ft_saf_depth(&sh->t);
+
+	summarize(a, sh, pr, &s);
+	ftsim_json_obj(j, NULL);
+	ftsim_json_str(j, "discipline", disc_names[pt->disc]);
+	ftsim_json_bool(j, "ghosts", pt->ghosts);
+	ftsim_json_u64(j, "q", pt->q);
+	ftsim_json_arr(j, "runs");
+	for (k = 0; k < a->seeds; k++) {
+		const struct saf_res *r = &pr->run[k];
+
+		ftsim_json_obj(j, NULL);
+		ftsim_json_u64(j, "packets", r->packets);
+		ftsim_json_bool(j, "stalled", r->stalled);
+		ftsim_json_u64(j, "T", r->steps);
+		ftsim_json_u64(j, "congestion", r->congestion);
+		ftsim_json_u64(j, "lambda_load", r->load);
+		ftsim_json_u64(j, "lambda_cap", r->cap);
+		ftsim_json_num(j, "lambda", (double)r->load / (double)r->cap, 6);
+		ftsim_json_u64(j, "lg_n", ft_ilog2_ceil(r->packets));
+		ftsim_json_u64(j, "qmax", r->qmax);
+		ftsim_json_u64(j, "ghosts", r->ghosts);
+		ftsim_json_u64(j, "hops", r->hops);
+		ftsim_json_u64(j, "fdelays", r->fdelays);
+		ftsim_json_u64(j, "empty_waits", r->empty_waits);
+		ftsim_json_end(j, '}');
+	}
+	ftsim_json_end(j, ']');
+	ftsim_json_u64(j, "finished", s.runs);
+	ftsim_json_u64(j, "stalled", s.stalled);
+	json_stat(j, "T", &s.steps, 3);
+	json_stat(j, "congestion", &s.c, 3);
+	json_stat(j, "lambda", &s.lambda, 4);
+	json_stat(j, "T_over_c_L_lgN", &s.by_c, 4);
+	json_stat(j, "T_over_lambda_lgM", &s.by_lambda, 4);
+	ftsim_json_obj(j, "T_minus_L");
+	ftsim_json_num(j, "p50", s.tail[0], 0);
+	ftsim_json_num(j, "p90", s.tail[1], 0);
+	ftsim_json_num(j, "p99", s.tail[2], 0);
+	ftsim_json_num(j, "max", s.tail[3], 0);
+	ftsim_json_end(j, '}');
+	ftsim_json_u64(j, "qmax", s.qmax);
+	ftsim_json_num(j, "ghosts_per_hop", s.ghosts_per_hop, 4);
+	ftsim_json_arr(j, "occupancy");
+	for (k = 1; k <= L; k++) {
+		ftsim_json_obj(j, NULL);
+		ftsim_json_u64(j, "level", k);
+		ftsim_json_u64(j, "max", pr->occ_max[k]);
+		ftsim_json_num(j, "mean", pr->occ_samples[k] ?
+			       (double)pr->occ_sum[k] / pr->occ_samples[k] : 0, 4);
+		ftsim_json_end(j, '}');
+	}
+	ftsim_json_end(j, ']');
+	ftsim_json_end(j, '}');
+}
+
+static void print_json(const struct saf_args *a, const struct saf_shape *sh,
+		       u32 nsh, const struct saf_point *pts, u32 npts,
+		       struct saf_pres **res)
+{
+	struct ftsim_json j;
+	u32 i, k, lanes[FT_MAX_LEVELS];
+
+	ftsim_json_init(&j, stdout);
+	ftsim_json_obj(&j, NULL);
+	ftsim_json_str(&j, "command", "saf");
+	ftsim_json_str(&j, "pattern", pattern_names[a->pattern]);
+	ftsim_json_u64(&j, "load", a->load);
+	ftsim_json_str(&j, "path", path_names[a->path]);
+	ftsim_json_str(&j, "ranks", ranks_names[a->ranks]);
+	ftsim_json_u64(&j, "picks", a->picks);
+	ftsim_json_u64(&j, "rank_range", a->rank_range);
+	ftsim_json_u64(&j, "seeds", a->seeds);
+	ftsim_json_u64(&j, "seed", a->seed);
+	ftsim_json_u64(&j, "max_steps", a->max_steps);
+	ftsim_json_arr(&j, "shapes");
+	for (i = 0; i < nsh; i++) {
+		const struct ft_topo *t = &sh[i].t;
+
+		ftsim_json_obj(&j, NULL);
+		ftsim_json_str(&j, "name", sh[i].desc);
+		ftsim_json_u64(&j, "leaves", t->n);
+		ftsim_json_u64(&j, "levels", t->h);
+		ftsim_json_u32s(&j, "m", &t->m[1], t->h);
+		ftsim_json_u32s(&j, "w", &t->w[1], t->h);
+		for (k = 0; k < t->h; k++)
+			lanes[k] = t->lanes[k + 1];
+		ftsim_json_u32s(&j, "lanes", lanes, t->h);
+		ftsim_json_u64(&j, "depth", ft_saf_depth(t));
+		ftsim_json_u64(&j, "lg_m", sh[i].lg_m);
+		ftsim_json_arr(&j, "points");
+		for (k = 0; k < npts; k++)
+			json_point(&j, a, &sh[i], &pts[k], &res[i][k]);
+		ftsim_json_end(&j, ']');
+		ftsim_json_end(&j, '}');
+	}
+	ftsim_json_end(&j, ']');
+	ftsim_json_end(&j, '}');
+	ftsim_json_finish(&j);
+}
+
+int ftsim_saf(int argc, char **argv)
+{
+	struct saf_shape sh[MAX_SIZES];
+	struct saf_point pts[FT_SAF_DISC_NR * 2 * MAX_QS];
+	struct saf_pres *res[MAX_SIZES] = { NULL };
+	struct saf_args a;
+	u32 nsh = 0, npts, i, j;
+	int rc = 0;
+
+	if (saf_args(argc, argv, &a) || make_shapes(&a, sh, &nsh))
+		return FTSIM_EXIT_USAGE;
+	npts = make_points(&a, pts);
+	for (i = 0; i < nsh && !rc; i++) {
+		res[i] = calloc(npts, sizeof(*res[i]));
+		for (j = 0; res[i] && j < npts; j++) {
+			res[i][j].run = calloc(a.seeds, sizeof(struct saf_res));
+			if (!res[i][j].run)
+				break;
+		}
+		if (!res[i] || j < npts) {
+			fprintf(stderr, "ftsim saf: out of memory\n");
+			rc = FTSIM_EXIT_FAIL;
+		} else if (run_shape(&a, &sh[i], pts, npts, res[i])) {
+			rc = FTSIM_EXIT_FAIL;
+		}
+	}
+	ftsim_progress_done();
+	if (!rc && a.json)
+		print_json(&a, sh, nsh, pts, npts, res);
+	else if (!rc)
+		print_tables(&a, sh, nsh, pts, npts, res);
+	for (i = 0; i < nsh; i++) {
+		for (j = 0; res[i] && j < npts; j++)
+			free(res[i][j].run);
+		free(res[i]);
+	}
+	return rc;
+}
