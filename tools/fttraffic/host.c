@@ -52,7 +52,11 @@ static struct nl_sock *rtnl_open(void)
 	return sk;
 }
 
-static int move_link(struct nl_sock *sk, const char *ifname, int to_fd)
+/*
+ * Change link @ifname: move it to the namespace @to_fd (>= 0) or bring it
+ * up; its ifindex, before the change, in @ifindex if set.
+ */
+static int change_link(struct nl_sock *sk, const char *ifname, int to_fd, int *ifindex)
 {
 	struct rtnl_link *link, *chg;
 	int err;
@@ -60,16 +64,31 @@ static int move_link(struct nl_sock *sk, const char *ifname, int to_fd)
 	err = rtnl_link_get_kernel(sk, 0, ifname, &link);
 	if (err)
 		return err;
+	if (ifindex)
+		*ifindex = rtnl_link_get_ifindex(link);
 	chg = rtnl_link_alloc();
 	if (!chg) {
 		rtnl_link_put(link);
 		return -NLE_NOMEM;
 	}
-	rtnl_link_set_ns_fd(chg, to_fd);
+	if (to_fd >= 0)
+		rtnl_link_set_ns_fd(chg, to_fd);
+	else
+		rtnl_link_set_flags(chg, IFF_UP);
 	err = rtnl_link_change(sk, link, chg, 0);
 	rtnl_link_put(chg);
 	rtnl_link_put(link);
 	return err;
+}
+
+static int move_link(struct nl_sock *sk, const char *ifname, int to_fd)
+{
+	return change_link(sk, ifname, to_fd, NULL);
+}
+
+static int link_up(struct nl_sock *sk, const char *ifname, int *ifindex)
+{
+	return change_link(sk, ifname, -1, ifindex);
 }
 
 static int write_sysctl(const char *path, const char *val)
@@ -81,27 +100,6 @@ static int write_sysctl(const char *path, const char *val)
 	ok = write(fd, val, strlen(val)) == (ssize_t)strlen(val);
 	close(fd);
 	return ok ? 0 : -EIO;
-}
-
-static int link_up(struct nl_sock *sk, const char *ifname, int *ifindex)
-{
-	struct rtnl_link *link, *chg;
-	int err;
-
-	err = rtnl_link_get_kernel(sk, 0, ifname, &link);
-	if (err)
-		return err;
-	*ifindex = rtnl_link_get_ifindex(link);
-	chg = rtnl_link_alloc();
-	if (!chg) {
-		rtnl_link_put(link);
-		return -NLE_NOMEM;
-	}
-	rtnl_link_set_flags(chg, IFF_UP);
-	err = rtnl_link_change(sk, link, chg, 0);
-	rtnl_link_put(chg);
-	rtnl_link_put(link);
-	return err;
 }
 
 /* The first IPv4 address of @ifindex, if any. */
