@@ -109,6 +109,7 @@ struct ftt_host {
 	uint64_t corrupted;	/* failed the checksum: no flow to blame */
 	uint64_t misdirected;	/* intact, but for another leaf or run */
 	uint64_t submit_calls;	/* io_uring_enter calls that submitted sends */
+	uint64_t inflight;	/* sends submitted, not completed */
 	uint64_t lat[FTT_LAT_BUCKETS];
 };
 

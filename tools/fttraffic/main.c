@@ -300,9 +300,27 @@ static uint32_t sources(const struct ctl *c)
 	return n;
 }
 
+/* Nothing in flight, and all sent has arrived or was dropped (and counted). */
 static bool quiet(struct ctl *c)
 {
-	return have_received(c) >= have_sent(c) && have_queued(c) == 0;
+	return !SUM(c, inflight) &&
+	       have_received(c) + SUM(c, rcvbuf_drops) >= have_sent(c) && have_queued(c) == 0;
+}
+
+/* Packets the host's per-CPU input backlogs dropped (netdev_max_backlog). */
+static uint64_t backlog_drops(void)
+{
+	FILE *f = fopen("/proc/net/softnet_stat", "r");
+	unsigned int processed, dropped;
+	uint64_t sum = 0;
+	char line[512];
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%x %x", &processed, &dropped) == 2)
+			sum += dropped;
+	if (f)
+		fclose(f);
+	return sum;
 }
 
 static int run_timed(struct ctl *c)
@@ -507,7 +525,9 @@ static int run_procs(struct ctl *c)
 	if (e) {
 		rc = fail("%s", c->err);
 	} else {
-		c->fab = c->fab0;
+		if (!c->o.veth)
+			c->fab = c->fab0;
+		c->res.backlog_drops = backlog_drops();
 		c->t_start = ftt_now_ns();
 		ftt_procs_go(&c->procs, 1);
 		rc = c->run.batch ? run_batch(c) : run_timed(c);
@@ -518,9 +538,10 @@ static int run_procs(struct ctl *c)
 		c->t_end = ftt_now_ns();
 	__atomic_store_n(&c->sh->stop_tx, 1, __ATOMIC_RELEASE);
 	__atomic_store_n(&c->sh->stop_rx, 1, __ATOMIC_RELEASE);
+	c->res.backlog_drops = backlog_drops() - c->res.backlog_drops;
 	if (rc)
 		ftt_procs_kill(&c->procs);
-	e = ftt_procs_end(&c->procs, 10, c->err, sizeof(c->err));
+	e = ftt_procs_end(&c->procs, c->o.timeout, c->err, sizeof(c->err));
 	if (e && !rc)
 		rc = fail("%s", c->err);
 	phase(c, "workers ended");

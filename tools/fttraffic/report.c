@@ -165,14 +165,17 @@ void ftt_report_text(FILE *f, const struct ftt_result *r, bool flows)
 						    ftt_lat_value));
 		fprintf(f, " %s %s%s", qnames[i], b, i < 3 ? "," : "\n");
 	}
-	fprintf(f, "  latency cycles");
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < 4 && r->lambda > 0; i++) {
+		if (!i)
+			fprintf(f, "  latency cycles");
 		fprintf(f, " %s <= %" PRIu64 "%s", qnames[i],
 			ftt_percentile(r->lat_cycles, FATTREE_LATENCY_BUCKETS, quantiles[i],
 				       ftt_cycles_bucket_max), i < 3 ? "," : "\n");
+	}
 	fprintf(f, "  outside       qdisc refusals %" PRIu64 " (sent again), socket receive "
-		"drops %" PRIu64 ", buffer-ring stalls %" PRIu64 "\n", r->qdisc_drops,
-		r->rcvbuf_drops, r->ring_stalls);
+		"drops %" PRIu64 ", buffer-ring stalls %" PRIu64 ", input backlog drops %" PRIu64
+		" (host-wide)\n", r->qdisc_drops, r->rcvbuf_drops, r->ring_stalls,
+		r->backlog_drops);
 	if (r->busiest && r->run_cycles)
 		fprintf(f, "  busiest link  level %u %s id %u: %.3f messages per cycle on %u "
 			"lanes over %" PRIu64 " cycles; links over their lanes in a cycle: %u\n",
@@ -274,6 +277,7 @@ struct json_object *ftt_report_json(const struct ftt_result *r, bool flows)
 	add_u64(x, "qdisc_refusals", r->qdisc_drops);
 	add_u64(x, "socket_receive_drops", r->rcvbuf_drops);
 	add_u64(x, "buffer_ring_stalls", r->ring_stalls);
+	add_u64(x, "input_backlog_drops", r->backlog_drops);
 	json_object_object_add(o, "outside_fabric", x);
 	json_object_object_add(o, "latency_ns",
 			       json_percentiles(r->lat_ns, FTT_LAT_BUCKETS, ftt_lat_value));

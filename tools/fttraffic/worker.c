@@ -386,9 +386,21 @@ static bool sending_done(struct worker *w)
 	return w->run->batch && w->issued == w->to_issue;
 }
 
+/* The socket's receive drops so far (the controller watches them drain). */
+static void count_socket_drops(struct worker *w)
+{
+	uint32_t mem[SK_MEMINFO_VARS] = { 0 };
+	socklen_t len = sizeof(mem);
+
+	if (!getsockopt(w->fd, SOL_SOCKET, SO_MEMINFO, mem, &len) &&
+	    len > SK_MEMINFO_DROPS * sizeof(uint32_t))
+		__atomic_store_n(&w->me->rcvbuf_drops, mem[SK_MEMINFO_DROPS], __ATOMIC_RELAXED);
+}
+
 static int loop(struct worker *w)
 {
 	struct __kernel_timespec ts = { .tv_nsec = 1000000 };
+	uint64_t next_meminfo = 0;
 
 	w->t0 = ftt_now_ns();
 	/* Until told to stop receiving, and sending is over (or abandoned). */
@@ -398,6 +410,10 @@ static int loop(struct worker *w)
 		uint64_t now = ftt_now_ns();
 		int err;
 
+		if (now >= next_meminfo) {
+			count_socket_drops(w);	/* a system call: ten times a second */
+			next_meminfo = now + 100000000ULL;
+		}
 		if (!w->armed)
 			arm_recv(w);
 		fill_sends(w, now);
@@ -418,19 +434,11 @@ static int loop(struct worker *w)
 			seen++;
 		}
 		io_uring_cq_advance(&w->ring, seen);
+		__atomic_store_n(&w->me->inflight, w->busy, __ATOMIC_RELEASE);
 	}
 	return 0;
 }
 
-static void count_socket_drops(struct worker *w)
-{
-	uint32_t mem[SK_MEMINFO_VARS] = { 0 };
-	socklen_t len = sizeof(mem);
-
-	if (!getsockopt(w->fd, SOL_SOCKET, SO_MEMINFO, mem, &len) &&
-	    len > SK_MEMINFO_DROPS * sizeof(uint32_t))
-		BUMP(w->me->rcvbuf_drops, mem[SK_MEMINFO_DROPS]);
-}
 
 int ftt_worker(struct ftt_shared *sh, uint32_t me, const struct ftt_run *run,
 	       int (*ready)(void *arg), void *arg)
