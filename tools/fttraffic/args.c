@@ -92,8 +92,8 @@ void ftt_usage(FILE *f)
 		"      --inflight N       sends in flight per process (default 256)\n"
 		"      --timeout SEC      longest wait for a phase of a run (default 60)\n"
 		"      --max-cycles N     most cycles to step a batch (default 1000000)\n"
-		"      --settle MS        circuit fabrics: wait after each step for the\n"
-		"                         scheduler (default 20)\n"
+		"      --settle MS        circuit fabrics: after a step, the longest wait for the\n"
+		"                         scheduler to answer the demand (default 200)\n"
 		"      --qdisc-limit N    packets the leaves' pfifo qdisc holds (default 10000)\n"
 		"      --json             the whole result as one JSON object\n"
 		"      --stream           timed runs: one JSON object per interval\n"
@@ -157,7 +157,7 @@ void ftt_opts_init(struct ftt_opts *o)
 	o->inflight = 256;
 	o->timeout = 60;
 	o->max_cycles = 1000000;
-	o->settle_ms = 20;
+	o->settle_ms = 200;
 	o->qdisc_limit = 10000;
 	o->progress = -1;
 }

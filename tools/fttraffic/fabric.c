@@ -200,3 +200,61 @@ int ftt_fabric_inject(struct ftnl *nl, const char *name, const struct ftt_set *s
 		return -ENOMEM;
 	return ftnl_transact(nl, msg, NULL, NULL);
 }
+
+static int count_reply(struct nl_msg *msg, void *arg)
+{
+	(void)msg;
+	(*(uint32_t *)arg)++;
+	return 0;
+}
+
+/* Circuits installed in the fabric now. */
+int ftt_circuits_count(struct ftnl *nl, const char *name, uint32_t *n)
+{
+	struct nl_msg *msg = ftnl_msg(nl, FATTREE_CMD_CIRCUIT_GET, NLM_F_DUMP);
+
+	*n = 0;
+	if (!msg)
+		return -ENOMEM;
+	if (nla_put_string(msg, FATTREE_A_CIRCUIT_FABRIC, name)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	return ftnl_transact(nl, msg, count_reply, n);
+}
+
+static int unserved_reply(struct nl_msg *msg, void *arg)
+{
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	struct nlattr *a;
+	uint32_t *n = arg;
+	int rem;
+
+	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0),
+			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
+		const struct fattree_demand *d = nla_data(a);
+		uint32_t i, k;
+
+		if (nla_type(a) != FATTREE_A_DEMAND_ENTRY)
+			continue;
+		k = (uint32_t)nla_len(a) / sizeof(*d);
+		for (i = 0; i < k; i++)
+			*n += !d[i].circuit_lanes;
+	}
+	return 0;
+}
+
+/* Pairs waiting with no circuit at all: what a scheduler has yet to serve. */
+int ftt_demand_unserved(struct ftnl *nl, const char *name, uint32_t *n)
+{
+	struct nl_msg *msg = ftnl_msg(nl, FATTREE_CMD_DEMAND_GET, NLM_F_DUMP);
+
+	*n = 0;
+	if (!msg)
+		return -ENOMEM;
+	if (nla_put_string(msg, FATTREE_A_DEMAND_FABRIC, name)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	return ftnl_transact(nl, msg, unserved_reply, n);
+}

@@ -41,5 +41,7 @@ int ftt_leaves_get(struct ftnl *nl, const char *name, struct ftt_leaves *l);
 int ftt_links_get(struct ftnl *nl, const char *name, struct ftt_links *l);
 int ftt_fabric_step(struct ftnl *nl, const char *name, uint32_t steps);
 int ftt_fabric_inject(struct ftnl *nl, const char *name, const struct ftt_set *s);
+int ftt_circuits_count(struct ftnl *nl, const char *name, uint32_t *n);
+int ftt_demand_unserved(struct ftnl *nl, const char *name, uint32_t *n);
 
 #endif /* FTT_FABRIC_H */

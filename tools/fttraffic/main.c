@@ -201,6 +201,36 @@ static bool all_queued(struct ctl *c)
 	return have_queued(c) >= ftt_set_messages(&c->set);
 }
 
+/*
+ * On a circuit fabric a step announces the demand, and the scheduler
+ * answers with circuits. Wait for the answer, so that the cycles counted
+ * are the scheduler's and not its latency: go on at once when every pair
+ * waiting has a circuit, soon after the circuits change (a round installs
+ * its grants in one batch), or after --settle ms without a change (the
+ * scheduler granted nothing more this round).
+ */
+static void wait_for_scheduler(struct ctl *c)
+{
+	uint64_t t = ftt_now_ns(), quiet_since = t, changed = 0;
+	uint32_t before = 0, now = 0, unserved = 1;
+
+	ftt_circuits_count(&c->nl, c->o.fabric, &before);
+	for (;;) {
+		if (!ftt_demand_unserved(&c->nl, c->o.fabric, &unserved) && !unserved)
+			return;
+		if (!ftt_circuits_count(&c->nl, c->o.fabric, &now) && now != before) {
+			before = now;
+			changed = quiet_since = ftt_now_ns();
+		}
+		t = ftt_now_ns();
+		if (changed && t - quiet_since > 5000000ULL)
+			return;		/* the round's batch is in */
+		if (t - quiet_since > (uint64_t)c->o.settle_ms * 1000000ULL)
+			return;
+		usleep(1000);
+	}
+}
+
 /* Step until the fabric drains; the cycles it took are the set's. */
 static int step_until_drained(struct ctl *c, bool synthetic)
 {
@@ -230,8 +260,8 @@ static int step_until_drained(struct ctl *c, bool synthetic)
 			c->res.cycles = stepped;
 			return FTT_EXIT_FAIL;
 		}
-		if (circuit && c->o.settle_ms)
-			usleep(c->o.settle_ms * 1000U);
+		if (circuit)
+			wait_for_scheduler(c);
 		if (c->sh) {
 			e = ftt_procs_poll(&c->procs, c->err, sizeof(c->err));
 			if (e)
