@@ -46,6 +46,9 @@ struct ft_circuit_req {
  * @created: cycles completed when it was admitted.
  * @carried: messages it carried.
  * @last_used: last cycle it carried a message (@created if never).
+ * @left: lanes not yet given to an offer of its pair in cycle @left_cycle
+ *        (ft_pairs_cycle(): the pair's flows share its lanes).
+ * @left_cycle: the cycle @left is for, counted from 1 (0: none yet).
  * @path: its directed links, up then down.
  * @port: its up-ports P_1..P_H.
  */
@@ -58,6 +61,8 @@ struct ft_circuit {
 	u64 created;
 	u64 carried;
 	u64 last_used;
+	u64 left_cycle;
+	u32 left;
 	struct ft_path path;
 	u8 port[FT_MAX_LEVELS];
 };

@@ -193,6 +193,20 @@ static void ft_pairs_compact(struct ft_pairs *q)
 	q->nactive = n;
 }
 
+/*
+ * Lanes of @c still free for an offer of its pair in the cycle after
+ * @done cycles: one circuit serves every flow of the pair, so its lanes
+ * are shared among their offers, never given twice.
+ */
+static u32 ft_pairs_circuit_left(struct ft_circuit *c, u64 done)
+{
+	if (c->left_cycle != done + 1) {
+		c->left_cycle = done + 1;
+		c->left = c->lanes;
+	}
+	return c->left;
+}
+
 /**
  * ft_pairs_cycle() - run one delivery cycle over the waiting messages.
  * @q: pool.
@@ -228,6 +242,7 @@ int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
 		u32 cap = c ? ft_max_u32(per_pair, c->lanes) : per_pair;
 		u32 n = ft_inject_offer(&f->inject, &f->rand, &p->inj,
 					ft_min_u32(p->queued, cap));
+		u32 clanes = c ? ft_pairs_circuit_left(c, f->cycle) : 0;
 
 		n = ft_min_u32(n, room);
 		if (!n)
@@ -235,9 +250,10 @@ int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
 		room -= n;
 		q->off[noff] = (struct ft_offer){ .src = p->src, .dst = p->dst,
 						  .count = n };
-		if (c) {
-			q->off[noff].clanes = c->lanes;
+		if (clanes) {
+			q->off[noff].clanes = clanes;
 			q->off[noff].cpath = &c->path;
+			c->left -= ft_min_u32(n, clanes);
 		}
 		q->off_slot[noff++] = s;
 	}

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Harness: ftctl's command line (tools/ftctl: main()'s options and
+ * dispatch, parse.c, every object's parser, inject and circuit files).
+ *
+ * The input is a command line and a file (fz_argv.h: "fabric inject F
+ * file @FILE", "circuit add F file @FILE"). ftctl's own main() runs on
+ * it with ftnl_open() wrapped to report the module missing, so a
+ * well-formed command ends in exit 3 before any netlink, a bad one in
+ * exit 2 and help in exit 0; nothing else may happen, crash or leak.
+ * Every object's parsed request is reset between inputs (units/), as in
+ * a new process.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+
+#include "ftnl.h"
+#include "fz_argv.h"
+#include "fz_trap.h"
+#include "units/units.h"
+
+int __wrap_ftnl_open(struct ftnl *nl);
+
+/* Linked with -Wl,--wrap=ftnl_open: no socket is ever opened. */
+int __wrap_ftnl_open(struct ftnl *nl)
+{
+	(void)nl;
+	return -ENOENT;
+}
+
+static void reset(void)
+{
+	fz_ftctl_fabric_reset();
+	fz_ftctl_circuit_reset();
+	fz_ftctl_demand_reset();
+	fz_ftctl_leaf_reset();
+	fz_ftctl_link_reset();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct sigaction sint, sterm;
+	struct fz_argv a;
+	int rc;
+
+	if (fz_argv_build(&a, "ftctl", data, size))
+		return 0;
+	/* "demand watch" catches SIGINT and SIGTERM: give them back. */
+	sigaction(SIGINT, NULL, &sint);
+	sigaction(SIGTERM, NULL, &sterm);
+	reset();
+	rc = fz_call(ftctl_main, a.argc, a.argv);
+	sigaction(SIGINT, &sint, NULL);
+	sigaction(SIGTERM, &sterm, NULL);
+	FZ_CHECK(rc == 0 || rc == 2 || rc == 3, "ftctl exited %#x", rc);
+	fz_argv_free(&a);
+	return 0;
+}
