@@ -169,7 +169,7 @@ int ftt_args_parse(int argc, char **argv, struct ftt_opts *o)
 	uint64_t v;
 	int c, e = 0;
 
-	optind = 1;
+	optind = 0;	/* glibc: start afresh, also after an earlier parse */
 	opterr = 0;
 	while (!e && (c = getopt_long(argc, argv, ":n:s:d:r:i:hv", longopts, NULL)) != -1) {
 		opt = argv[optind - 1];
