@@ -104,12 +104,13 @@ struct ftt_host {
 	/* counters */
 	uint64_t sent, received, bytes_sent, bytes_received;
 	uint64_t qdisc_drops;	/* sends refused by the qdisc (retried) */
-	uint64_t rcvbuf_drops;	/* dropped by the socket's receive buffer */
+	uint64_t rcvbuf_drops;	/* dropped by the socket's receive buffer (so far) */
+	uint64_t dev_drops;	/* dropped by its device, either way (so far) */
 	uint64_t ring_stalls;	/* receives stopped on an empty buffer ring */
 	uint64_t corrupted;	/* failed the checksum: no flow to blame */
 	uint64_t misdirected;	/* intact, but for another leaf or run */
 	uint64_t submit_calls;	/* io_uring_enter calls that submitted sends */
-	uint64_t inflight;	/* sends submitted, not completed */
+	int tx_done;		/* saw stop_tx, and nothing of its is in flight */
 	uint64_t lat[FTT_LAT_BUCKETS];
 };
 
@@ -152,6 +153,8 @@ int ftt_host_neighbours(struct ftt_host_ns *ns, const struct ftt_host *h,
 void ftt_host_leave(struct ftt_host_ns *ns);
 int ftt_host_mac(const char *ifname, uint8_t mac[6]);
 bool ftt_host_present(const char *ifname);
+struct nl_sock;
+int ftt_host_dev_drops(struct nl_sock **sk, const char *ifname, uint64_t *drops);
 int ftt_veth_create(const char *a, const char *b, char *err, size_t errlen);
 void ftt_veth_delete(const char *a);
 

@@ -81,6 +81,21 @@ static int change_link(struct nl_sock *sk, const char *ifname, int to_fd, int *i
 	return err;
 }
 
+/*
+ * Whether @ifname exists in @sk's namespace. Asked over rtnetlink: a
+ * lookup by ioctl (if_nametoindex) of a missing name makes the kernel
+ * try to load a module "netdev-NAME", a modprobe per call.
+ */
+static bool link_present(struct nl_sock *sk, const char *ifname)
+{
+	struct rtnl_link *link;
+
+	if (rtnl_link_get_kernel(sk, 0, ifname, &link))
+		return false;
+	rtnl_link_put(link);
+	return true;
+}
+
 static int move_link(struct nl_sock *sk, const char *ifname, int to_fd)
 {
 	return change_link(sk, ifname, to_fd, NULL);
@@ -200,15 +215,15 @@ struct ftt_host_ns *ftt_host_enter(struct ftt_host *h, const struct ftt_host_cfg
 		if (ns->ns_fd < 0)
 			FAIL("cannot open the new namespace: %s", strerror(errno));
 	}
-	if (!if_nametoindex(h->ifname)) {
+	ns->sk = rtnl_open();
+	if (!ns->sk)
+		FAIL("cannot open rtnetlink in the host's namespace");
+	if (!link_present(ns->sk, h->ifname)) {
 		e = move_link(ns->home, h->ifname, ns->ns_fd);
 		if (e)
 			FAIL("cannot move %s into its namespace: %s", h->ifname, nl_geterror(e));
 		ns->moved = true;
 	}
-	ns->sk = rtnl_open();
-	if (!ns->sk)
-		FAIL("cannot open rtnetlink in the host's namespace");
 	snprintf(path, sizeof(path), "/proc/sys/net/ipv6/conf/%s/disable_ipv6", h->ifname);
 	write_sysctl(path, "1");	/* best effort: IPv6 may be absent */
 	e = link_up(ns->sk, h->ifname, &ifindex);
@@ -304,7 +319,12 @@ int ftt_host_mac(const char *ifname, uint8_t mac[6])
 
 bool ftt_host_present(const char *ifname)
 {
-	return if_nametoindex(ifname) != 0;
+	struct nl_sock *sk = rtnl_open();
+	bool here = sk && link_present(sk, ifname);
+
+	if (sk)
+		nl_socket_free(sk);
+	return here;
 }
 
 /* The baseline: a veth pair @a, @b in this namespace, for the same run. */
@@ -332,4 +352,19 @@ void ftt_veth_delete(const char *a)
 	rtnl_link_put(link);
 	if (sk)
 		nl_socket_free(sk);
+}
+
+/* What @ifname dropped so far, both ways (in the caller's namespace). */
+int ftt_host_dev_drops(struct nl_sock **sk, const char *ifname, uint64_t *drops)
+{
+	struct rtnl_link *link;
+
+	if (!*sk)
+		*sk = rtnl_open();
+	if (!*sk || rtnl_link_get_kernel(*sk, 0, ifname, &link))
+		return -1;
+	*drops = rtnl_link_get_stat(link, RTNL_LINK_RX_DROPPED) +
+		 rtnl_link_get_stat(link, RTNL_LINK_TX_DROPPED);
+	rtnl_link_put(link);
+	return 0;
 }

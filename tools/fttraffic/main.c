@@ -330,11 +330,25 @@ static uint32_t sources(const struct ctl *c)
 	return n;
 }
 
-/* Nothing in flight, and all sent has arrived or was dropped (and counted). */
+static bool all_tx_done(const struct ctl *c)
+{
+	uint32_t i;
+
+	for (i = 0; i < c->sh->nhosts; i++)
+		if (!__atomic_load_n(&c->sh->host[i].tx_done, __ATOMIC_ACQUIRE))
+			return false;
+	return true;
+}
+
+/*
+ * Every worker has stopped sending with nothing in flight, and all it
+ * sent has arrived or was dropped (and counted).
+ */
 static bool quiet(struct ctl *c)
 {
-	return !SUM(c, inflight) &&
-	       have_received(c) + SUM(c, rcvbuf_drops) >= have_sent(c) && have_queued(c) == 0;
+	return all_tx_done(c) &&
+	       have_received(c) + SUM(c, rcvbuf_drops) + SUM(c, dev_drops) >= have_sent(c) &&
+	       have_queued(c) == 0;
 }
 
 /* Packets the host's per-CPU input backlogs dropped (netdev_max_backlog). */

@@ -90,6 +90,7 @@ void ftt_result_sum(struct ftt_result *r)
 		r->misdirected += h->misdirected;
 		r->qdisc_drops += h->qdisc_drops;
 		r->rcvbuf_drops += h->rcvbuf_drops;
+		r->dev_drops += h->dev_drops;
 		r->ring_stalls += h->ring_stalls;
 		r->submit_calls += h->submit_calls;
 		for (b = 0; b < FTT_LAT_BUCKETS; b++)
@@ -173,9 +174,9 @@ void ftt_report_text(FILE *f, const struct ftt_result *r, bool flows)
 				       ftt_cycles_bucket_max), i < 3 ? "," : "\n");
 	}
 	fprintf(f, "  outside       qdisc refusals %" PRIu64 " (sent again), socket receive "
-		"drops %" PRIu64 ", buffer-ring stalls %" PRIu64 ", input backlog drops %" PRIu64
-		" (host-wide)\n", r->qdisc_drops, r->rcvbuf_drops, r->ring_stalls,
-		r->backlog_drops);
+		"drops %" PRIu64 ", device drops %" PRIu64 ", buffer-ring stalls %" PRIu64
+		", input backlog drops %" PRIu64 " (host-wide)\n", r->qdisc_drops, r->rcvbuf_drops,
+		r->dev_drops, r->ring_stalls, r->backlog_drops);
 	if (r->busiest && r->run_cycles)
 		fprintf(f, "  busiest link  level %u %s id %u: %.3f messages per cycle on %u "
 			"lanes over %" PRIu64 " cycles; links over their lanes in a cycle: %u\n",
@@ -278,6 +279,7 @@ struct json_object *ftt_report_json(const struct ftt_result *r, bool flows)
 	add_u64(x, "socket_receive_drops", r->rcvbuf_drops);
 	add_u64(x, "buffer_ring_stalls", r->ring_stalls);
 	add_u64(x, "input_backlog_drops", r->backlog_drops);
+	add_u64(x, "device_drops", r->dev_drops);
 	json_object_object_add(o, "outside_fabric", x);
 	json_object_object_add(o, "latency_ns",
 			       json_percentiles(r->lat_ns, FTT_LAT_BUCKETS, ftt_lat_value));

@@ -32,6 +32,7 @@ struct ftt_result {
 	uint64_t bytes_sent, bytes_received;
 	uint64_t qdisc_drops, rcvbuf_drops, ring_stalls, submit_calls;
 	uint64_t backlog_drops;		/* host-wide: every CPU's input backlog */
+	uint64_t dev_drops;		/* the hosts' devices, either way */
 	uint64_t lat_ns[FTT_LAT_BUCKETS];
 };
 

@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <linux/sock_diag.h>
+#include <netlink/socket.h>
 
 #include "fttraffic.h"
 
@@ -72,6 +73,8 @@ struct worker {
 	struct rx_flow *rx;
 	uint32_t nrx;
 	uint64_t expect;	/* batch: messages coming to me */
+	struct nl_sock *rtnl;	/* for the device's drop counters */
+	uint64_t dev_drops0;	/* the device's drops at the start */
 };
 
 static int fail(struct worker *w, const char *what, int err)
@@ -397,6 +400,15 @@ static void count_socket_drops(struct worker *w)
 		__atomic_store_n(&w->me->rcvbuf_drops, mem[SK_MEMINFO_DROPS], __ATOMIC_RELAXED);
 }
 
+/* Drops of the leaf device itself since the start (e.g. a veth's peer full). */
+static void count_dev_drops(struct worker *w)
+{
+	uint64_t d;
+
+	if (!ftt_host_dev_drops(&w->rtnl, w->me->ifname, &d) && d >= w->dev_drops0)
+		__atomic_store_n(&w->me->dev_drops, d - w->dev_drops0, __ATOMIC_RELAXED);
+}
+
 static int loop(struct worker *w)
 {
 	struct __kernel_timespec ts = { .tv_nsec = 1000000 };
@@ -408,10 +420,12 @@ static int loop(struct worker *w)
 		struct io_uring_cqe *cqe;
 		unsigned int head, seen = 0;
 		uint64_t now = ftt_now_ns();
+		bool stopping = LOAD(w->sh->stop_tx);
 		int err;
 
 		if (now >= next_meminfo) {
-			count_socket_drops(w);	/* a system call: ten times a second */
+			count_socket_drops(w);	/* system calls: ten times a second */
+			count_dev_drops(w);
 			next_meminfo = now + 100000000ULL;
 		}
 		if (!w->armed)
@@ -434,7 +448,9 @@ static int loop(struct worker *w)
 			seen++;
 		}
 		io_uring_cq_advance(&w->ring, seen);
-		__atomic_store_n(&w->me->inflight, w->busy, __ATOMIC_RELEASE);
+		/* stop_tx seen before this round's sends, and all completed */
+		if (stopping && !w->busy)
+			__atomic_store_n(&w->me->tx_done, 1, __ATOMIC_RELEASE);
 	}
 	return 0;
 }
@@ -453,13 +469,18 @@ int ftt_worker(struct ftt_shared *sh, uint32_t me, const struct ftt_run *run,
 		err = setup_send(&w);
 	if (!err)
 		err = setup_recv(&w);
+	if (!err && ftt_host_dev_drops(&w.rtnl, w.me->ifname, &w.dev_drops0))
+		w.dev_drops0 = 0;
 	if (!err && ready(arg))
 		err = fail(&w, "waiting to start", EPIPE);
 	if (!err)
 		err = loop(&w);
 	if (w.fd >= 0) {
 		count_socket_drops(&w);
+		count_dev_drops(&w);
 		close(w.fd);
 	}
+	if (w.rtnl)
+		nl_socket_free(w.rtnl);
 	return err ? -1 : 0;
 }
