@@ -3,8 +3,10 @@
  * A worker: one process on one leaf, one UDP socket, one io_uring.
  *
  * Sends go out as sendmsg SQEs from a pool of slots, as many as the pool
- * allows, all submitted together with the wait for completions in one
- * io_uring_enter; receives come from one multishot recv that picks its
+ * allows, linked into one chain (so that a send waiting for buffer space
+ * holds back the ones behind it and a flow's order is kept; the next
+ * chain goes when this one is done) and submitted together with the wait
+ * for completions in one io_uring_enter; receives come from one multishot recv that picks its
  * buffers from a provided buffer ring, each buffer handed back as soon
  * as its message is checked. So the hot path makes one system call per
  * batch, not per message. The fabric does not orphan what it holds, so
@@ -64,6 +66,9 @@ struct worker {
 	uint64_t *next_seq;	/* per my flow */
 	uint64_t issued, to_issue;
 	uint32_t unsubmitted;	/* send SQEs since the last io_uring_enter */
+	struct io_uring_sqe *last_send;	/* the chain's tail, to unlink */
+	uint32_t *retry;	/* slots to send again, in their order */
+	uint32_t nretry;
 	uint64_t t0;
 	/* receiving */
 	struct io_uring_buf_ring *br;
@@ -145,7 +150,8 @@ static int setup_send(struct worker *w)
 	w->rr = w->f0;
 	w->next_seq = calloc(w->f1 - w->f0 + 1, sizeof(*w->next_seq));
 	w->slot = calloc(n, sizeof(*w->slot));
-	if (!w->next_seq || !w->slot)
+	w->retry = calloc(n, sizeof(*w->retry));
+	if (!w->next_seq || !w->slot || !w->retry)
 		return fail(w, "send slots", ENOMEM);
 	for (i = 0; i < n; i++) {
 		struct slot *sl = &w->slot[i];
@@ -297,9 +303,13 @@ static void submit_slot(struct worker *w, uint32_t i)
 
 	io_uring_prep_sendmsg(sqe, w->fd, &w->slot[i].mh, 0);
 	io_uring_sqe_set_data64(sqe, i);
+	/* one chain: a send waiting for buffer space holds back the rest */
+	sqe->flags |= IOSQE_IO_LINK;
+	w->last_send = sqe;
 	w->busy++;
 	w->unsubmitted++;
 }
+
 
 /* Queue as many new messages as the pacing and the slots allow. */
 static void fill_sends(struct worker *w, uint64_t now)
@@ -335,16 +345,32 @@ static void fill_sends(struct worker *w, uint64_t now)
 	}
 }
 
+/* The refused sends first, in their order, then new ones; one chain. */
+static void queue_sends(struct worker *w, uint64_t now)
+{
+	uint32_t i;
+
+	if (w->busy)
+		return;		/* the last chain first: no overtaking */
+	for (i = 0; i < w->nretry; i++)
+		submit_slot(w, w->retry[i]);
+	w->nretry = 0;
+	fill_sends(w, now);
+	if (w->last_send)
+		w->last_send->flags &= ~IOSQE_IO_LINK;
+	w->last_send = NULL;
+}
+
 static int on_send(struct worker *w, uint32_t i, int res)
 {
 	struct slot *sl = &w->slot[i];
 
 	w->busy--;
-	if (res == -ENOBUFS || res == -EAGAIN || res == -EINTR) {
-		/* refused before the fabric: send it again */
+	if (res == -ENOBUFS || res == -EAGAIN || res == -EINTR || res == -ECANCELED) {
+		/* refused before the fabric (or behind a refusal): again, in order */
 		if (res == -ENOBUFS)
 			BUMP(w->me->qdisc_drops, 1);
-		submit_slot(w, i);
+		w->retry[w->nretry++] = i;
 		return 0;
 	}
 	if (res < 0)
@@ -382,7 +408,7 @@ static int on_recv(struct worker *w, struct io_uring_cqe *cqe, uint64_t now)
 
 static bool sending_done(struct worker *w)
 {
-	if (w->busy)
+	if (w->busy || w->nretry)
 		return false;
 	if (LOAD(w->sh->stop_tx))
 		return true;
@@ -430,7 +456,7 @@ static int loop(struct worker *w)
 		}
 		if (!w->armed)
 			arm_recv(w);
-		fill_sends(w, now);
+		queue_sends(w, now);
 		if (w->unsubmitted)
 			BUMP(w->me->submit_calls, 1);
 		w->unsubmitted = 0;
@@ -449,7 +475,7 @@ static int loop(struct worker *w)
 		}
 		io_uring_cq_advance(&w->ring, seen);
 		/* stop_tx seen before this round's sends, and all completed */
-		if (stopping && !w->busy)
+		if (stopping && !w->busy && !w->nretry)
 			__atomic_store_n(&w->me->tx_done, 1, __ATOMIC_RELEASE);
 	}
 	return 0;
