@@ -80,6 +80,7 @@ extern const struct ftctl_cmd ftctl_cmd_leaf;
 extern const struct ftctl_cmd ftctl_cmd_circuit;
 extern const struct ftctl_cmd ftctl_cmd_demand;
 extern const struct ftctl_cmd ftctl_cmd_switch;
+extern const struct ftctl_cmd ftctl_cmd_monitor;
 
 /*
  * FABRIC_GET of one fabric: its levels, leaves and cycle (any may be

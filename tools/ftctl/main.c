@@ -23,6 +23,7 @@ static const struct ftctl_cmd *const ftctl_cmds[] = {
 	&ftctl_cmd_circuit,
 	&ftctl_cmd_demand,
 	&ftctl_cmd_switch,
+	&ftctl_cmd_monitor,
 };
 
 #define FTCTL_N_CMDS FTCTL_ARRAY_SIZE(ftctl_cmds)
