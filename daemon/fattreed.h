@@ -57,7 +57,11 @@ struct ftd_circuit {
 
 /* kernel.c: every call returns 0 or -errno, with nl->errmsg on refusal. */
 int ftd_fabric_get(struct ftnl *nl, const char *name, struct ftd_fabric *f);
-int ftd_free_lanes(struct ftnl *nl, const char *name, uint32_t *free, uint32_t nlinks);
+/* Free lanes per directed link (0 on failed ones); @failed (may be NULL):
+ * how many directed links are failed.
+ */
+int ftd_free_lanes(struct ftnl *nl, const char *name, uint32_t *free, uint32_t nlinks,
+		   uint32_t *failed);
 int ftd_circuits(struct ftnl *nl, const char *name, struct ftd_circuit **out);
 int ftd_demand(struct ftnl *nl, const char *name, struct fattree_demand **out);
 int ftd_circuit_add(struct ftnl *nl, const char *name, const struct fattree_circuit *c,
@@ -90,6 +94,7 @@ struct ftd {
 	uint32_t nlinks;
 	uint64_t rounds;
 	uint64_t granted_total, requests_total;
+	uint32_t failed_links;		/* directed links failed, last read */
 	struct ftd_round_stats last;
 };
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fattreed's view of the kernel: the fabric's shape, free lanes, circuits
- * and demand over the fattree generic netlink family (tools/lib/ftnl.c),
+ * fattreed's view of the kernel: the fabric's shape, free lanes (none on
+ * failed links), circuits and demand over the fattree generic netlink family (tools/lib/ftnl.c),
  * and the "demand" multicast group that wakes the loop.
  */
 #include <errno.h>
@@ -45,7 +45,7 @@ int ftd_fabric_get(struct ftnl *nl, const char *name, struct ftd_fabric *f)
 }
 
 struct free_acc {
-	uint32_t *free, n;
+	uint32_t *free, n, failed;
 };
 
 static int link_reply(struct nl_msg *msg, void *arg)
@@ -62,18 +62,28 @@ static int link_reply(struct nl_msg *msg, void *arg)
 	reserved = nla_get_u32(tb[FATTREE_A_LINK_RESERVED]);
 	if (id >= a->n)
 		return -EPROTO;
+	/* A failed link reports no lanes: no free lanes for the scheduler. */
 	a->free[id] = lanes > reserved ? lanes - reserved : 0;
+	if (tb[FATTREE_A_LINK_FAILED] && nla_get_u8(tb[FATTREE_A_LINK_FAILED])) {
+		a->free[id] = 0;
+		a->failed++;
+	}
 	return 0;
 }
 
-int ftd_free_lanes(struct ftnl *nl, const char *name, uint32_t *free, uint32_t nlinks)
+int ftd_free_lanes(struct ftnl *nl, const char *name, uint32_t *free, uint32_t nlinks,
+		   uint32_t *failed)
 {
 	struct nl_msg *msg = ftnl_msg(nl, FATTREE_CMD_LINK_GET, NLM_F_DUMP);
-	struct free_acc a = { free, nlinks };
+	struct free_acc a = { free, nlinks, 0 };
+	int err;
 
 	if (!msg || nla_put_string(msg, FATTREE_A_LINK_FABRIC, name))
 		return -ENOMEM;
-	return ftnl_transact(nl, msg, link_reply, &a);
+	err = ftnl_transact(nl, msg, link_reply, &a);
+	if (!err && failed)
+		*failed = a.failed;
+	return err;
 }
 
 /* A growing array for dumps. */

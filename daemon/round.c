@@ -7,7 +7,9 @@
  *  2. read the demand: pairs waiting with no circuit (a pair with a
  *     circuit keeps it until its lease ends or it goes idle);
  *  3. ask the algorithm for one lane per such pair, against the links'
- *     free lanes read from the kernel;
+ *     free lanes read from the kernel (none on failed links, so every
+ *     algorithm schedules around them; circuits a failure tore down come
+ *     back as demand);
  *  4. install the granted circuits in one atomic batch with a lease.
  * Leases time-share the lanes: a pair served now gives its lanes back
  * when its lease ends, and the pairs still waiting, oldest first with
@@ -164,7 +166,7 @@ int ftd_round(struct ftd *d)
 	struct ft_sched_req *req = NULL;
 	struct ft_sched_out *out = NULL;
 	struct ft_sched_stats ss;
-	uint32_t nreq, k = 0, i, j, circuits = 0;
+	uint32_t nreq, k = 0, i, j, circuits = 0, failed = 0;
 	double t0, t1;
 	int n, err;
 
@@ -189,9 +191,18 @@ int ftd_round(struct ftd *d)
 	nreq = ftd_requests(d, dm, n, req);
 	st->requests = nreq;
 	if (nreq) {
-		err = ftd_free_lanes(&d->nl, d->cfg.fabric, d->free, d->nlinks);
+		err = ftd_free_lanes(&d->nl, d->cfg.fabric, d->free, d->nlinks, &failed);
 		if (err || (err = ft_sched_set_free(d->sched, d->free)))
 			goto out;
+		if (failed != d->failed_links) {
+			if (failed)
+				ftd_log(LOG_INFO, "fabric %s: %u directed links failed:"
+					" scheduling around them", d->cfg.fabric, failed);
+			else
+				ftd_log(LOG_INFO, "fabric %s: every link works again",
+					d->cfg.fabric);
+			d->failed_links = failed;
+		}
 		t0 = now_us();
 		err = ft_sched_run(d->sched, &d->cfg.sched, req, nreq, out, &ss);
 		t1 = now_us();
@@ -282,6 +293,7 @@ int ftd_status_write(const struct ftd *d)
 	json_object_object_add(o, "schedulability_ratio",
 			       json_object_new_double(d->requests_total ?
 				       (double)d->granted_total / d->requests_total : 1.0));
+	json_object_object_add(o, "failed_links", json_object_new_int64(d->failed_links));
 	json_object_object_add(r, "round", json_object_new_int64(st->round));
 	json_object_object_add(r, "demand", json_object_new_int64(st->demand));
 	json_object_object_add(r, "requests", json_object_new_int64(st->requests));

@@ -76,6 +76,7 @@ static int ft_engine_cycle(struct ft_fab *fab)
 	if (!err) {
 		fab->st.offered += res.offered;
 		fab->st.blocked += res.offered - res.delivered;
+		fab->st.failure_held += res.failed;
 		for (i = 0; i < fab->pairs.noff; i++) {
 			const struct ft_offer *o = &fab->pairs.off[i];
 
@@ -279,4 +280,60 @@ void ft_engine_drop_all(struct ft_fab *fab)
 	}
 	spin_unlock_bh(&fab->lock);
 	__skb_queue_purge(&dead);
+}
+
+/*
+ * Fail (@on) or restore the links of @fs. Circuits across a link that
+ * fails are torn down, so their pairs are in demand again; any change is
+ * announced on the demand group at once. Process context.
+ */
+void ft_engine_fail(struct ft_fab *fab, const struct ft_fail_set *fs, bool on,
+		    struct ft_fail_result *res)
+{
+	struct ft_fabric *e = &fab->eng;
+	u32 k, n, id, bit;
+
+	memset(res, 0, sizeof(*res));
+	mutex_lock(&fab->step_lock);
+	spin_lock_bh(&fab->lock);
+	for (k = 0; k < fs->nids; k++)
+		res->changed += ft_fail_link(&e->lanes, &e->topo, fs->id[k],
+					     FT_FAIL_SELF, on) > 0;
+	n = fs->sw ? ft_fail_switch_nlinks(&e->topo, fs->level) : 0;
+	for (k = 0; k < n; k++)
+		if (!ft_fail_switch_link(&e->topo, fs->level, fs->node, k, &id, &bit))
+			res->changed += ft_fail_link(&e->lanes, &e->topo, id, bit, on) > 0;
+	if (on)
+		res->cut = ft_circuits_cut(&fab->circ, &e->lanes);
+	fab->st.circuits_cut += res->cut;
+	res->failed = e->lanes.nfailed;
+	spin_unlock_bh(&fab->lock);
+	if (res->changed)
+		ft_engine_demand(fab, true);
+	mutex_unlock(&fab->step_lock);
+}
+
+/*
+ * Zero the fabric's counters and its links'. What is waiting, the cycle
+ * count, circuits and the leaves' device counters stay.
+ */
+void ft_engine_reset_stats(struct ft_fab *fab)
+{
+	struct ft_fab_stats *st = &fab->st;
+
+	mutex_lock(&fab->step_lock);
+	spin_lock_bh(&fab->lock);
+	memset(fab->eng.stats, 0, fab->eng.lanes.n * sizeof(*fab->eng.stats));
+	st->synth_queued -= st->synth_delivered;
+	st->synth_delivered = 0;
+	st->offered = 0;
+	st->delivered = 0;
+	st->blocked = 0;
+	st->control = 0;
+	st->overruns = 0;
+	st->cycle_ns = 0;
+	st->failure_held = 0;
+	st->circuits_cut = 0;
+	spin_unlock_bh(&fab->lock);
+	mutex_unlock(&fab->step_lock);
 }

@@ -107,6 +107,8 @@ struct ft_fab_stats {
 	u64 overruns;
 	u64 cycle_ns;
 	u64 run_ns;
+	u64 failure_held;	/* offers held: no working minimal path */
+	u64 circuits_cut;	/* circuits torn down by link failures */
 };
 
 /* A fabric: its engine state, its pairs' packets and its leaves. */
@@ -178,6 +180,29 @@ void ft_engine_demand(struct ft_fab *fab, bool now);
 int ft_engine_configure(struct ft_fab *fab, enum fattree_path path,
 			enum fattree_injection inj,
 			enum fattree_arbitration arb, u64 seed);
+
+/*
+ * Links named by one LINK_SET request: up to two directed links (a
+ * physical link's directions) failed by themselves, and/or every link of
+ * one switch.
+ */
+struct ft_fail_set {
+	u32 nids;
+	u32 id[2];
+	bool sw;
+	u32 level;
+	u32 node;
+};
+
+struct ft_fail_result {
+	u32 changed;	/* directed links that failed or came back */
+	u32 cut;	/* circuits torn down */
+	u32 failed;	/* directed links failed in the fabric now */
+};
+
+void ft_engine_fail(struct ft_fab *fab, const struct ft_fail_set *fs, bool on,
+		    struct ft_fail_result *res);
+void ft_engine_reset_stats(struct ft_fab *fab);
 
 /* leaf.c */
 int ft_leaves_create(struct ft_fab *fab);

@@ -84,6 +84,18 @@ static const struct nla_policy ft_link_get_policy[FATTREE_A_LINK_MAX + 1] = {
 	[FATTREE_A_LINK_FABRIC] = FT_NAME_POLICY,
 };
 
+static const struct nla_policy ft_link_set_policy[FATTREE_A_LINK_MAX + 1] = {
+	[FATTREE_A_LINK_FABRIC] = FT_NAME_POLICY,
+	[FATTREE_A_LINK_ID] = { .type = NLA_U32 },
+	[FATTREE_A_LINK_LEVEL] = NLA_POLICY_RANGE(NLA_U32, 1, FT_MAX_LEVELS),
+	[FATTREE_A_LINK_NODE] = { .type = NLA_U32 },
+	[FATTREE_A_LINK_PORT] = NLA_POLICY_MAX(NLA_U32, FT_MAX_W - 1),
+	[FATTREE_A_LINK_DIRECTION] = NLA_POLICY_MAX(NLA_U32, FATTREE_LINK_DIR_DOWN),
+	[FATTREE_A_LINK_SWITCH_LEVEL] = NLA_POLICY_RANGE(NLA_U32, 1, FT_MAX_LEVELS),
+	[FATTREE_A_LINK_SWITCH_NODE] = { .type = NLA_U32 },
+	[FATTREE_A_LINK_FAILED] = NLA_POLICY_MAX(NLA_U8, 1),
+};
+
 static const struct nla_policy ft_leaf_get_policy[FATTREE_A_LEAF_MAX + 1] = {
 	[FATTREE_A_LEAF_FABRIC] = FT_NAME_POLICY,
 };
@@ -122,6 +134,10 @@ static_assert((int)FATTREE_PATH_CIRCUIT == (int)FT_PATH_CIRCUIT);
 static_assert((int)FATTREE_INJECTION_RANDOM_PRIME == (int)FT_INJECT_RANDOM_PRIME);
 static_assert((int)FATTREE_ARBITRATION_FIXED == (int)FT_ARB_FIXED);
 static_assert((int)FATTREE_PROFILE_EXPLICIT == (int)FT_PROFILE_EXPLICIT);
+static_assert((int)FATTREE_LINK_DIR_DOWN == (int)FT_DOWN);
+static_assert((int)FATTREE_LINK_FAIL_SELF == (int)FT_FAIL_SELF);
+static_assert((int)FATTREE_LINK_FAIL_LOWER == (int)FT_FAIL_LOWER);
+static_assert((int)FATTREE_LINK_FAIL_UPPER == (int)FT_FAIL_UPPER);
 
 /* An optional u32 attribute (6.1 has no nla_get_u32_default()). */
 static u32 ft_nla_u32(const struct nlattr *a, u32 def)
@@ -332,7 +348,14 @@ static int ft_nl_fabric_stats(struct sk_buff *msg, const struct ft_fab *fab)
 	    nla_put_u64_64bit(msg, FATTREE_A_STATS_CONTROL, st->control, FATTREE_A_STATS_PAD) ||
 	    nla_put_u64_64bit(msg, FATTREE_A_STATS_OVERRUNS, st->overruns, FATTREE_A_STATS_PAD) ||
 	    nla_put_u64_64bit(msg, FATTREE_A_STATS_CYCLE_NS, st->cycle_ns, FATTREE_A_STATS_PAD) ||
-	    nla_put_u64_64bit(msg, FATTREE_A_STATS_RUN_NS, st->run_ns, FATTREE_A_STATS_PAD)) {
+	    nla_put_u64_64bit(msg, FATTREE_A_STATS_RUN_NS, st->run_ns, FATTREE_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FATTREE_A_STATS_FAILED_LINKS, fab->eng.lanes.nfailed,
+			      FATTREE_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FATTREE_A_STATS_FAILURE_HELD, st->failure_held,
+			      FATTREE_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FATTREE_A_STATS_CIRCUITS_CUT, st->circuits_cut,
+			      FATTREE_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FATTREE_A_STATS_CIRCUITS, fab->circ.n, FATTREE_A_STATS_PAD)) {
 		nla_nest_cancel(msg, nest);
 		return -EMSGSIZE;
 	}
@@ -592,7 +615,8 @@ static int ft_nl_link_fill(struct sk_buff *msg, struct ft_fab *fab, u32 id,
 	    nla_put_u32(msg, FATTREE_A_LINK_MAX_CYCLE, st->max_cycle) ||
 	    nla_put_u64_64bit(msg, FATTREE_A_LINK_SATURATED, st->saturated,
 			      FATTREE_A_LINK_PAD) ||
-	    nla_put_u64_64bit(msg, FATTREE_A_LINK_BLOCKED, st->blocked, FATTREE_A_LINK_PAD)) {
+	    nla_put_u64_64bit(msg, FATTREE_A_LINK_BLOCKED, st->blocked, FATTREE_A_LINK_PAD) ||
+	    nla_put_u8(msg, FATTREE_A_LINK_FAILED, l->fail)) {
 		genlmsg_cancel(msg, hdr);
 		return -EMSGSIZE;
 	}
@@ -624,6 +648,162 @@ static int ft_nl_link_get_dumpit(struct sk_buff *skb, struct netlink_callback *c
 out:
 	mutex_unlock(ft_net_lock(net));
 	return err == -EMSGSIZE && skb->len ? skb->len : (err ?: skb->len);
+}
+
+/* The fabric a request names in attribute @type; caller holds the lock. */
+static struct ft_fab *ft_nl_fabric_at(struct genl_info *info, int type)
+{
+	struct ft_fab *fab;
+
+	if (GENL_REQ_ATTR_CHECK(info, type))
+		return NULL;
+	fab = ft_fab_find(genl_info_net(info), nla_data(info->attrs[type]));
+	if (!fab)
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[type],
+				    "no fabric of that name in this namespace");
+	return fab;
+}
+
+/*
+ * The links a LINK_SET names: one directed link (ID); one physical link
+ * (LEVEL, NODE, PORT: both directions, or DIRECTION's); or a switch
+ * (SWITCH_LEVEL, SWITCH_NODE). Exactly one form.
+ */
+static int ft_nl_fail_set(struct genl_info *info, const struct ft_topo *t,
+			  struct ft_fail_set *fs)
+{
+	struct nlattr **tb = info->attrs;
+	bool one = tb[FATTREE_A_LINK_ID];
+	bool phys = tb[FATTREE_A_LINK_LEVEL] || tb[FATTREE_A_LINK_NODE] ||
+		    tb[FATTREE_A_LINK_PORT] || tb[FATTREE_A_LINK_DIRECTION];
+	bool sw = tb[FATTREE_A_LINK_SWITCH_LEVEL] || tb[FATTREE_A_LINK_SWITCH_NODE];
+	u32 level, node, port, id;
+
+	memset(fs, 0, sizeof(*fs));
+	if (one + phys + sw != 1) {
+		NL_SET_ERR_MSG_MOD(info->extack,
+				   "name one link (id, or level, node and port) or one switch (switch level and node)");
+		return -EINVAL;
+	}
+	if (one) {
+		id = nla_get_u32(tb[FATTREE_A_LINK_ID]);
+		if (id >= ft_topo_dlinks(t)) {
+			NL_SET_ERR_MSG_ATTR(info->extack, tb[FATTREE_A_LINK_ID],
+					    "no directed link of that id in the fabric");
+			return -ERANGE;
+		}
+		fs->nids = 1;
+		fs->id[0] = id;
+		return 0;
+	}
+	if (sw) {
+		if (GENL_REQ_ATTR_CHECK(info, FATTREE_A_LINK_SWITCH_LEVEL) ||
+		    GENL_REQ_ATTR_CHECK(info, FATTREE_A_LINK_SWITCH_NODE))
+			return -EINVAL;
+		level = nla_get_u32(tb[FATTREE_A_LINK_SWITCH_LEVEL]);
+		node = nla_get_u32(tb[FATTREE_A_LINK_SWITCH_NODE]);
+		if (level > t->h) {
+			NL_SET_ERR_MSG_ATTR(info->extack, tb[FATTREE_A_LINK_SWITCH_LEVEL],
+					    "switch levels are 1 to the fabric's levels");
+			return -ERANGE;
+		}
+		if (node >= t->nodes[level]) {
+			NL_SET_ERR_MSG_ATTR(info->extack, tb[FATTREE_A_LINK_SWITCH_NODE],
+					    "no switch of that index at that level");
+			return -ERANGE;
+		}
+		fs->sw = true;
+		fs->level = level;
+		fs->node = node;
+		return 0;
+	}
+	if (GENL_REQ_ATTR_CHECK(info, FATTREE_A_LINK_LEVEL) ||
+	    GENL_REQ_ATTR_CHECK(info, FATTREE_A_LINK_NODE) ||
+	    GENL_REQ_ATTR_CHECK(info, FATTREE_A_LINK_PORT))
+		return -EINVAL;
+	level = nla_get_u32(tb[FATTREE_A_LINK_LEVEL]);
+	node = nla_get_u32(tb[FATTREE_A_LINK_NODE]);
+	port = nla_get_u32(tb[FATTREE_A_LINK_PORT]);
+	if (level > t->h) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[FATTREE_A_LINK_LEVEL],
+				    "link levels are 1 to the fabric's levels");
+		return -ERANGE;
+	}
+	if (node >= t->nodes[level - 1]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[FATTREE_A_LINK_NODE],
+				    "no node of that index below that level");
+		return -ERANGE;
+	}
+	if (port >= t->w[level]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[FATTREE_A_LINK_PORT],
+				    "up-ports at that level are below w_i");
+		return -ERANGE;
+	}
+	id = ft_topo_dlink(t, level, node * t->w[level] + port, FT_UP);
+	if (tb[FATTREE_A_LINK_DIRECTION]) {
+		fs->nids = 1;
+		fs->id[0] = id | nla_get_u32(tb[FATTREE_A_LINK_DIRECTION]);
+	} else {
+		fs->nids = 2;
+		fs->id[0] = id;
+		fs->id[1] = id | FT_DOWN;
+	}
+	return 0;
+}
+
+static int ft_nl_link_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct net *net = genl_info_net(info);
+	struct ft_fail_result res;
+	struct ft_fail_set fs;
+	struct sk_buff *msg;
+	struct ft_fab *fab;
+	void *hdr;
+	int err = -ENOENT;
+
+	if (GENL_REQ_ATTR_CHECK(info, FATTREE_A_LINK_FAILED))
+		return -EINVAL;
+	mutex_lock(ft_net_lock(net));
+	fab = ft_nl_fabric_at(info, FATTREE_A_LINK_FABRIC);
+	if (!fab)
+		goto out;
+	err = ft_nl_fail_set(info, &fab->eng.topo, &fs);
+	if (err)
+		goto out;
+	err = -ENOMEM;
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		goto out;
+	ft_engine_fail(fab, &fs, nla_get_u8(info->attrs[FATTREE_A_LINK_FAILED]), &res);
+	hdr = genlmsg_put_reply(msg, info, &ft_genl_family, 0, info->genlhdr->cmd);
+	if (!hdr || nla_put_u32(msg, FATTREE_A_LINK_CHANGED, res.changed) ||
+	    nla_put_u32(msg, FATTREE_A_LINK_CIRCUITS_CUT, res.cut) ||
+	    nla_put_u32(msg, FATTREE_A_LINK_FAILED_LINKS, res.failed)) {
+		nlmsg_free(msg);
+		err = -EMSGSIZE;
+		goto out;
+	}
+	genlmsg_end(msg, hdr);
+	err = genlmsg_reply(msg, info);
+out:
+	mutex_unlock(ft_net_lock(net));
+	return err;
+}
+
+static int ft_nl_stats_reset_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct net *net = genl_info_net(info);
+	struct ft_fab *fab;
+	int err = -ENOENT;
+
+	mutex_lock(ft_net_lock(net));
+	fab = ft_nl_fabric(info);
+	if (fab) {
+		ft_engine_reset_stats(fab);
+		err = 0;
+	}
+	mutex_unlock(ft_net_lock(net));
+	return err;
 }
 
 static int ft_nl_leaf_fill(struct sk_buff *msg, struct ft_leaf *leaf,
@@ -685,20 +865,6 @@ out:
 }
 
 /* ---- circuits and demand ---- */
-
-/* The fabric a request names in attribute @type; caller holds the lock. */
-static struct ft_fab *ft_nl_fabric_at(struct genl_info *info, int type)
-{
-	struct ft_fab *fab;
-
-	if (GENL_REQ_ATTR_CHECK(info, type))
-		return NULL;
-	fab = ft_fab_find(genl_info_net(info), nla_data(info->attrs[type]));
-	if (!fab)
-		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[type],
-				    "no fabric of that name in this namespace");
-	return fab;
-}
 
 /*
  * Gather the entries of every attribute @type of the request, of @size
@@ -768,6 +934,23 @@ static int ft_nl_circuit_reply(struct genl_info *info, u32 count)
 	return genlmsg_reply(msg, info);
 }
 
+/* The path of a refused circuit request crosses a failed link. */
+static bool ft_nl_circuit_failed(struct ft_fab *fab, const struct ft_circuit_req *r)
+{
+	u32 port[FT_MAX_LEVELS], i;
+	struct ft_path p;
+	bool failed;
+
+	for (i = 0; i < FT_MAX_LEVELS; i++)
+		port[i] = r->port[i];
+	if (ft_topo_path(&fab->eng.topo, r->src, r->dst, port, &p))
+		return false;
+	spin_lock_bh(&fab->lock);
+	failed = !ft_fail_path_ok(&fab->eng.lanes, &p);
+	spin_unlock_bh(&fab->lock);
+	return failed;
+}
+
 static int ft_nl_circuit_add_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct net *net = genl_info_net(info);
@@ -818,6 +1001,8 @@ static int ft_nl_circuit_add_doit(struct sk_buff *skb, struct genl_info *info)
 		ft_nl_bad_entry(info, where[bad], "no such leaf, a port past w_i, or bad lanes");
 	else if (err == -EEXIST)
 		ft_nl_bad_entry(info, where[bad], "the pair of this circuit has one already");
+	else if (err == -ENOSPC && ft_nl_circuit_failed(fab, &req[bad]))
+		ft_nl_bad_entry(info, where[bad], "this circuit crosses a failed link");
 	else if (err == -ENOSPC)
 		ft_nl_bad_entry(info, where[bad], "this circuit would exceed a link's lanes");
 	if (!err)
@@ -1090,6 +1275,16 @@ static const struct genl_ops ft_genl_ops[] = {
 	{
 		FT_OP(FATTREE_CMD_DEMAND_GET, ft_demand_get_policy, FATTREE_A_DEMAND_MAX),
 		.dumpit = ft_nl_demand_get_dumpit,
+	},
+	{
+		FT_OP(FATTREE_CMD_LINK_SET, ft_link_set_policy, FATTREE_A_LINK_MAX),
+		.doit = ft_nl_link_set_doit,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		FT_OP(FATTREE_CMD_STATS_RESET, ft_fabric_name_policy, FATTREE_A_FABRIC_MAX),
+		.doit = ft_nl_stats_reset_doit,
+		.flags = GENL_ADMIN_PERM,
 	},
 };
 

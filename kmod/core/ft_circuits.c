@@ -19,6 +19,7 @@
  * circuits listed in @active.
  */
 #include "ft_circuits.h"
+#include "ft_fail.h"
 
 /* Set in @where while ft_circuits_del() holds a circuit for deletion. */
 #define FT_CIRCUITS_MARK	0x80000000U
@@ -434,6 +435,33 @@ u32 ft_circuits_expire(struct ft_circuits *cs, struct ft_lanes *l, u64 now)
 			ft_circuits_remove(cs, l, cs->active[i]);
 			gone++;
 		}
+	}
+	return gone;
+}
+
+/**
+ * ft_circuits_cut() - delete the circuits that cross a failed link.
+ * @cs: table.
+ * @l: lane state, with the failures already in it (ft_fail_link()).
+ *
+ * Their reservations go with them, so the failed links end up with none
+ * and every pair that lost its circuit is in demand again if it has
+ * messages waiting.  O(circuits * 2h) when some link is failed, O(1)
+ * otherwise.  Walks @active from its end, as ft_circuits_expire().
+ *
+ * Return: how many were deleted.
+ */
+u32 ft_circuits_cut(struct ft_circuits *cs, struct ft_lanes *l)
+{
+	u32 i = cs->n, gone = 0;
+
+	if (!l->nfailed)
+		return 0;
+	while (i--) {
+		if (ft_fail_path_ok(l, &cs->c[cs->active[i]].path))
+			continue;
+		ft_circuits_remove(cs, l, cs->active[i]);
+		gone++;
 	}
 	return gone;
 }

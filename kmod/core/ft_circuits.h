@@ -129,6 +129,11 @@ struct ft_circuit *ft_circuits_find(const struct ft_circuits *cs, u32 src,
  */
 u32 ft_circuits_expire(struct ft_circuits *cs, struct ft_lanes *l, u64 now);
 
+/* Delete every circuit whose path crosses a failed link (ft_fail.h);
+ * return how many.
+ */
+u32 ft_circuits_cut(struct ft_circuits *cs, struct ft_lanes *l);
+
 /* Delete one circuit by slot (used by expire and del). */
 void ft_circuits_remove(struct ft_circuits *cs, struct ft_lanes *l, u32 slot);
 

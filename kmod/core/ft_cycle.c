@@ -190,17 +190,33 @@ static void ft_cycle_circuits(const struct ft_cycle_cfg *cfg,
 	}
 }
 
-/* Lay the contending messages out, pairs in priority order of pairs. */
+/*
+ * Lay the contending messages out, pairs in priority order of pairs. A
+ * pair whose every minimal path crosses a failed link does not contend:
+ * its messages wait, counted in @res->failed.
+ */
 static void ft_cycle_layout(const struct ft_cycle_cfg *cfg,
 			    const struct ft_offer *off, u32 noff,
-			    struct ft_cycle_scratch *sc)
+			    struct ft_cycle_scratch *sc,
+			    struct ft_cycle_result *res)
 {
+	const struct ft_topo *t = cfg->topo;
 	struct ft_cycle_msg *m;
 	u32 i, j, np = 0, n = 0, c, hh, o;
 
-	for (i = 0; i < noff; i++)
-		if (ft_cycle_contending(cfg, &off[i]))
-			sc->pidx[np++] = i;
+	for (i = 0; i < noff; i++) {
+		c = ft_cycle_contending(cfg, &off[i]);
+		if (!c)
+			continue;
+		if (cfg->lanes->nfailed &&
+		    !ft_fail_route(t, cfg->lanes, off[i].src, off[i].dst,
+				   ft_topo_common_level(t, off[i].src, off[i].dst),
+				   0, 0)) {
+			res->failed += c;
+			continue;
+		}
+		sc->pidx[np++] = i;
+	}
 	if (cfg->arb == FT_ARB_FIXED)
 		ft_sort_offers(off, sc->pidx, np);
 	for (i = 0; i < np; i++) {
@@ -272,6 +288,60 @@ static void ft_cycle_block(struct ft_cycle_scratch *sc, u32 k, s64 id,
 	res->blocked++;
 }
 
+/*
+ * Up-port of @m at @lvl when some link is failed: the policy's choice
+ * among the ports from which the path can still be completed (there is
+ * one: the pair had a path when laid out, and every port taken since
+ * kept one). dmodk takes its port or the next usable one after it;
+ * random draws uniformly among the usable ones (exactly as without
+ * failures when all are usable); firstfree the first usable one with a
+ * free lane, else the first usable one.
+ */
+static u32 ft_cycle_up_port_failed(const struct ft_cycle_cfg *cfg,
+				   const struct ft_cycle_scratch *sc,
+				   const struct ft_cycle_msg *m, u32 lvl,
+				   u32 base)
+{
+	const struct ft_topo *t = cfg->topo;
+	const struct ft_lanes *l = cfg->lanes;
+	u32 w = t->w[lvl], p, k, n = 0, first = w;
+
+	switch (cfg->path) {
+	case FT_PATH_RANDOM:
+		for (p = 0; p < w; p++)
+			n += ft_fail_port_ok(t, l, m->src, m->dst, m->hh, lvl,
+					     m->y, p);
+		if (!n || n == w)
+			return ft_rand_below(cfg->rand, w);
+		k = ft_rand_below(cfg->rand, n);
+		for (p = 0; p < w; p++)
+			if (ft_fail_port_ok(t, l, m->src, m->dst, m->hh, lvl,
+					    m->y, p) && !k--)
+				return p;
+		return 0;
+	case FT_PATH_FIRSTFREE:
+		for (p = 0; p < w; p++) {
+			if (!ft_fail_port_ok(t, l, m->src, m->dst, m->hh, lvl,
+					     m->y, p))
+				continue;
+			if (ft_cycle_has_lane(cfg, sc, base + 2 * p))
+				return p;
+			if (first == w)
+				first = p;
+		}
+		return first < w ? first : 0;
+	default:
+		k = ft_topo_dmodk_port(t, m->dst, lvl);
+		for (n = 0; n < w; n++) {
+			p = (k + n) % w;
+			if (ft_fail_port_ok(t, l, m->src, m->dst, m->hh, lvl,
+					    m->y, p))
+				return p;
+		}
+		return k;
+	}
+}
+
 static u32 ft_cycle_up_port(const struct ft_cycle_cfg *cfg,
 			    const struct ft_cycle_scratch *sc,
 			    const struct ft_cycle_msg *m, u32 lvl, u32 base)
@@ -279,6 +349,8 @@ static u32 ft_cycle_up_port(const struct ft_cycle_cfg *cfg,
 	const struct ft_topo *t = cfg->topo;
 	u32 p;
 
+	if (cfg->lanes->nfailed)
+		return ft_cycle_up_port_failed(cfg, sc, m, lvl, base);
 	switch (cfg->path) {
 	case FT_PATH_RANDOM:
 		return ft_rand_below(cfg->rand, t->w[lvl]);
@@ -389,7 +461,7 @@ int ft_cycle_run(const struct ft_cycle_cfg *cfg, struct ft_offer *off,
 	memset(res, 0, sizeof(*res));
 
 	ft_cycle_circuits(cfg, off, noff, sc, res);
-	ft_cycle_layout(cfg, off, noff, sc);
+	ft_cycle_layout(cfg, off, noff, sc, res);
 	ft_cycle_order(cfg, sc);
 	live = sc->nmsgs;
 	for (lvl = 1; lvl <= h; lvl++)

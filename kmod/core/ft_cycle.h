@@ -22,6 +22,7 @@
 
 #include "ft_topo.h"
 #include "ft_lanes.h"
+#include "ft_fail.h"
 #include "ft_rand.h"
 
 #define FT_CYCLE_MAX_MSGS	0x1000000U
@@ -149,6 +150,9 @@ struct ft_cycle_scratch {
  * @order_blocked: messages held back behind a blocked one of their pair.
  * @uncarried: messages beyond their circuit's lanes under the circuit
  *             path choice (not contended at all).
+ * @failed: messages held because every minimal path of their pair
+ *          crosses a failed link (not contended; they wait, see
+ *          ft_fail.h).
  */
 struct ft_cycle_result {
 	u32 offered;
@@ -157,6 +161,7 @@ struct ft_cycle_result {
 	u32 blocked;
 	u32 order_blocked;
 	u32 uncarried;
+	u32 failed;
 };
 
 /**

@@ -10,7 +10,7 @@
  * @t: topology; link ids follow its numbering.
  *
  * May sleep (kernel): call at fabric creation.  Memory is
- * 8 bytes per directed link.
+ * 12 bytes per directed link.
  *
  * Return: 0 or -FT_ENOMEM.
  */
@@ -19,6 +19,7 @@ int ft_lanes_init(struct ft_lanes *l, const struct ft_topo *t)
 	u32 lvl, i, base, end;
 
 	l->n = ft_topo_dlinks(t);
+	l->nfailed = 0;
 	l->link = ft_zalloc((size_t)l->n * sizeof(*l->link));
 	if (!l->link) {
 		l->n = 0;
@@ -42,6 +43,7 @@ void ft_lanes_destroy(struct ft_lanes *l)
 	ft_free(l->link);
 	l->link = NULL;
 	l->n = 0;
+	l->nfailed = 0;
 }
 
 static int ft_lanes_check_path(const struct ft_lanes *l,

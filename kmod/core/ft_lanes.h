@@ -18,19 +18,24 @@
  * @reserved: lanes held by circuits; may exceed @lanes only after a
  *            failure cut a link under its circuits (ft_lanes_check()
  *            reports it).
+ * @fail: why it is failed, FT_FAIL_* bits (ft_fail.h); 0 while it works.
  */
 struct ft_link {
 	u32 lanes;
 	u32 reserved;
+	u32 fail;
 };
 
 /**
  * struct ft_lanes - lane state of a fabric.
  * @n: directed links (ft_topo_dlinks()).
+ * @nfailed: directed links with a non-zero @fail; while it is 0 nothing
+ *           looks at failures (the cycle's fast path).
  * @link: @n entries, indexed by directed link id.
  */
 struct ft_lanes {
 	u32 n;
+	u32 nfailed;
 	struct ft_link *link;
 };
 

@@ -159,6 +159,10 @@ static int ft_fabric_reply(struct nl_msg *msg, void *arg)
 	fi->synth_queued = ft_u64(st, FATTREE_A_STATS_SYNTH_QUEUED);
 	fi->synth_delivered = ft_u64(st, FATTREE_A_STATS_SYNTH_DELIVERED);
 	fi->drained_cycle = ft_u64(st, FATTREE_A_STATS_DRAINED_CYCLE);
+	fi->failed_links = ft_u64(st, FATTREE_A_STATS_FAILED_LINKS);
+	fi->failure_held = ft_u64(st, FATTREE_A_STATS_FAILURE_HELD);
+	fi->circuits_cut = ft_u64(st, FATTREE_A_STATS_CIRCUITS_CUT);
+	fi->circuits = ft_u64(st, FATTREE_A_STATS_CIRCUITS);
 	return 0;
 }
 
@@ -234,6 +238,7 @@ static int ft_link_reply(struct nl_msg *msg, void *arg)
 	l->carried = nla_get_u64(tb[FATTREE_A_LINK_CARRIED]);
 	l->saturated = nla_get_u64(tb[FATTREE_A_LINK_SATURATED]);
 	l->blocked = nla_get_u64(tb[FATTREE_A_LINK_BLOCKED]);
+	l->failed = tb[FATTREE_A_LINK_FAILED] ? nla_get_u8(tb[FATTREE_A_LINK_FAILED]) : 0;
 	return 0;
 }
 

@@ -39,12 +39,14 @@ struct ft_fabric_info {
 	uint32_t leaves, levels, lanes[8];
 	uint64_t cycle, queued, delivered, synth_queued, synth_delivered;
 	uint64_t drained_cycle, offered, blocked;
+	uint64_t failed_links, failure_held, circuits_cut, circuits;
 };
 
 struct ft_link_info {
 	uint32_t id, level, node, port, lanes, reserved, max_cycle;
 	int up;
 	uint64_t carried, saturated, blocked;
+	uint8_t failed;		/* enum fattree_link_fail bits */
 };
 
 /* Fill @s with FT(levels, k): m = (k..k), w = (1, k..k). */

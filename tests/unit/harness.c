@@ -210,7 +210,7 @@ int check_cycle(const struct ft_fabric *f, const struct ft_offer *off,
 		return err;
 	if (offered != res->offered || delivered != res->delivered ||
 	    res->delivered + res->blocked + res->order_blocked +
-	    res->uncarried != res->offered)
+	    res->uncarried + res->failed != res->offered)
 		return fail(why, len, "cycle totals inconsistent");
 	if (f->cfg.path == FT_PATH_DMODK)
 		return check_dmodk(f, why, len);

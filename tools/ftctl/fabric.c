@@ -478,6 +478,36 @@ static int del_run(struct ftctl *ctl)
 	return simple_request(ctl, FATTREE_CMD_FABRIC_DEL, what, NULL);
 }
 
+/* --- clear --- */
+
+static int clear_parse(struct ftctl *ctl, int argc, char **argv)
+{
+	int err;
+
+	(void)ctl;
+	err = parse_name_arg("fabric clear", argc, argv, 1);
+	if (!err && argc > 2)
+		return ftctl_usage_err("fabric clear", "unexpected argument '%s'", argv[2]);
+	return err;
+}
+
+static int clear_run(struct ftctl *ctl)
+{
+	char what[64];
+
+	snprintf(what, sizeof(what), "fabric clear %s", fr.name);
+	return simple_request(ctl, FATTREE_CMD_STATS_RESET, what, NULL);
+}
+
+static void clear_help(FILE *f)
+{
+	fprintf(f,
+		"Zero the counters of fabric NAME (offered, delivered, blocked, control,\n"
+		"overruns, cycle_ns, failure_held, circuits_cut) and of its links\n"
+		"(carried, max/cyc, saturated, blocked). What is waiting, the cycle\n"
+		"count, the circuits and the leaves' counters stay.\n");
+}
+
 /* --- set --- */
 
 static int set_parse(struct ftctl *ctl, int argc, char **argv)
@@ -564,6 +594,10 @@ static const char *const stat_names[FATTREE_A_STATS_MAX + 1] = {
 	[FATTREE_A_STATS_OVERRUNS] = "overruns",
 	[FATTREE_A_STATS_CYCLE_NS] = "cycle_ns",
 	[FATTREE_A_STATS_RUN_NS] = "run_ns",
+	[FATTREE_A_STATS_FAILED_LINKS] = "failed_links",
+	[FATTREE_A_STATS_FAILURE_HELD] = "failure_held",
+	[FATTREE_A_STATS_CIRCUITS_CUT] = "circuits_cut",
+	[FATTREE_A_STATS_CIRCUITS] = "circuits",
 };
 
 static int fab_reply(struct nl_msg *msg, void *arg)
@@ -1267,6 +1301,8 @@ static const struct ftctl_subcmd fabric_subs[] = {
 	  NULL, step_parse, step_run },
 	{ "inject", "NAME SRC DST COUNT | NAME file FILE",
 	  "queue synthetic messages", inject_help, inject_parse, inject_run },
+	{ "clear", "NAME", "zero a fabric's counters and its links'", clear_help,
+	  clear_parse, clear_run },
 };
 
 static const struct ftctl_object fabric_obj = {

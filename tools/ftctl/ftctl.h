@@ -79,6 +79,8 @@ extern const struct ftctl_cmd ftctl_cmd_link;
 extern const struct ftctl_cmd ftctl_cmd_leaf;
 extern const struct ftctl_cmd ftctl_cmd_circuit;
 extern const struct ftctl_cmd ftctl_cmd_demand;
+extern const struct ftctl_cmd ftctl_cmd_switch;
+extern const struct ftctl_cmd ftctl_cmd_monitor;
 
 /*
  * FABRIC_GET of one fabric: its levels, leaves and cycle (any may be
@@ -195,6 +197,9 @@ size_t ftctl_req_room(const struct ftctl_req *r);
 int ftctl_req_run(struct ftctl *ctl, struct ftctl_req *r, const char *what,
 		  int (*reply)(struct nl_msg *msg, void *arg), void *arg);
 void ftctl_req_free(struct ftctl_req *r);
+/* Send LINK_SET request @r and print what changed (link and switch fail|restore). */
+int ftctl_link_set_run(struct ftctl *ctl, struct ftctl_req *r, const char *what,
+		       bool fail);
 
 /* Bounded attribute getters: false when absent or too short. */
 bool ftctl_nla_u32(const struct nlattr *a, uint32_t *v);

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/* ftctl link: a fabric's directed links and their counters. */
+/* ftctl link: a fabric's directed links and their counters; failing and
+ * restoring them.
+ */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -14,6 +16,11 @@ static struct link_req {
 	bool has_level;
 	uint32_t level;
 	bool busy;
+	bool failed;		/* show: only failed links */
+	/* fail, restore: one directed link, or one physical link */
+	bool by_id;
+	uint32_t id, node, port;
+	int dir;		/* -1: both directions */
 } lr;
 
 struct link_dump {
@@ -41,6 +48,35 @@ static const struct {
 
 #define N_COLS FTCTL_ARRAY_SIZE(link_cols)
 
+/* "-" for a working link, else its reasons: "link", "lower", "upper". */
+static const char *fail_text(uint8_t bits, char *buf, size_t len)
+{
+	static const char *const why[] = { "link", "lower", "upper" };
+	size_t off = 0;
+	unsigned int k;
+
+	if (!bits)
+		return "-";
+	buf[0] = '\0';
+	for (k = 0; k < 3; k++)
+		if (bits & (1u << k) && off < len)
+			off += (size_t)snprintf(buf + off, len - off, "%s%s",
+						off ? "+" : "", why[k]);
+	return buf;
+}
+
+static struct json_object *fail_json(uint8_t bits)
+{
+	static const char *const why[] = { "link", "lower", "upper" };
+	struct json_object *a = json_object_new_array();
+	unsigned int k;
+
+	for (k = 0; k < 3; k++)
+		if (bits & (1u << k))
+			json_object_array_add(a, json_object_new_string(why[k]));
+	return a;
+}
+
 static int link_reply(struct nl_msg *msg, void *arg)
 {
 	struct nlattr *tb[FATTREE_A_LINK_MAX + 1];
@@ -48,7 +84,8 @@ static int link_reply(struct nl_msg *msg, void *arg)
 	uint64_t v[N_COLS] = { 0 };
 	bool has[N_COLS] = { 0 };
 	struct json_object *o;
-	char cell[N_COLS][24];
+	char cell[N_COLS][24], why[24];
+	uint8_t fail = 0;
 	bool up;
 	size_t i;
 
@@ -65,10 +102,14 @@ static int link_reply(struct nl_msg *msg, void *arg)
 			v[i] = v32;
 	}
 	up = !!tb[FATTREE_A_LINK_UP];
+	if (tb[FATTREE_A_LINK_FAILED] && nla_len(tb[FATTREE_A_LINK_FAILED]) >= 1)
+		fail = nla_get_u8(tb[FATTREE_A_LINK_FAILED]);
 	d->total++;
 	if (lr.has_level && (!has[1] || v[1] != lr.level))
 		return 0;
 	if (lr.busy && !v[6])
+		return 0;
+	if (lr.failed && !fail)
 		return 0;
 	d->shown++;
 
@@ -85,14 +126,15 @@ static int link_reply(struct nl_msg *msg, void *arg)
 				json_object_object_add(o, "direction",
 						       json_object_new_string(up ? "up" : "down"));
 		}
+		json_object_object_add(o, "failed", fail_json(fail));
 		ftctl_json_array_item(o, &d->first);
 		json_object_put(o);
 		return 0;
 	}
 	if (!d->started)
-		printf("%8s %5s %7s %4s %-4s %5s %5s %12s %7s %10s %10s\n", "id",
+		printf("%8s %5s %7s %4s %-4s %5s %5s %12s %7s %10s %10s %s\n", "id",
 		       "level", "node", "port", "dir", "lanes", "resv", "carried",
-		       "max/cyc", "saturated", "blocked");
+		       "max/cyc", "saturated", "blocked", "failed");
 	d->started = true;
 	for (i = 0; i < N_COLS; i++) {
 		if (has[i])
@@ -100,9 +142,9 @@ static int link_reply(struct nl_msg *msg, void *arg)
 		else
 			snprintf(cell[i], sizeof(cell[i]), "-");
 	}
-	printf("%8s %5s %7s %4s %-4s %5s %5s %12s %7s %10s %10s\n", cell[0],
+	printf("%8s %5s %7s %4s %-4s %5s %5s %12s %7s %10s %10s %s\n", cell[0],
 	       cell[1], cell[2], cell[3], up ? "up" : "down", cell[4], cell[5],
-	       cell[6], cell[7], cell[8], cell[9]);
+	       cell[6], cell[7], cell[8], cell[9], fail_text(fail, why, sizeof(why)));
 	return 0;
 }
 
@@ -121,6 +163,10 @@ static int show_parse(struct ftctl *ctl, int argc, char **argv)
 			if (lr.busy)
 				return ftctl_usage_err(cmd, "option 'busy' given twice");
 			lr.busy = true;
+		} else if (!strcmp(argv[i], "failed")) {
+			if (lr.failed)
+				return ftctl_usage_err(cmd, "option 'failed' given twice");
+			lr.failed = true;
 		} else if (!strcmp(argv[i], "level")) {
 			if (lr.has_level)
 				return ftctl_usage_err(cmd, "option 'level' given twice");
@@ -131,7 +177,7 @@ static int show_parse(struct ftctl *ctl, int argc, char **argv)
 					      &lr.level);
 			lr.has_level = true;
 		} else {
-			return ftctl_usage_err(cmd, "unknown option '%s' (expected level or busy)",
+			return ftctl_usage_err(cmd, "unknown option '%s' (expected level, busy or failed)",
 					       argv[i]);
 		}
 	}
@@ -183,22 +229,199 @@ static void show_help(FILE *f)
 		"  carried max/cyc          messages carried, most in one cycle\n"
 		"  saturated blocked        cycles it carried all its lanes, messages\n"
 		"                           blocked there\n"
+		"  failed                   - when it works, else why it is failed: link\n"
+		"                           (by itself), lower or upper (the switch at\n"
+		"                           that end), joined by +; a failed link has\n"
+		"                           0 lanes and carries nothing\n"
 		"  level L                  only links of level L\n"
 		"  busy                     only links that carried something\n"
-		"With --json: an array of objects, one per line.\n");
+		"  failed                   only failed links\n"
+		"With --json: an array of objects, one per line; failed is a list of\n"
+		"reasons, empty when the link works.\n");
+}
+
+/* --- fail, restore --- */
+
+static int fail_parse(struct ftctl *ctl, int argc, char **argv)
+{
+	const char *cmd = argv[0][0] == 'f' ? "link fail" : "link restore";
+	static const char *const words[] = { "id", "level", "node", "port" };
+	bool seen[4] = { false };
+	uint32_t *dst[4] = { &lr.id, &lr.level, &lr.node, &lr.port };
+	const char *v;
+	int i, k, err;
+
+	(void)ctl;
+	lr.dir = -1;
+	if (argc < 2)
+		return ftctl_usage_err(cmd, "missing the fabric NAME");
+	err = ftctl_parse_name(cmd, argv[1], lr.name);
+	for (i = 2; !err && i < argc; i++) {
+		if (!strcmp(argv[i], "up") || !strcmp(argv[i], "down")) {
+			if (lr.dir >= 0)
+				return ftctl_usage_err(cmd, "direction given twice ('%s')", argv[i]);
+			lr.dir = argv[i][0] == 'u' ? FATTREE_LINK_DIR_UP : FATTREE_LINK_DIR_DOWN;
+			continue;
+		}
+		for (k = 0; k < 4; k++)
+			if (!strcmp(argv[i], words[k]))
+				break;
+		if (k == 4)
+			return ftctl_usage_err(cmd, "unknown word '%s' (expected id ID, or level L node U port P [up|down])",
+					       argv[i]);
+		if (seen[k])
+			return ftctl_usage_err(cmd, "option '%s' given twice", argv[i]);
+		seen[k] = true;
+		v = ftctl_arg_value(cmd, argc, argv, &i, k ? "a number" : "ID: a directed link id");
+		if (!v)
+			return FTCTL_EXIT_USAGE;
+		err = ftctl_parse_u32(cmd, words[k], v, k == 1 ? 1 : 0, UINT32_MAX, dst[k]);
+	}
+	if (err)
+		return err;
+	lr.by_id = seen[0];
+	if (seen[0] && (seen[1] || seen[2] || seen[3] || lr.dir >= 0))
+		return ftctl_usage_err(cmd, "'id' names one directed link: it takes no level, node, port or direction");
+	if (!seen[0] && !(seen[1] && seen[2] && seen[3]))
+		return ftctl_usage_err(cmd, "name the link: id ID, or level L node U port P [up|down]");
+	return 0;
+}
+
+struct fail_reply {
+	bool seen;
+	uint32_t changed, cut, failed;
+};
+
+static int fail_reply(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[FATTREE_A_LINK_MAX + 1];
+	struct fail_reply *r = arg;
+
+	if (ftnl_parse(msg, tb, FATTREE_A_LINK_MAX))
+		return -EINVAL;
+	r->seen = ftctl_nla_u32(tb[FATTREE_A_LINK_CHANGED], &r->changed) &&
+		  ftctl_nla_u32(tb[FATTREE_A_LINK_CIRCUITS_CUT], &r->cut) &&
+		  ftctl_nla_u32(tb[FATTREE_A_LINK_FAILED_LINKS], &r->failed);
+	return 0;
+}
+
+/* Send a LINK_SET and print its outcome; shared with "switch fail|restore". */
+int ftctl_link_set_run(struct ftctl *ctl, struct ftctl_req *r, const char *what,
+		       bool fail)
+{
+	struct fail_reply rep = { 0 };
+	uint32_t changed, cut, failed;
+	struct json_object *o;
+	int rc;
+
+	rc = ftctl_req_run(ctl, r, what, fail_reply, &rep);
+	if (rc)
+		return rc;
+	if (!rep.seen)
+		return ftctl_fail(ctl, what, -EPROTO);
+	changed = rep.changed;
+	cut = rep.cut;
+	failed = rep.failed;
+
+	if (ctl->json) {
+		o = json_object_new_object();
+		json_object_object_add(o, "changed", json_object_new_uint64(changed));
+		json_object_object_add(o, "circuits_cut", json_object_new_uint64(cut));
+		json_object_object_add(o, "failed_links", json_object_new_uint64(failed));
+		ftctl_json_print(o);
+		json_object_put(o);
+		return FTCTL_EXIT_OK;
+	}
+	printf("%s: %" PRIu32 " directed link%s %s", what, changed, changed == 1 ? "" : "s",
+	       fail ? "failed" : "restored");
+	if (cut)
+		printf(", %" PRIu32 " circuit%s torn down", cut, cut == 1 ? "" : "s");
+	printf("; %" PRIu32 " failed in the fabric\n", failed);
+	return FTCTL_EXIT_OK;
+}
+
+static int fail_run_common(struct ftctl *ctl, bool fail)
+{
+	uint8_t on = fail;
+	struct ftctl_req r;
+	char what[96];
+
+	if (lr.by_id)
+		snprintf(what, sizeof(what), "link %s %s id %" PRIu32, fail ? "fail" : "restore",
+			 lr.name, lr.id);
+	else
+		snprintf(what, sizeof(what), "link %s %s level %" PRIu32 " node %" PRIu32
+			 " port %" PRIu32 "%s", fail ? "fail" : "restore", lr.name, lr.level,
+			 lr.node, lr.port, lr.dir < 0 ? "" : lr.dir ? " down" : " up");
+	if (!ftctl_req_init(ctl, &r, FATTREE_CMD_LINK_SET, 0, 0))
+		return ftctl_fail(ctl, what, -ENOMEM);
+	if (FTCTL_PUT_STR(&r, FATTREE_A_LINK_FABRIC, lr.name, "fabric name %s", lr.name) ||
+	    (lr.by_id && FTCTL_PUT_U32(&r, FATTREE_A_LINK_ID, lr.id, "id %" PRIu32, lr.id)) ||
+	    (!lr.by_id &&
+	     (FTCTL_PUT_U32(&r, FATTREE_A_LINK_LEVEL, lr.level, "level %" PRIu32, lr.level) ||
+	      FTCTL_PUT_U32(&r, FATTREE_A_LINK_NODE, lr.node, "node %" PRIu32, lr.node) ||
+	      FTCTL_PUT_U32(&r, FATTREE_A_LINK_PORT, lr.port, "port %" PRIu32, lr.port))) ||
+	    (lr.dir >= 0 && FTCTL_PUT_U32(&r, FATTREE_A_LINK_DIRECTION, (uint32_t)lr.dir,
+					  "%s", lr.dir ? "down" : "up")) ||
+	    FTCTL_PUT(&r, FATTREE_A_LINK_FAILED, &on, 1, "%s", fail ? "fail" : "restore")) {
+		ftctl_req_free(&r);
+		return ftctl_fail(ctl, what, -EMSGSIZE);
+	}
+	return ftctl_link_set_run(ctl, &r, what, fail);
+}
+
+static int fail_run(struct ftctl *ctl)
+{
+	return fail_run_common(ctl, true);
+}
+
+static int restore_run(struct ftctl *ctl)
+{
+	return fail_run_common(ctl, false);
+}
+
+static void fail_help(FILE *f)
+{
+	fprintf(f,
+		"Fail links of fabric NAME: they carry nothing from now on.\n"
+		"  id ID                    one directed link (its id in 'ftctl link show')\n"
+		"  level L node U port P    the physical link of level L from node U at\n"
+		"                           level L-1 through its up-port P, both ways\n"
+		"  up | down                only that direction of it\n"
+		"Circuits across a failed link are torn down, and their pairs are in\n"
+		"demand again. Messages choose up-ports around failed links where another\n"
+		"path of the same length exists (path dmodk, random, firstfree); pairs\n"
+		"without one wait, counted as failure_held, and are not lost. Prints the\n"
+		"directed links that changed, the circuits torn down and the failed\n"
+		"links now; with --json: changed, circuits_cut, failed_links.\n");
+}
+
+static void restore_help(FILE *f)
+{
+	fprintf(f,
+		"Restore links of fabric NAME, named as for 'ftctl link fail':\n"
+		"  id ID                    one directed link\n"
+		"  level L node U port P    a physical link, both ways\n"
+		"  up | down                only that direction of it\n"
+		"A link also failed with a switch ('ftctl switch fail') stays failed\n"
+		"until the switch is restored. Prints what changed, as fail does.\n");
 }
 
 static const struct ftctl_subcmd link_subs[] = {
-	{ "show", "NAME [level L] [busy]", "show a fabric's directed links",
+	{ "show", "NAME [level L] [busy] [failed]", "show a fabric's directed links",
 	  show_help, show_parse, show_run },
+	{ "fail", "NAME id ID | NAME level L node U port P [up|down]",
+	  "fail a link: it carries nothing", fail_help, fail_parse, fail_run },
+	{ "restore", "NAME id ID | NAME level L node U port P [up|down]",
+	  "restore a failed link", restore_help, fail_parse, restore_run },
 };
 
 static const struct ftctl_object link_obj = {
 	.name = "link",
-	.help = "Inspect the directed links of a fabric.",
+	.help = "Inspect the directed links of a fabric, fail and restore them.",
 	.dflt = "show",
 	.subs = link_subs,
-	.n_subs = 1,
+	.n_subs = FTCTL_ARRAY_SIZE(link_subs),
 };
 
 static int link_parse(struct ftctl *ctl, int argc, char **argv)
@@ -208,7 +431,7 @@ static int link_parse(struct ftctl *ctl, int argc, char **argv)
 
 const struct ftctl_cmd ftctl_cmd_link = {
 	.name = "link",
-	.args = "show NAME ...",
+	.args = "show|fail|restore NAME ...",
 	.help = "links",
 	.parse = link_parse,
 	.run = ftctl_object_run,

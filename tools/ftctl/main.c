@@ -22,6 +22,8 @@ static const struct ftctl_cmd *const ftctl_cmds[] = {
 	&ftctl_cmd_leaf,
 	&ftctl_cmd_circuit,
 	&ftctl_cmd_demand,
+	&ftctl_cmd_switch,
+	&ftctl_cmd_monitor,
 };
 
 #define FTCTL_N_CMDS FTCTL_ARRAY_SIZE(ftctl_cmds)
@@ -45,13 +47,17 @@ static void usage(FILE *f)
 		if (!obj) {
 			snprintf(line, sizeof(line), "%s %s", ftctl_cmds[i]->name,
 				 ftctl_cmds[i]->args);
-			fprintf(f, "  ftctl %-40s %s\n", line, ftctl_cmds[i]->help);
+			if (strlen(line) >= 40)
+				fprintf(f, "  ftctl %s\n  %-46s %s\n", line, "",
+					ftctl_cmds[i]->help);
+			else
+				fprintf(f, "  ftctl %-40s %s\n", line, ftctl_cmds[i]->help);
 			continue;
 		}
 		for (j = 0; j < obj->n_subs; j++) {
 			snprintf(line, sizeof(line), "%s %s %s", obj->name,
 				 obj->subs[j].name, obj->subs[j].usage);
-			if (strlen(line) > 40)
+			if (strlen(line) >= 40)
 				fprintf(f, "  ftctl %s\n  %-46s %s\n", line, "",
 					obj->subs[j].help);
 			else

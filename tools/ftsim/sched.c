@@ -26,6 +26,7 @@
 
 #define CMD		"sched"
 #define MAX_SIZES	64
+#define MAX_FAIL	64
 #define MAX_TRIALS	1000000U
 #define DEFAULT_TRIALS	100U
 
@@ -71,6 +72,13 @@ struct sched_args {
 	bool check;
 	bool timing;
 	bool json;
+	/* --fail-links: level L (0: the top), node U, port P, direction
+	 * (-1: both) of each failed link.
+	 */
+	u32 nfail;
+	u32 fail_l[MAX_FAIL], fail_u[MAX_FAIL], fail_p[MAX_FAIL];
+	int fail_dir[MAX_FAIL];
+	const char *fail_word;
 };
 
 struct algo_res {
@@ -99,7 +107,7 @@ void ftsim_sched_usage(FILE *f)
 		"                   [--pattern permutation|bitreversal|transpose|hotspot]\n"
 		"                   [--hot-percent P] [--order source|random|farthest]\n"
 		"                   [--release-on-failure] [--random-fit] [--no-check]\n"
-		"                   [--timing] [--json]\n"
+		"                   [--fail-links LIST] [--timing] [--json]\n"
 		"Seed 002's experiment without the kernel: on each k-ary n-tree FT(L,K)\n"
 		"(K^L leaves, one lane per link, all free), N request sets of the pattern,\n"
 		"scheduled by every algorithm of the scheduling library; prints the\n"
@@ -129,6 +137,11 @@ void ftsim_sched_usage(FILE *f)
 		"                        (default: it keeps them, as in the paper)\n"
 		"  --random-fit          level-wise takes a random common port, not the first\n"
 		"  --no-check            skip the independent validator of every schedule\n"
+		"  --fail-links LIST     failed links, no lanes for any algorithm: items\n"
+		"                        L:U:P (the link of level L from node U at level\n"
+		"                        L-1 through its up-port P, both ways; L:U:P:up or\n"
+		"                        L:U:P:down one way), top (top:0:0, the first\n"
+		"                        top-level link of every size), comma-separated\n"
 		"  --timing              add the median time of one schedule (microseconds,\n"
 		"                        this machine; the output is then not reproducible)\n"
 		"  --json                one JSON document on stdout instead of the tables\n"
@@ -193,6 +206,75 @@ bad:
 	return -1;
 }
 
+/* L:U:P[:up|down] or top[:U:P][:up|down]; checked against each size later. */
+static int parse_fail(const char *s, struct sched_args *a)
+{
+	char *buf, *item[MAX_FAIL], *f[5], *save, *end, word[64];
+	unsigned long long v;
+	int n, i, nf, k;
+
+	n = ftsim_split(CMD, "--fail-links", s, &buf, item, MAX_FAIL);
+	if (n < 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		snprintf(word, sizeof(word), "%s", item[i]);
+		nf = 0;
+		for (f[nf] = strtok_r(item[i], ":", &save); f[nf] && nf < 4;
+		     f[++nf] = strtok_r(NULL, ":", &save))
+			;
+		a->fail_dir[i] = -1;
+		if (nf && (!strcmp(f[nf - 1], "up") || !strcmp(f[nf - 1], "down")))
+			a->fail_dir[i] = !strcmp(f[--nf], "down");
+		if (nf == 1 && !strcmp(f[0], "top")) {
+			f[1] = "0";
+			f[2] = "0";
+			nf = 3;
+		}
+		if (nf != 3 || f[3 + (a->fail_dir[i] >= 0)]) {
+			ftsim_usage_err(CMD, "bad --fail-links item '%s': expected L:U:P, L:U:P:up, L:U:P:down or top",
+					word);
+			goto bad;
+		}
+		for (k = 0; k < 3; k++) {
+			v = strtoull(f[k], &end, 10);
+			if (k == 0 && !strcmp(f[0], "top"))
+				v = 0;
+			else if (f[k][0] < '0' || f[k][0] > '9' || *end || v > 0xffffffffULL ||
+				 (k == 0 && !v)) {
+				ftsim_usage_err(CMD, "bad --fail-links item '%s': '%s' is not a %s", word,
+						f[k], k ? "number" : "level (1 or more, or top)");
+				goto bad;
+			}
+			(k == 0 ? a->fail_l : k == 1 ? a->fail_u : a->fail_p)[i] = (u32)v;
+		}
+	}
+	a->nfail = (u32)n;
+	a->fail_word = s;
+	free(buf);
+	return 0;
+bad:
+	free(buf);
+	return -1;
+}
+
+/* The directed links --fail-links names on @t into @ids; -1 if one is not there. */
+static int fail_ids(const struct sched_args *a, const struct ft_topo *t, u32 *ids, u32 *n)
+{
+	u32 i, l, local, d;
+
+	*n = 0;
+	for (i = 0; i < a->nfail; i++) {
+		l = a->fail_l[i] ? a->fail_l[i] : t->h;
+		if (l > t->h || a->fail_u[i] >= t->nodes[l - 1] || a->fail_p[i] >= t->w[l])
+			return -1;
+		local = a->fail_u[i] * t->w[l] + a->fail_p[i];
+		for (d = 0; d < 2; d++)
+			if (a->fail_dir[i] < 0 || a->fail_dir[i] == (int)d)
+				ids[(*n)++] = ft_topo_dlink(t, l, local, d);
+	}
+	return 0;
+}
+
 static int parse_algos(const char *s, struct sched_args *a)
 {
 	static const char *const names[FT_SCHED_NALGOS] = {
@@ -233,7 +315,7 @@ static int sched_args(int argc, char **argv, struct sched_args *a)
 	enum {
 		O_SIZES = 256, O_TRIALS, O_ALGOS, O_SEED, O_PATTERN, O_HOT,
 		O_ORDER, O_RELEASE, O_RFIT, O_NOCHECK, O_TIMING, O_JSON,
-		O_HELP,
+		O_FAIL, O_HELP,
 	};
 	static const struct option opts[] = {
 		{ "sizes", required_argument, NULL, O_SIZES },
@@ -248,6 +330,7 @@ static int sched_args(int argc, char **argv, struct sched_args *a)
 		{ "no-check", no_argument, NULL, O_NOCHECK },
 		{ "timing", no_argument, NULL, O_TIMING },
 		{ "json", no_argument, NULL, O_JSON },
+		{ "fail-links", required_argument, NULL, O_FAIL },
 		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -333,6 +416,10 @@ static int sched_args(int argc, char **argv, struct sched_args *a)
 			break;
 		case O_JSON:
 			a->json = true;
+			break;
+		case O_FAIL:
+			if (parse_fail(optarg, a))
+				return -1;
 			break;
 		case 'h':
 		case O_HELP:
@@ -472,6 +559,13 @@ static int run_size(const struct sched_args *a, struct size_res *sz,
 	if (!s || !q || !out || !perm || !before)
 		goto oom;
 	memcpy(before, ft_sched_free_lanes(s), nd * sizeof(u32));
+	if (a->nfail) {
+		u32 ids[2 * MAX_FAIL], nids;
+
+		fail_ids(a, &t, ids, &nids);	/* checked in ftsim_sched() */
+		for (i = 0; i < nids; i++)
+			before[ids[i]] = 0;
+	}
 	for (j = 0; j < a->nalgos; j++) {
 		struct algo_res *ar = &sz->a[a->algo[j]];
 
@@ -497,7 +591,10 @@ static int run_size(const struct sched_args *a, struct size_res *sz,
 			struct algo_res *ar = &sz->a[algo];
 			bool exact;
 
-			ft_sched_reset(s);
+			if (a->nfail)
+				ft_sched_set_free(s, before);
+			else
+				ft_sched_reset(s);
 			ft_sched_opts_default(&o, algo);
 			o.order = a->order;
 			o.release_on_failure = a->release;
@@ -833,6 +930,8 @@ static void print_header(const struct sched_args *a)
 	       a->release ? "release on failure" : "no release on failure",
 	       a->check ? "every schedule checked by the independent validator" :
 	       "schedules not validated (--no-check)");
+	if (a->nfail)
+		printf("failed links (no lanes, both ways unless :up or :down): %s\n", a->fail_word);
 	if (a->pattern == PAT_PERMUTATION)
 		printf("paper (seed 002, 100 random permutations per point): local 45-70 %%, level-wise 78-95 %%;\n"
 		       "  improvement \"averages 30%%\", \"over 30%%\" with more than 500 nodes\n");
@@ -966,6 +1065,10 @@ static void print_json(const struct sched_args *a, const struct size_res *res,
 	ftsim_json_bool(&j, "release_on_failure", a->release);
 	ftsim_json_bool(&j, "random_fit", a->random_fit);
 	ftsim_json_bool(&j, "validated", a->check);
+	if (a->nfail)
+		ftsim_json_str(&j, "fail_links", a->fail_word);
+	else
+		ftsim_json_null(&j, "fail_links");
 	ftsim_json_obj(&j, "paper");
 	ftsim_json_u32s(&j, "local_pct", (const u32[]){ PAPER_LOCAL_LO,
 						       PAPER_LOCAL_HI }, 2);
@@ -1099,6 +1202,20 @@ int ftsim_sched(int argc, char **argv)
 			       res[i].k)) {
 			free(res);
 			return FTSIM_EXIT_USAGE;
+		}
+		if (a.nfail) {
+			u32 ones[FT_MAX_LEVELS], ids[2 * MAX_FAIL], nids;
+			struct ft_topo t;
+
+			for (j = 0; j < FT_MAX_LEVELS; j++)
+				ones[j] = 1;
+			if (ft_topo_init(&t, res[i].sh.h, res[i].sh.m, res[i].sh.w, ones) ||
+			    fail_ids(&a, &t, ids, &nids)) {
+				ftsim_usage_err(CMD, "bad --fail-links '%s': a link that %s does not have",
+						a.fail_word, res[i].sh.desc);
+				free(res);
+				return FTSIM_EXIT_USAGE;
+			}
 		}
 	}
 	for (i = 0; i < a.nsizes && !rc; i++)

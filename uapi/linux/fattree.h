@@ -54,6 +54,23 @@ enum fattree_profile {
 	FATTREE_PROFILE_EXPLICIT,
 };
 
+/* Direction of a directed link (FATTREE_A_LINK_DIRECTION). */
+enum fattree_link_dir {
+	FATTREE_LINK_DIR_UP,
+	FATTREE_LINK_DIR_DOWN,
+};
+
+/*
+ * Why a directed link is failed: bits of FATTREE_A_LINK_FAILED in link
+ * dumps (0: it works). A failed link carries nothing; it works again
+ * when its last reason is gone.
+ */
+enum fattree_link_fail {
+	FATTREE_LINK_FAIL_SELF = 1,	/* the link itself */
+	FATTREE_LINK_FAIL_LOWER = 2,	/* the switch at its lower end */
+	FATTREE_LINK_FAIL_UPPER = 4,	/* the switch at its upper end */
+};
+
 /* One row of synthetic messages (FATTREE_A_FABRIC_INJECT). */
 struct fattree_inject_row {
 	__u32 src;
@@ -136,6 +153,10 @@ enum {
 	FATTREE_A_STATS_OVERRUNS,	/* timer periods missed and caught up */
 	FATTREE_A_STATS_CYCLE_NS,	/* engine time spent in cycles */
 	FATTREE_A_STATS_RUN_NS,		/* wall time the engine has run */
+	FATTREE_A_STATS_FAILED_LINKS,	/* directed links failed now */
+	FATTREE_A_STATS_FAILURE_HELD,	/* offers held for lack of a working path */
+	FATTREE_A_STATS_CIRCUITS_CUT,	/* circuits torn down by link failures */
+	FATTREE_A_STATS_CIRCUITS,	/* circuits installed now */
 
 	__FATTREE_A_STATS_MAX,
 	FATTREE_A_STATS_MAX = __FATTREE_A_STATS_MAX - 1
@@ -157,6 +178,13 @@ enum {
 	FATTREE_A_LINK_MAX_CYCLE,	/* u32: most carried in one cycle */
 	FATTREE_A_LINK_SATURATED,	/* u64: cycles it carried its lanes */
 	FATTREE_A_LINK_BLOCKED,		/* u64: messages blocked there */
+	FATTREE_A_LINK_FAILED,		/* u8: enum fattree_link_fail bits; LINK_SET: 1 fail, 0 restore */
+	FATTREE_A_LINK_DIRECTION,	/* u32: enum fattree_link_dir (LINK_SET: only this direction) */
+	FATTREE_A_LINK_SWITCH_LEVEL,	/* u32: LINK_SET: a switch's level, 1..h (all its links) */
+	FATTREE_A_LINK_SWITCH_NODE,	/* u32: LINK_SET: the switch's node index at that level */
+	FATTREE_A_LINK_CHANGED,		/* u32: LINK_SET reply: links that failed or came back */
+	FATTREE_A_LINK_CIRCUITS_CUT,	/* u32: LINK_SET reply: circuits torn down */
+	FATTREE_A_LINK_FAILED_LINKS,	/* u32: LINK_SET reply: links failed in the fabric now */
 
 	__FATTREE_A_LINK_MAX,
 	FATTREE_A_LINK_MAX = __FATTREE_A_LINK_MAX - 1
@@ -256,6 +284,8 @@ enum {
 	FATTREE_CMD_CIRCUIT_GET,	/* read: dump a fabric's circuits */
 	FATTREE_CMD_DEMAND_GET,		/* read: dump a fabric's demand */
 	FATTREE_CMD_DEMAND_NTF,		/* notification on "demand" */
+	FATTREE_CMD_LINK_SET,		/* admin: fail or restore links, or a switch's */
+	FATTREE_CMD_STATS_RESET,	/* admin: zero a fabric's and its links' counters */
 
 	__FATTREE_CMD_MAX,
 	FATTREE_CMD_MAX = __FATTREE_CMD_MAX - 1

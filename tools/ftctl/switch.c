@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ftctl switch: fail and restore whole switches (every link of one, both
+ * ways), and show the switches of a fabric with their failed links, from
+ * the link dump.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <json-c/json.h>
+
+#include "ftctl.h"
+#include "linux/fattree.h"
+
+static struct switch_req {
+	char name[FATTREE_NAME_LEN];
+	bool has_level, has_node;
+	uint32_t level, node;
+} sr;
+
+/* --- fail, restore --- */
+
+static int fail_parse(struct ftctl *ctl, int argc, char **argv)
+{
+	const char *cmd = argv[0][0] == 'f' ? "switch fail" : "switch restore";
+	const char *v;
+	int i, err;
+
+	(void)ctl;
+	if (argc < 2)
+		return ftctl_usage_err(cmd, "missing the fabric NAME");
+	err = ftctl_parse_name(cmd, argv[1], sr.name);
+	for (i = 2; !err && i < argc; i++) {
+		if (!strcmp(argv[i], "level")) {
+			if (sr.has_level)
+				return ftctl_usage_err(cmd, "option 'level' given twice");
+			sr.has_level = true;
+			v = ftctl_arg_value(cmd, argc, argv, &i, "L: the switch's level, 1 or more");
+			if (!v)
+				return FTCTL_EXIT_USAGE;
+			err = ftctl_parse_u32(cmd, "level L", v, 1, UINT32_MAX, &sr.level);
+		} else if (!strcmp(argv[i], "node")) {
+			if (sr.has_node)
+				return ftctl_usage_err(cmd, "option 'node' given twice");
+			sr.has_node = true;
+			v = ftctl_arg_value(cmd, argc, argv, &i, "S: the switch's index at its level");
+			if (!v)
+				return FTCTL_EXIT_USAGE;
+			err = ftctl_parse_u32(cmd, "node S", v, 0, UINT32_MAX, &sr.node);
+		} else {
+			return ftctl_usage_err(cmd, "unknown word '%s' (expected level L node S)",
+					       argv[i]);
+		}
+	}
+	if (!err && (!sr.has_level || !sr.has_node))
+		return ftctl_usage_err(cmd, "name the switch: level L node S");
+	return err;
+}
+
+static int fail_run_common(struct ftctl *ctl, bool fail)
+{
+	uint8_t on = fail;
+	struct ftctl_req r;
+	char what[96];
+
+	snprintf(what, sizeof(what), "switch %s %s level %" PRIu32 " node %" PRIu32,
+		 fail ? "fail" : "restore", sr.name, sr.level, sr.node);
+	if (!ftctl_req_init(ctl, &r, FATTREE_CMD_LINK_SET, 0, 0))
+		return ftctl_fail(ctl, what, -ENOMEM);
+	if (FTCTL_PUT_STR(&r, FATTREE_A_LINK_FABRIC, sr.name, "fabric name %s", sr.name) ||
+	    FTCTL_PUT_U32(&r, FATTREE_A_LINK_SWITCH_LEVEL, sr.level, "level %" PRIu32,
+			  sr.level) ||
+	    FTCTL_PUT_U32(&r, FATTREE_A_LINK_SWITCH_NODE, sr.node, "node %" PRIu32, sr.node) ||
+	    FTCTL_PUT(&r, FATTREE_A_LINK_FAILED, &on, 1, "%s", fail ? "fail" : "restore")) {
+		ftctl_req_free(&r);
+		return ftctl_fail(ctl, what, -EMSGSIZE);
+	}
+	return ftctl_link_set_run(ctl, &r, what, fail);
+}
+
+static int fail_run(struct ftctl *ctl)
+{
+	return fail_run_common(ctl, true);
+}
+
+static int restore_run(struct ftctl *ctl)
+{
+	return fail_run_common(ctl, false);
+}
+
+static void fail_help(FILE *f)
+{
+	fprintf(f,
+		"Fail switch S of level L of fabric NAME: every link to its children and\n"
+		"to its parents, both ways, carries nothing from now on.\n"
+		"  level L                  the switch's level, 1 to the fabric's levels\n"
+		"  node S                   its index at that level (as 'ftctl switch show')\n"
+		"Circuits through it are torn down and their pairs are in demand again;\n"
+		"messages go around it where another path of the same length exists, and\n"
+		"pairs without one wait (failure_held). Prints what changed, as 'ftctl\n"
+		"link fail' does.\n");
+}
+
+static void restore_help(FILE *f)
+{
+	fprintf(f,
+		"Restore switch S of level L of fabric NAME: its links work again, but\n"
+		"for those failed by themselves ('ftctl link fail') or with a failed\n"
+		"neighbour switch.\n"
+		"  level L                  the switch's level\n"
+		"  node S                   its index at that level\n");
+}
+
+/* --- show --- */
+
+/* The shape, from FABRIC_GET. */
+struct sw_shape {
+	uint32_t h, m[FATTREE_MAX_LEVELS], w[FATTREE_MAX_LEVELS];
+	uint64_t wprod[FATTREE_MAX_LEVELS + 1], nodes[FATTREE_MAX_LEVELS + 1];
+	uint64_t base[FATTREE_MAX_LEVELS + 2];	/* first switch of each level */
+	bool seen;
+};
+
+static int shape_reply(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[FATTREE_A_FABRIC_MAX + 1];
+	struct sw_shape *s = arg;
+	uint64_t n = 1, mprod = 1;
+	uint32_t i;
+
+	if (ftnl_parse(msg, tb, FATTREE_A_FABRIC_MAX) ||
+	    !ftctl_nla_u32(tb[FATTREE_A_FABRIC_LEVELS], &s->h) || !s->h ||
+	    s->h > FATTREE_MAX_LEVELS ||
+	    ftctl_nla_u32_array(tb[FATTREE_A_FABRIC_DOWN], s->m, s->h) != s->h ||
+	    ftctl_nla_u32_array(tb[FATTREE_A_FABRIC_UP], s->w, s->h) != s->h)
+		return -EPROTO;
+	for (i = 0; i < s->h; i++)
+		n *= s->m[i];
+	s->wprod[0] = 1;
+	s->base[1] = 0;
+	for (i = 1; i <= s->h; i++) {
+		mprod *= s->m[i - 1];
+		s->wprod[i] = s->wprod[i - 1] * s->w[i - 1];
+		s->nodes[i] = n / mprod * s->wprod[i];
+		s->base[i + 1] = s->base[i] + s->nodes[i];
+	}
+	s->seen = true;
+	return 0;
+}
+
+struct sw_state {
+	uint32_t links, failed;
+	bool down;		/* failed as a switch */
+};
+
+struct sw_dump {
+	struct sw_shape *s;
+	struct sw_state *st;
+};
+
+/* Account link (level, node, port) at both its switches. */
+static int sw_link_reply(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[FATTREE_A_LINK_MAX + 1];
+	struct sw_dump *d = arg;
+	const struct sw_shape *s = d->s;
+	uint32_t level, node, port;
+	uint64_t x, y, upper, sw;
+	uint8_t fail = 0;
+
+	if (ftnl_parse(msg, tb, FATTREE_A_LINK_MAX) ||
+	    !ftctl_nla_u32(tb[FATTREE_A_LINK_LEVEL], &level) ||
+	    !ftctl_nla_u32(tb[FATTREE_A_LINK_NODE], &node) ||
+	    !ftctl_nla_u32(tb[FATTREE_A_LINK_PORT], &port) || !level || level > s->h)
+		return -EPROTO;
+	if (tb[FATTREE_A_LINK_FAILED] && nla_len(tb[FATTREE_A_LINK_FAILED]) >= 1)
+		fail = nla_get_u8(tb[FATTREE_A_LINK_FAILED]);
+	/* Upper end: level-L node (X div m_L, Y * w_L + port). */
+	x = node / s->wprod[level - 1];
+	y = node % s->wprod[level - 1];
+	upper = x / s->m[level - 1] * s->wprod[level] + y * s->w[level - 1] + port;
+	if (upper >= s->nodes[level])
+		return -EPROTO;
+	sw = s->base[level] + upper;
+	d->st[sw].links++;
+	d->st[sw].failed += !!fail;
+	d->st[sw].down |= !!(fail & FATTREE_LINK_FAIL_UPPER);
+	if (level > 1) {	/* lower end: a switch unless a leaf */
+		if (node >= s->nodes[level - 1])
+			return -EPROTO;
+		sw = s->base[level - 1] + node;
+		d->st[sw].links++;
+		d->st[sw].failed += !!fail;
+		d->st[sw].down |= !!(fail & FATTREE_LINK_FAIL_LOWER);
+	}
+	return 0;
+}
+
+static int show_parse(struct ftctl *ctl, int argc, char **argv)
+{
+	const char *cmd = "switch show";
+	const char *v;
+	int i, err;
+
+	(void)ctl;
+	if (argc < 2)
+		return ftctl_usage_err(cmd, "missing the fabric NAME");
+	err = ftctl_parse_name(cmd, argv[1], sr.name);
+	for (i = 2; !err && i < argc; i++) {
+		if (!strcmp(argv[i], "level") && !sr.has_level) {
+			sr.has_level = true;
+			v = ftctl_arg_value(cmd, argc, argv, &i, "L: a switch level, 1 or more");
+			if (!v)
+				return FTCTL_EXIT_USAGE;
+			err = ftctl_parse_u32(cmd, "level L", v, 1, UINT32_MAX, &sr.level);
+		} else if (!strcmp(argv[i], "level")) {
+			return ftctl_usage_err(cmd, "option 'level' given twice");
+		} else {
+			return ftctl_usage_err(cmd, "unexpected argument '%s' (expected level L)",
+					       argv[i]);
+		}
+	}
+	return err;
+}
+
+static int show_run(struct ftctl *ctl)
+{
+	struct sw_shape s = { 0 };
+	struct sw_dump d = { .s = &s };
+	struct json_object *o;
+	struct ftctl_req r;
+	uint64_t k, nsw;
+	uint32_t level;
+	bool first = true;
+	const char *state;
+	char what[64];
+	int rc;
+
+	snprintf(what, sizeof(what), "switch show %s", sr.name);
+	if (!ftctl_req_init(ctl, &r, FATTREE_CMD_FABRIC_GET, 0, 0))
+		return ftctl_fail(ctl, what, -ENOMEM);
+	if (FTCTL_PUT_STR(&r, FATTREE_A_FABRIC_NAME, sr.name, "fabric name %s", sr.name)) {
+		ftctl_req_free(&r);
+		return ftctl_fail(ctl, what, -EMSGSIZE);
+	}
+	rc = ftctl_req_run(ctl, &r, what, shape_reply, &s);
+	if (rc)
+		return rc;
+	if (!s.seen)
+		return ftctl_fail(ctl, what, -EPROTO);
+	if (sr.has_level && sr.level > s.h) {
+		fprintf(stderr, "ftctl %s: bad level L '%" PRIu32 "': %s has levels 1-%" PRIu32 "\n",
+			what, sr.level, sr.name, s.h);
+		return FTCTL_EXIT_USAGE;
+	}
+	nsw = s.base[s.h + 1];
+	d.st = calloc(nsw ? nsw : 1, sizeof(*d.st));
+	if (!d.st)
+		return ftctl_fail(ctl, what, -ENOMEM);
+	if (!ftctl_req_init(ctl, &r, FATTREE_CMD_LINK_GET, NLM_F_DUMP, 0)) {
+		free(d.st);
+		return ftctl_fail(ctl, what, -ENOMEM);
+	}
+	if (FTCTL_PUT_STR(&r, FATTREE_A_LINK_FABRIC, sr.name, "fabric name %s", sr.name)) {
+		ftctl_req_free(&r);
+		free(d.st);
+		return ftctl_fail(ctl, what, -EMSGSIZE);
+	}
+	rc = ftctl_req_run(ctl, &r, what, sw_link_reply, &d);
+	if (rc) {
+		free(d.st);
+		return rc;
+	}
+	if (ctl->json)
+		ftctl_json_array_begin();
+	else
+		printf("%5s %7s %6s %6s %s\n", "level", "node", "links", "failed", "state");
+	for (level = s.h; level >= 1; level--) {
+		if (sr.has_level && level != sr.level)
+			continue;
+		for (k = 0; k < s.nodes[level]; k++) {
+			const struct sw_state *st = &d.st[s.base[level] + k];
+
+			state = st->down ? "down" : st->failed ? "degraded" : "up";
+			if (ctl->json) {
+				o = json_object_new_object();
+				json_object_object_add(o, "level", json_object_new_uint64(level));
+				json_object_object_add(o, "node", json_object_new_uint64(k));
+				json_object_object_add(o, "links", json_object_new_uint64(st->links));
+				json_object_object_add(o, "failed", json_object_new_uint64(st->failed));
+				json_object_object_add(o, "state", json_object_new_string(state));
+				ftctl_json_array_item(o, &first);
+				json_object_put(o);
+			} else {
+				printf("%5" PRIu32 " %7" PRIu64 " %6" PRIu32 " %6" PRIu32 " %s\n", level,
+				       k, st->links, st->failed, state);
+			}
+		}
+	}
+	if (ctl->json)
+		ftctl_json_array_end();
+	free(d.st);
+	return FTCTL_EXIT_OK;
+}
+
+static void show_help(FILE *f)
+{
+	fprintf(f,
+		"One line per switch of fabric NAME, from the top level down:\n"
+		"  level node               the switch: its level and its index there\n"
+		"  links                    its directed links (to children and parents)\n"
+		"  failed                   how many of them are failed\n"
+		"  state                    up, degraded (some links failed), or down\n"
+		"                           (failed as a switch: 'ftctl switch fail')\n"
+		"  level L                  only the switches of level L\n"
+		"With --json: an array of objects, one per line.\n");
+}
+
+static const struct ftctl_subcmd switch_subs[] = {
+	{ "show", "NAME [level L]", "show a fabric's switches and their failed links",
+	  show_help, show_parse, show_run },
+	{ "fail", "NAME level L node S", "fail a switch: all its links",
+	  fail_help, fail_parse, fail_run },
+	{ "restore", "NAME level L node S", "restore a failed switch",
+	  restore_help, fail_parse, restore_run },
+};
+
+static const struct ftctl_object switch_obj = {
+	.name = "switch",
+	.help = "Show the switches of a fabric, fail and restore them.",
+	.dflt = "show",
+	.subs = switch_subs,
+	.n_subs = FTCTL_ARRAY_SIZE(switch_subs),
+};
+
+static int switch_parse(struct ftctl *ctl, int argc, char **argv)
+{
+	return ftctl_object_parse(&switch_obj, ctl, argc, argv);
+}
+
+const struct ftctl_cmd ftctl_cmd_switch = {
+	.name = "switch",
+	.args = "show|fail|restore NAME ...",
+	.help = "switches",
+	.parse = switch_parse,
+	.run = ftctl_object_run,
+	.obj = &switch_obj,
+};
