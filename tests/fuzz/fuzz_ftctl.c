@@ -36,6 +36,8 @@ static void reset(void)
 	fz_ftctl_demand_reset();
 	fz_ftctl_leaf_reset();
 	fz_ftctl_link_reset();
+	fz_ftctl_switch_reset();
+	fz_ftctl_monitor_reset();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

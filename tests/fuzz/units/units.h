@@ -20,6 +20,8 @@ void fz_ftctl_circuit_reset(void);
 void fz_ftctl_demand_reset(void);
 void fz_ftctl_leaf_reset(void);
 void fz_ftctl_link_reset(void);
+void fz_ftctl_switch_reset(void);
+void fz_ftctl_monitor_reset(void);
 
 /*
  * ftsim: a subcommand's argument parsing and the checks it makes before
