@@ -149,24 +149,35 @@ int ftd_circuits(struct ftnl *nl, const char *name, struct ftd_circuit **out)
 		    circuit_reply, sizeof(**out), (void **)out);
 }
 
+/* Every FATTREE_A_DEMAND_ENTRY of a dump message: one struct each (several
+ * packed in one attribute are taken too), only 4-byte aligned.
+ */
 static int demand_reply(struct nl_msg *msg, void *arg)
 {
 	struct nlattr *tb[FATTREE_A_DEMAND_MAX + 1];
-	const struct fattree_demand *e;
-	int i, n;
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	struct nlattr *a;
+	int rem, i, n, seen = 0;
 
 	if (ftnl_parse(msg, tb, FATTREE_A_DEMAND_MAX) || !tb[FATTREE_A_DEMAND_ENTRY])
 		return -EPROTO;
-	e = nla_data(tb[FATTREE_A_DEMAND_ENTRY]);
-	n = nla_len(tb[FATTREE_A_DEMAND_ENTRY]) / (int)sizeof(*e);
-	for (i = 0; i < n; i++) {
-		struct fattree_demand *d = grow_next(arg);
+	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0),
+			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
+		if (nla_type(a) != FATTREE_A_DEMAND_ENTRY)
+			continue;
+		if (nla_len(a) % (int)sizeof(struct fattree_demand))
+			return -EPROTO;
+		n = nla_len(a) / (int)sizeof(struct fattree_demand);
+		for (i = 0; i < n; i++) {
+			struct fattree_demand *d = grow_next(arg);
 
-		if (!d)
-			return -ENOMEM;
-		*d = e[i];
+			if (!d)
+				return -ENOMEM;
+			memcpy(d, (const char *)nla_data(a) + i * sizeof(*d), sizeof(*d));
+			seen++;
+		}
 	}
-	return 0;
+	return seen ? 0 : -EPROTO;
 }
 
 int ftd_demand(struct ftnl *nl, const char *name, struct fattree_demand **out)

@@ -1112,29 +1112,30 @@ out:
 	return err == -EMSGSIZE && skb->len ? skb->len : (err ?: skb->len);
 }
 
-/* Entries of struct fattree_demand that fit one message. */
-#define FT_DEMAND_PER_MSG	((NLMSG_GOODSIZE - 256) / sizeof(struct fattree_demand))
+/*
+ * Entries that fit one message. Each struct fattree_demand is an attribute
+ * of its own (a multi-attr of structs, as the YAML spec says and as ynl
+ * decodes it), so a message holds many FATTREE_A_DEMAND_ENTRY attributes.
+ */
+#define FT_DEMAND_PER_MSG	((NLMSG_GOODSIZE - 256) / \
+				 NLA_ALIGN(NLA_HDRLEN + sizeof(struct fattree_demand)))
 
 static int ft_nl_demand_put(struct sk_buff *msg, const struct ft_pairs_demand *d, u32 n,
 			    u64 cycle)
 {
-	struct fattree_demand *e;
-	struct nlattr *a;
 	u32 i;
 
 	if (nla_put_u64_64bit(msg, FATTREE_A_DEMAND_CYCLE, cycle, FATTREE_A_DEMAND_PAD))
 		return -EMSGSIZE;
-	if (!n)
-		return 0;
-	a = nla_reserve(msg, FATTREE_A_DEMAND_ENTRY, n * sizeof(*e));
-	if (!a)
-		return -EMSGSIZE;
-	e = nla_data(a);
-	for (i = 0; i < n; i++)
-		e[i] = (struct fattree_demand){ .src = d[i].src, .dst = d[i].dst,
-						.backlog = d[i].backlog,
-						.circuit_lanes = d[i].circuit_lanes,
-						.age = d[i].age };
+	for (i = 0; i < n; i++) {
+		struct fattree_demand e = { .src = d[i].src, .dst = d[i].dst,
+					    .backlog = d[i].backlog,
+					    .circuit_lanes = d[i].circuit_lanes,
+					    .age = d[i].age };
+
+		if (nla_put(msg, FATTREE_A_DEMAND_ENTRY, sizeof(e), &e))
+			return -EMSGSIZE;
+	}
 	return 0;
 }
 

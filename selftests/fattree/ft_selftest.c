@@ -377,24 +377,31 @@ int ft_circuits(struct ftnl *nl, const char *name, struct ft_circuit_info **out)
 		       ft_circuit_reply, sizeof(**out), (void **)out);
 }
 
+/* Every FATTREE_A_DEMAND_ENTRY of a dump message, one struct each. */
 static int ft_demand_reply(struct nl_msg *msg, void *arg)
 {
 	struct nlattr *tb[FATTREE_A_DEMAND_MAX + 1];
-	const struct fattree_demand *e;
-	int i, n;
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	struct nlattr *a;
+	int rem, seen = 0;
 
 	if (ftnl_parse(msg, tb, FATTREE_A_DEMAND_MAX) || !tb[FATTREE_A_DEMAND_ENTRY])
 		return -EINVAL;
-	e = nla_data(tb[FATTREE_A_DEMAND_ENTRY]);
-	n = nla_len(tb[FATTREE_A_DEMAND_ENTRY]) / sizeof(*e);
-	for (i = 0; i < n; i++) {
-		struct fattree_demand *d = ft_acc_next(arg);
+	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0),
+			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
+		struct fattree_demand *d;
 
+		if (nla_type(a) != FATTREE_A_DEMAND_ENTRY)
+			continue;
+		if (nla_len(a) != sizeof(*d))
+			return -EINVAL;
+		d = ft_acc_next(arg);
 		if (!d)
 			return -ENOMEM;
-		*d = e[i];
+		memcpy(d, nla_data(a), sizeof(*d));
+		seen++;
 	}
-	return 0;
+	return seen ? 0 : -EINVAL;
 }
 
 int ft_demand(struct ftnl *nl, const char *name, struct fattree_demand **out)

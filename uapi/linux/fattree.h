@@ -245,7 +245,7 @@ enum {
 	FATTREE_A_DEMAND_PAD,
 	FATTREE_A_DEMAND_FABRIC,	/* string: fabric name */
 	FATTREE_A_DEMAND_CYCLE,		/* u64: the fabric's cycle */
-	FATTREE_A_DEMAND_ENTRY,		/* binary fattree_demand[], multi */
+	FATTREE_A_DEMAND_ENTRY,		/* binary fattree_demand[1], multi: one a pair */
 	FATTREE_A_DEMAND_LAST,		/* flag: an announcement's last message */
 
 	__FATTREE_A_DEMAND_MAX,
