@@ -7,10 +7,10 @@
 # counters show every edge queue within q; FIFO (a bit-reversal),
 # farthest-first and the rank discipline without ghosts deliver too; a
 # timed fabric whose pool fills (backlog 1) holds its senders back and
-# loses nothing; bad q and
-# mode combinations are refused with the kernel's explanation; deleting a
-# fabric and unloading the module with packets inside is clean (the VM
-# runner fails the run on any kernel warning).
+# loses nothing; bad q and mode combinations are refused with the
+# kernel's explanation; deleting a fabric and unloading the module with
+# packets inside is clean (the VM runner fails the run on any kernel
+# warning).
 here=$(cd "$(dirname "$0")" && pwd)
 ftctl=$here/ftctl
 ftt=$here/fttraffic
