@@ -5,7 +5,8 @@
  * A cycle runs the shared engine core (core/ft_pairs.c, core/ft_cycle.c)
  * over the fabric's waiting messages under the fabric's lock, takes the
  * delivered packets off their pairs' queues, and hands them to their
- * destination leaves after the lock is dropped. Cycles run either when
+ * destination leaves after the lock is dropped; a store-and-forward
+ * fabric runs one step of its ft_saf instead (saf.c). Cycles run either when
  * stepped over netlink or from a kernel thread every period; a thread
  * that wakes late runs the cycles it missed (up to FT_CATCHUP_MAX per
  * wake-up) and counts them as overruns, so the cycle rate holds as long
@@ -21,11 +22,6 @@ struct ft_deliver {
 	struct ft_fab *fab;
 	struct sk_buff_head out;
 };
-
-static u32 ft_latency_bucket(u64 cycles)
-{
-	return min_t(u32, fls64(cycles), FATTREE_LATENCY_BUCKETS - 1);
-}
 
 /* Core callback, under the fabric's lock: @n messages of a pair arrived. */
 static void ft_engine_done(void *arg, u32 slot, const struct ft_pair *p, u32 n)
@@ -72,6 +68,11 @@ static int ft_engine_cycle(struct ft_fab *fab)
 
 	__skb_queue_head_init(&d.out);
 	spin_lock_bh(&fab->lock);
+	if (fab->saf) {
+		ft_fab_saf_cycle(fab, &d.out);
+		err = 0;
+		goto unlock;
+	}
 	err = ft_pairs_cycle(&fab->pairs, &fab->eng, &fab->circ, ft_engine_done, &d, &res);
 	if (!err) {
 		fab->st.offered += res.offered;
@@ -85,6 +86,7 @@ static int ft_engine_cycle(struct ft_fab *fab)
 		if (res.delivered && !fab->pairs.queued)
 			fab->st.drained_cycle = fab->eng.cycle;
 	}
+unlock:
 	fab->st.cycle_ns += ktime_get_ns() - t0;
 	spin_unlock_bh(&fab->lock);
 
@@ -214,6 +216,8 @@ int ft_engine_configure(struct ft_fab *fab, enum fattree_path path,
 	mutex_lock(&fab->step_lock);
 	spin_lock_bh(&fab->lock);
 	err = ft_inject_init(&fab->eng.inject, &fab->eng.topo, &ip);
+	if (!err && fab->saf)
+		ft_fab_saf_configure(fab, path, seed);
 	if (!err) {
 		fab->eng.cfg.path = (enum ft_path_choice)path;
 		fab->eng.cfg.arb = (enum ft_arbitration)arb;
@@ -236,6 +240,10 @@ int ft_engine_inject(struct ft_fab *fab, const struct fattree_inject_row *rows,
 	u32 i;
 
 	spin_lock_bh(&fab->lock);
+	if (fab->saf) {
+		err = ft_fab_saf_inject(fab, rows, nrows, extack);
+		goto out;
+	}
 	/* All or nothing: make sure every row's pair fits before any is
 	 * queued (counting rows of pairs already waiting as new is only
 	 * cautious).
@@ -270,6 +278,8 @@ void ft_engine_drop_all(struct ft_fab *fab)
 	__skb_queue_head_init(&dead);
 	spin_lock_bh(&fab->lock);
 	fab->dead = true;
+	if (fab->saf)
+		ft_fab_saf_drop_all(fab, &dead);
 	for (i = 0; i < fab->pairs.nactive; i++) {
 		u32 s = fab->pairs.active[i];
 		struct ft_leaf *src = fab->leaf[fab->pairs.pair[s].src];

@@ -120,9 +120,23 @@ static int ft_fab_check_limits(struct ft_fab_params *p, struct ft_topo *t,
 			return -E2BIG;
 		}
 	}
-	p->core.max_msgs = ft_pairs_max_msgs(t);
-	mem = ft_fab_mem_estimate(t, p->core.max_msgs,
-				  ft_fab_pair_cap(t->n, p->backlog));
+	if (p->mode == FATTREE_MODE_SAF) {
+		/* Packets live in the store-and-forward engine: the cycle
+		 * engine and the pair pool only keep their shape.
+		 */
+		p->core.max_msgs = 1;
+		mem = ft_fab_saf_mem(t, p);
+		if (!mem) {
+			NL_SET_ERR_MSG_MOD(extack,
+					   "too large a fabric for store-and-forward mode (edge queues or nodes past the engine's bounds)");
+			return -E2BIG;
+		}
+		mem += ft_fab_mem_estimate(t, p->core.max_msgs, 1);
+	} else {
+		p->core.max_msgs = ft_pairs_max_msgs(t);
+		mem = ft_fab_mem_estimate(t, p->core.max_msgs,
+					  ft_fab_pair_cap(t->n, p->backlog));
+	}
 	if (mem > (u64)ft_limits.max_mem_mb << 20) {
 		NL_SET_ERR_MSG_MOD(extack, "fabric needs more memory than max_fabric_mb allows");
 		return -E2BIG;
@@ -132,6 +146,7 @@ static int ft_fab_check_limits(struct ft_fab_params *p, struct ft_topo *t,
 
 static void ft_fab_free(struct ft_fab *fab)
 {
+	ft_fab_saf_free(fab);
 	ft_pairs_destroy(&fab->pairs);
 	ft_circuits_destroy(&fab->circ);
 	ft_fabric_destroy(&fab->eng);
@@ -147,7 +162,8 @@ static struct ft_fab *ft_fab_alloc(struct net *net, const struct ft_fab_params *
 				   u32 n)
 {
 	struct ft_fab *fab;
-	u64 cap = ft_fab_pair_cap(n, p->backlog);
+	/* A store-and-forward fabric queues nothing per pair. */
+	u64 cap = p->mode == FATTREE_MODE_SAF ? 1 : ft_fab_pair_cap(n, p->backlog);
 	u32 i;
 	int id;
 
@@ -184,6 +200,8 @@ static struct ft_fab *ft_fab_alloc(struct net *net, const struct ft_fab_params *
 		goto err;
 	for (i = 0; i < cap; i++)
 		__skb_queue_head_init(&fab->slotq[i]);
+	if (p->mode == FATTREE_MODE_SAF && ft_fab_saf_init(fab, p))
+		goto err;
 	return fab;
 err:
 	ft_fab_free(fab);

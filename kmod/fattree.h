@@ -15,6 +15,7 @@
 #include <uapi/linux/fattree.h>
 
 #include "core/ft_pairs.h"
+#include "core/ft_saf.h"
 
 #define FATTREE_VERSION		"0.1.0"
 
@@ -53,6 +54,12 @@ static inline struct ft_skb_cb *ft_skb_cb(struct sk_buff *skb)
 	return (struct ft_skb_cb *)skb->cb;
 }
 
+/* Latency histogram bucket of a delivery after @cycles. */
+static inline u32 ft_latency_bucket(u64 cycles)
+{
+	return min_t(u32, fls64(cycles), FATTREE_LATENCY_BUCKETS - 1);
+}
+
 /* Limits in force, fixed at module load (the parameters are read-only). */
 struct ft_limits {
 	u32 max_fabrics;
@@ -87,6 +94,9 @@ struct ft_leaf {
 	struct net_device *dev;
 	u32 index;
 	u32 backlog;		/* its packets waiting in the fabric */
+	bool pool_wait;		/* stopped until a store-and-forward batch
+				 * frees room in the fabric's pool
+				 */
 	struct ft_leaf_stats st;
 	/* Arrivals, handed to the stack by one NAPI poller so that what the
 	 * fabric delivered in order is received in order.
@@ -111,6 +121,25 @@ struct ft_fab_stats {
 	u64 circuits_cut;	/* circuits torn down by link failures */
 };
 
+/*
+ * A store-and-forward fabric's engine (saf.c): the core's ft_saf, its
+ * memory, and what the kernel adds around it.
+ */
+struct ft_fab_saf {
+	struct ft_saf eng;
+	void *mem;
+	u8 *held;		/* FIFO/farthest-first: pool entries delivered
+				 * but held until their source's earlier
+				 * packets are (pairs stay in order)
+				 */
+	u32 *released;		/* per source, packets released this batch */
+	u64 queued;		/* messages in the engine or held */
+	u64 rescues;		/* stalled batches finished with ghosts */
+	u64 busy;		/* transmits refused for a full pool */
+	u32 ghosts;		/* ghosts as configured */
+	u32 pool_waiters;	/* leaves with pool_wait set */
+};
+
 /* A fabric: its engine state, its pairs' packets and its leaves. */
 struct ft_fab {
 	struct list_head node;		/* in ft_net.fabrics */
@@ -133,6 +162,7 @@ struct ft_fab {
 	bool dead;			/* torn down: queue nothing more */
 	struct ft_fab_stats st;
 	struct ft_leaf **leaf;		/* netdev_priv of each leaf device */
+	struct ft_fab_saf *saf;		/* store-and-forward mode, else NULL */
 
 	enum fattree_path path;
 	enum fattree_injection injection;
@@ -156,6 +186,10 @@ struct ft_fab_params {
 	enum fattree_profile profile;
 	u64 period_ns;
 	u32 backlog;
+	enum fattree_mode mode;
+	u32 saf_q;
+	enum fattree_saf_discipline saf_discipline;
+	u32 saf_ghosts;
 };
 
 int ft_fab_create(struct net *net, struct ft_fab_params *p,
@@ -203,6 +237,21 @@ struct ft_fail_result {
 void ft_engine_fail(struct ft_fab *fab, const struct ft_fail_set *fs, bool on,
 		    struct ft_fail_result *res);
 void ft_engine_reset_stats(struct ft_fab *fab);
+
+/* saf.c */
+u64 ft_fab_saf_mem(const struct ft_topo *t, const struct ft_fab_params *p);
+int ft_fab_saf_init(struct ft_fab *fab, const struct ft_fab_params *p);
+void ft_fab_saf_free(struct ft_fab *fab);
+int ft_fab_saf_xmit(struct ft_fab *fab, struct ft_leaf *leaf, u32 dst,
+		    struct sk_buff *skb);
+void ft_fab_saf_cycle(struct ft_fab *fab, struct sk_buff_head *out);
+int ft_fab_saf_inject(struct ft_fab *fab, const struct fattree_inject_row *rows,
+		      u32 nrows, struct netlink_ext_ack *extack);
+void ft_fab_saf_drop_all(struct ft_fab *fab, struct sk_buff_head *dead);
+int ft_fab_saf_set(struct ft_fab *fab, const u32 *discipline, const u32 *ghosts,
+		   struct netlink_ext_ack *extack);
+void ft_fab_saf_configure(struct ft_fab *fab, enum fattree_path path,
+			  u64 seed);
 
 /* leaf.c */
 int ft_leaves_create(struct ft_fab *fab);

@@ -5,9 +5,11 @@
  * A leaf named <fabric>-l<index> has the MAC 02:ii:ii:ll:ll:ll (fabric id,
  * leaf index), so a destination MAC names a leaf without a table. Unicast
  * frames queue per (source, destination) pair until a delivery cycle
- * carries them; skbs are not orphaned, so a sender feels the fabric
- * through its socket's send buffer, and a leaf holding its backlog bound
- * stops its transmit queue until a cycle frees room. Broadcast, multicast
+ * carries them, or enter a store-and-forward fabric's engine (saf.c);
+ * skbs are not orphaned, so a sender feels the fabric through its
+ * socket's send buffer, and a leaf holding its backlog bound (or finding
+ * a store-and-forward pool full) stops its transmit queue until a cycle
+ * frees room. Broadcast, multicast
  * and neighbour resolution (ARP and IPv6 neighbour discovery, unicast
  * replies included) travel in a control class outside lanes and cycles,
  * so neighbours resolve on every fabric, a manual or scheduled one too.
@@ -58,7 +60,7 @@ static s64 ft_leaf_by_mac(const struct ft_fab *fab, const u8 *mac)
 
 void ft_leaf_wake(struct ft_leaf *leaf)
 {
-	if (leaf->backlog < leaf->fab->backlog_max &&
+	if (leaf->backlog < leaf->fab->backlog_max && !leaf->pool_wait &&
 	    netif_queue_stopped(leaf->dev))
 		netif_wake_queue(leaf->dev);
 }
@@ -219,9 +221,20 @@ static netdev_tx_t ft_leaf_xmit(struct sk_buff *skb, struct net_device *dev)
 	}
 
 	spin_lock(&fab->lock);
-	err = fab->dead ? -ENODEV :
-	      ft_pairs_add(&fab->pairs, leaf->index, dst, FT_TAG_PACKET, 1,
-			   fab->eng.cycle, &slot);
+	if (fab->dead)
+		err = -ENODEV;
+	else if (fab->saf)
+		err = ft_fab_saf_xmit(fab, leaf, dst, skb);
+	else
+		err = ft_pairs_add(&fab->pairs, leaf->index, dst, FT_TAG_PACKET,
+				   1, fab->eng.cycle, &slot);
+	if (unlikely(err == -ENOSPC && fab->saf)) {
+		/* The store-and-forward pool is full: the queue is stopped
+		 * until a batch frees room, the qdisc keeps the skb.
+		 */
+		spin_unlock(&fab->lock);
+		return NETDEV_TX_BUSY;
+	}
 	if (unlikely(err)) {
 		/* Only a fabric going away refuses: the pool is sized for
 		 * every leaf's whole backlog.
@@ -231,8 +244,10 @@ static netdev_tx_t ft_leaf_xmit(struct sk_buff *skb, struct net_device *dev)
 		kfree_skb(skb);
 		return NETDEV_TX_OK;
 	}
-	ft_skb_cb(skb)->cycle = fab->eng.cycle;
-	__skb_queue_tail(&fab->slotq[slot], skb);
+	if (!fab->saf) {
+		ft_skb_cb(skb)->cycle = fab->eng.cycle;
+		__skb_queue_tail(&fab->slotq[slot], skb);
+	}
 	if (++leaf->backlog >= fab->backlog_max)
 		netif_stop_queue(dev);
 	spin_unlock(&fab->lock);

@@ -53,6 +53,12 @@ static const struct nla_policy ft_fabric_new_policy[FATTREE_A_FABRIC_MAX + 1] = 
 	[FATTREE_A_FABRIC_PERIOD_NS] = { .type = NLA_U64 },
 	[FATTREE_A_FABRIC_BACKLOG] = NLA_POLICY_FULL_RANGE(NLA_U32, &ft_backlog_range),
 	[FATTREE_A_FABRIC_SEED] = { .type = NLA_U64 },
+	[FATTREE_A_FABRIC_MODE] = NLA_POLICY_MAX(NLA_U32, FATTREE_MODE_SAF),
+	/* q's range is checked with a message of its own */
+	[FATTREE_A_FABRIC_SAF_Q] = { .type = NLA_U32 },
+	[FATTREE_A_FABRIC_SAF_DISCIPLINE] =
+		NLA_POLICY_MAX(NLA_U32, FATTREE_SAF_DISCIPLINE_FARTHEST),
+	[FATTREE_A_FABRIC_SAF_GHOSTS] = NLA_POLICY_MAX(NLA_U32, 1),
 };
 
 static const struct nla_policy ft_fabric_name_policy[FATTREE_A_FABRIC_MAX + 1] = {
@@ -68,6 +74,12 @@ static const struct nla_policy ft_fabric_set_policy[FATTREE_A_FABRIC_MAX + 1] = 
 		NLA_POLICY_MAX(NLA_U32, FATTREE_ARBITRATION_FIXED),
 	[FATTREE_A_FABRIC_PERIOD_NS] = { .type = NLA_U64 },
 	[FATTREE_A_FABRIC_SEED] = { .type = NLA_U64 },
+	/* refused with a message: both are fixed at creation */
+	[FATTREE_A_FABRIC_MODE] = { .type = NLA_U32 },
+	[FATTREE_A_FABRIC_SAF_Q] = { .type = NLA_U32 },
+	[FATTREE_A_FABRIC_SAF_DISCIPLINE] =
+		NLA_POLICY_MAX(NLA_U32, FATTREE_SAF_DISCIPLINE_FARTHEST),
+	[FATTREE_A_FABRIC_SAF_GHOSTS] = NLA_POLICY_MAX(NLA_U32, 1),
 };
 
 static const struct nla_policy ft_fabric_step_policy[FATTREE_A_FABRIC_MAX + 1] = {
@@ -204,6 +216,61 @@ static int ft_nl_period(struct genl_info *info, u64 *period)
 	return 0;
 }
 
+/* The first of the store-and-forward attributes a request carries. */
+static struct nlattr *ft_nl_saf_attr(struct nlattr **tb)
+{
+	if (tb[FATTREE_A_FABRIC_SAF_Q])
+		return tb[FATTREE_A_FABRIC_SAF_Q];
+	if (tb[FATTREE_A_FABRIC_SAF_DISCIPLINE])
+		return tb[FATTREE_A_FABRIC_SAF_DISCIPLINE];
+	return tb[FATTREE_A_FABRIC_SAF_GHOSTS];
+}
+
+/* Mode and, in store-and-forward mode, q, discipline and ghosts. */
+static int ft_nl_saf_params(struct genl_info *info, struct ft_fab_params *p)
+{
+	struct nlattr **tb = info->attrs;
+	struct nlattr *a;
+
+	p->mode = ft_nla_u32(tb[FATTREE_A_FABRIC_MODE], FATTREE_MODE_CYCLE);
+	if (p->mode != FATTREE_MODE_SAF) {
+		a = ft_nl_saf_attr(tb);
+		if (a) {
+			NL_SET_ERR_MSG_ATTR(info->extack, a,
+					    "q, discipline and ghosts belong to mode saf (store-and-forward)");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	a = tb[FATTREE_A_FABRIC_SAF_Q];
+	if (!a) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[FATTREE_A_FABRIC_MODE],
+				    "store-and-forward mode needs q, the packets an edge queue holds");
+		return -EINVAL;
+	}
+	p->saf_q = nla_get_u32(a);
+	if (!p->saf_q || p->saf_q > FATTREE_SAF_MAX_Q) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a,
+				    "q must be 1 to 64 packets per edge queue");
+		return -ERANGE;
+	}
+	if (p->path == FATTREE_PATH_CIRCUIT) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[FATTREE_A_FABRIC_PATH],
+				    "path circuit does not apply in store-and-forward mode: dmodk, random or firstfree");
+		return -EINVAL;
+	}
+	a = tb[FATTREE_A_FABRIC_INJECTION] ?: tb[FATTREE_A_FABRIC_ARBITRATION];
+	if (a) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a,
+				    "injection and arbitration apply to delivery cycles, not to store-and-forward mode");
+		return -EINVAL;
+	}
+	p->saf_discipline = ft_nla_u32(tb[FATTREE_A_FABRIC_SAF_DISCIPLINE],
+				       FATTREE_SAF_DISCIPLINE_RANK);
+	p->saf_ghosts = ft_nla_u32(tb[FATTREE_A_FABRIC_SAF_GHOSTS], 1);
+	return 0;
+}
+
 static int ft_nl_fabric_params(struct genl_info *info, struct ft_fab_params *p)
 {
 	struct nlattr **tb = info->attrs;
@@ -268,9 +335,12 @@ static int ft_nl_fabric_params(struct genl_info *info, struct ft_fab_params *p)
 	p->core.arb = (enum ft_arbitration)p->arbitration;
 	p->core.inject.rule = (enum ft_inject_rule)p->injection;
 	p->period_ns = 0;
-	if (tb[FATTREE_A_FABRIC_PERIOD_NS])
-		return ft_nl_period(info, &p->period_ns);
-	return 0;
+	if (tb[FATTREE_A_FABRIC_PERIOD_NS]) {
+		err = ft_nl_period(info, &p->period_ns);
+		if (err)
+			return err;
+	}
+	return ft_nl_saf_params(info, p);
 }
 
 static int ft_nl_fabric_new_doit(struct sk_buff *skb, struct genl_info *info)
@@ -333,7 +403,8 @@ static int ft_nl_fabric_stats(struct sk_buff *msg, const struct ft_fab *fab)
 	nest = nla_nest_start(msg, FATTREE_A_FABRIC_STATS);
 	if (!nest)
 		return -EMSGSIZE;
-	if (nla_put_u64_64bit(msg, FATTREE_A_STATS_QUEUED, fab->pairs.queued,
+	if (nla_put_u64_64bit(msg, FATTREE_A_STATS_QUEUED,
+			      fab->saf ? fab->saf->queued : fab->pairs.queued,
 			      FATTREE_A_STATS_PAD) ||
 	    nla_put_u64_64bit(msg, FATTREE_A_STATS_OFFERED, st->offered, FATTREE_A_STATS_PAD) ||
 	    nla_put_u64_64bit(msg, FATTREE_A_STATS_DELIVERED, st->delivered,
@@ -363,6 +434,91 @@ static int ft_nl_fabric_stats(struct sk_buff *msg, const struct ft_fab *fab)
 	return 0;
 }
 
+static int ft_nl_put_u64(struct sk_buff *msg, int type, u64 v)
+{
+	return nla_put_u64_64bit(msg, type, v, FATTREE_A_SAF_PAD);
+}
+
+/* The store-and-forward counters; under the fabric's lock. */
+static int ft_nl_fabric_saf(struct sk_buff *msg, const struct ft_fab *fab)
+{
+	const struct ft_fab_saf *sf = fab->saf;
+	const struct ft_saf *s = &sf->eng;
+	const struct ft_saf_stats *st = &s->st;
+	u32 nl = s->depth + 1, k;
+	struct nlattr *nest, *a;
+	u32 *v32;
+	u64 *v64;
+
+	nest = nla_nest_start(msg, FATTREE_A_FABRIC_SAF);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(msg, FATTREE_A_SAF_POOL, s->p.max_pkts) ||
+	    ft_nl_put_u64(msg, FATTREE_A_SAF_STEPS, st->steps) ||
+	    ft_nl_put_u64(msg, FATTREE_A_SAF_BUSY_STEPS, st->busy_steps) ||
+	    ft_nl_put_u64(msg, FATTREE_A_SAF_BATCHES, st->batches) ||
+	    ft_nl_put_u64(msg, FATTREE_A_SAF_DELIVERED, st->delivered) ||
+	    ft_nl_put_u64(msg, FATTREE_A_SAF_HOPS, st->hops) ||
+	    ft_nl_put_u64(msg, FATTREE_A_SAF_GHOSTS, st->ghosts) ||
+	    ft_nl_put_u64(msg, FATTREE_A_SAF_EOS, st->eos) ||
+	    ft_nl_put_u64(msg, FATTREE_A_SAF_FDELAYS, st->fdelays) ||
+	    ft_nl_put_u64(msg, FATTREE_A_SAF_EMPTY_WAITS, st->empty_waits) ||
+	    ft_nl_put_u64(msg, FATTREE_A_SAF_STALLS, st->stalls) ||
+	    ft_nl_put_u64(msg, FATTREE_A_SAF_RESCUES, sf->rescues) ||
+	    ft_nl_put_u64(msg, FATTREE_A_SAF_POOL_FULL, sf->busy) ||
+	    ft_nl_put_u64(msg, FATTREE_A_SAF_LATENCY_SUM, st->latency_sum) ||
+	    nla_put_u32(msg, FATTREE_A_SAF_LATENCY_MAX, st->latency_max) ||
+	    nla_put_u32(msg, FATTREE_A_SAF_QMAX, st->qmax) ||
+	    nla_put_u32(msg, FATTREE_A_SAF_BATCH_PACKETS, s->b.packets) ||
+	    nla_put_u32(msg, FATTREE_A_SAF_BATCH_DELIVERED, s->b.delivered) ||
+	    nla_put_u32(msg, FATTREE_A_SAF_BATCH_STEPS, s->b.steps) ||
+	    nla_put_u32(msg, FATTREE_A_SAF_BATCH_T, s->b.last) ||
+	    nla_put_u32(msg, FATTREE_A_SAF_BATCH_CONGESTION, s->b.congestion) ||
+	    (s->b.done && nla_put_flag(msg, FATTREE_A_SAF_BATCH_DONE)))
+		goto cancel;
+	a = nla_reserve(msg, FATTREE_A_SAF_LEVEL_QUEUES, nl * sizeof(u32));
+	if (!a)
+		goto cancel;
+	v32 = nla_data(a);
+	for (k = 0; k < nl; k++)
+		v32[k] = st->level[k].queues;
+	a = nla_reserve(msg, FATTREE_A_SAF_LEVEL_OCC_MAX, nl * sizeof(u32));
+	if (!a)
+		goto cancel;
+	v32 = nla_data(a);
+	for (k = 0; k < nl; k++)
+		v32[k] = st->level[k].occ_max;
+	a = nla_reserve_64bit(msg, FATTREE_A_SAF_LEVEL_OCC_SUM, nl * sizeof(u64),
+			      FATTREE_A_SAF_PAD);
+	if (!a)
+		goto cancel;
+	v64 = nla_data(a);
+	for (k = 0; k < nl; k++)
+		v64[k] = st->level[k].occ_sum;
+	nla_nest_end(msg, nest);
+	return 0;
+cancel:
+	nla_nest_cancel(msg, nest);
+	return -EMSGSIZE;
+}
+
+/* Mode, and a store-and-forward fabric's parameters and counters. */
+static int ft_nl_fabric_mode(struct sk_buff *msg, const struct ft_fab *fab)
+{
+	const struct ft_fab_saf *sf = fab->saf;
+
+	if (nla_put_u32(msg, FATTREE_A_FABRIC_MODE,
+			sf ? FATTREE_MODE_SAF : FATTREE_MODE_CYCLE))
+		return -EMSGSIZE;
+	if (!sf)
+		return 0;
+	if (nla_put_u32(msg, FATTREE_A_FABRIC_SAF_Q, sf->eng.p.q) ||
+	    nla_put_u32(msg, FATTREE_A_FABRIC_SAF_DISCIPLINE, sf->eng.p.discipline) ||
+	    nla_put_u32(msg, FATTREE_A_FABRIC_SAF_GHOSTS, sf->ghosts))
+		return -EMSGSIZE;
+	return ft_nl_fabric_saf(msg, fab);
+}
+
 static int ft_nl_fabric_fill(struct sk_buff *msg, struct ft_fab *fab,
 			     u32 portid, u32 seq, int flags)
 {
@@ -383,8 +539,9 @@ static int ft_nl_fabric_fill(struct sk_buff *msg, struct ft_fab *fab,
 	    ft_nl_put_levels(msg, FATTREE_A_FABRIC_LANES, t->h, t->lanes + 1) ||
 	    nla_put_u32(msg, FATTREE_A_FABRIC_PROFILE, fab->profile) ||
 	    nla_put_u32(msg, FATTREE_A_FABRIC_PATH, fab->path) ||
-	    nla_put_u32(msg, FATTREE_A_FABRIC_INJECTION, fab->injection) ||
-	    nla_put_u32(msg, FATTREE_A_FABRIC_ARBITRATION, fab->arbitration) ||
+	    (!fab->saf &&
+	     (nla_put_u32(msg, FATTREE_A_FABRIC_INJECTION, fab->injection) ||
+	      nla_put_u32(msg, FATTREE_A_FABRIC_ARBITRATION, fab->arbitration))) ||
 	    nla_put_u64_64bit(msg, FATTREE_A_FABRIC_PERIOD_NS, fab->period_ns,
 			      FATTREE_A_FABRIC_PAD) ||
 	    nla_put_u32(msg, FATTREE_A_FABRIC_BACKLOG, fab->backlog_max) ||
@@ -392,7 +549,7 @@ static int ft_nl_fabric_fill(struct sk_buff *msg, struct ft_fab *fab,
 	    nla_put_u32(msg, FATTREE_A_FABRIC_LEAVES, fab->n) ||
 	    nla_put_u64_64bit(msg, FATTREE_A_FABRIC_CYCLE, fab->eng.cycle,
 			      FATTREE_A_FABRIC_PAD) ||
-	    ft_nl_fabric_stats(msg, fab))
+	    ft_nl_fabric_stats(msg, fab) || ft_nl_fabric_mode(msg, fab))
 		goto cancel;
 	spin_unlock_bh(&fab->lock);
 	genlmsg_end(msg, hdr);
@@ -446,6 +603,52 @@ static int ft_nl_fabric_get_dumpit(struct sk_buff *skb, struct netlink_callback 
 	return err == -EMSGSIZE && skb->len ? skb->len : (err ?: skb->len);
 }
 
+/*
+ * FABRIC_SET's checks of the mode-dependent attributes, and the change of
+ * a store-and-forward fabric's discipline and ghosts, done first so that
+ * a refusal changes nothing.
+ */
+static int ft_nl_saf_set(struct genl_info *info, struct ft_fab *fab)
+{
+	struct nlattr **tb = info->attrs;
+	struct nlattr *a;
+	u32 disc, ghosts;
+
+	a = tb[FATTREE_A_FABRIC_MODE] ?: tb[FATTREE_A_FABRIC_SAF_Q];
+	if (a) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a,
+				    "the mode and q of a fabric are fixed at creation");
+		return -EINVAL;
+	}
+	a = ft_nl_saf_attr(tb);
+	if (!fab->saf) {
+		if (!a)
+			return 0;
+		NL_SET_ERR_MSG_ATTR(info->extack, a,
+				    "discipline and ghosts belong to store-and-forward fabrics");
+		return -EINVAL;
+	}
+	if (tb[FATTREE_A_FABRIC_PATH] &&
+	    nla_get_u32(tb[FATTREE_A_FABRIC_PATH]) == FATTREE_PATH_CIRCUIT) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[FATTREE_A_FABRIC_PATH],
+				    "path circuit does not apply in store-and-forward mode: dmodk, random or firstfree");
+		return -EINVAL;
+	}
+	a = tb[FATTREE_A_FABRIC_INJECTION] ?: tb[FATTREE_A_FABRIC_ARBITRATION];
+	if (a) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a,
+				    "injection and arbitration apply to delivery cycles, not to store-and-forward mode");
+		return -EINVAL;
+	}
+	if (!tb[FATTREE_A_FABRIC_SAF_DISCIPLINE] && !tb[FATTREE_A_FABRIC_SAF_GHOSTS])
+		return 0;
+	disc = ft_nla_u32(tb[FATTREE_A_FABRIC_SAF_DISCIPLINE], 0);
+	ghosts = ft_nla_u32(tb[FATTREE_A_FABRIC_SAF_GHOSTS], 0);
+	return ft_fab_saf_set(fab, tb[FATTREE_A_FABRIC_SAF_DISCIPLINE] ? &disc : NULL,
+			      tb[FATTREE_A_FABRIC_SAF_GHOSTS] ? &ghosts : NULL,
+			      info->extack);
+}
+
 static int ft_nl_fabric_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct net *net = genl_info_net(info);
@@ -461,6 +664,8 @@ static int ft_nl_fabric_set_doit(struct sk_buff *skb, struct genl_info *info)
 	err = 0;
 	if (tb[FATTREE_A_FABRIC_PERIOD_NS])
 		err = ft_nl_period(info, &period);
+	if (!err)
+		err = ft_nl_saf_set(info, fab);
 	if (err)
 		goto out;
 	err = ft_engine_configure(fab,
@@ -767,6 +972,13 @@ static int ft_nl_link_set_doit(struct sk_buff *skb, struct genl_info *info)
 	fab = ft_nl_fabric_at(info, FATTREE_A_LINK_FABRIC);
 	if (!fab)
 		goto out;
+	/* Its edge queues route around nothing: refuse rather than ignore. */
+	if (fab->saf) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[FATTREE_A_LINK_FABRIC],
+				    "link failures do not apply in store-and-forward mode");
+		err = -EOPNOTSUPP;
+		goto out;
+	}
 	err = ft_nl_fail_set(info, &fab->eng.topo, &fs);
 	if (err)
 		goto out;
@@ -951,6 +1163,16 @@ static bool ft_nl_circuit_failed(struct ft_fab *fab, const struct ft_circuit_req
 	return failed;
 }
 
+/* A store-and-forward fabric has no circuits. */
+static int ft_nl_no_circuits(struct genl_info *info, const struct ft_fab *fab)
+{
+	if (!fab->saf)
+		return 0;
+	NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[FATTREE_A_CIRCUIT_FABRIC],
+			    "circuits do not apply in store-and-forward mode");
+	return -EOPNOTSUPP;
+}
+
 static int ft_nl_circuit_add_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct net *net = genl_info_net(info);
@@ -963,6 +1185,9 @@ static int ft_nl_circuit_add_doit(struct sk_buff *skb, struct genl_info *info)
 	mutex_lock(ft_net_lock(net));
 	fab = ft_nl_fabric_at(info, FATTREE_A_CIRCUIT_FABRIC);
 	if (!fab)
+		goto out;
+	err = ft_nl_no_circuits(info, fab);
+	if (err)
 		goto out;
 	err = ft_nl_entries(info, FATTREE_A_CIRCUIT_ENTRY, sizeof(struct fattree_circuit),
 			    &where, &n);
@@ -1026,6 +1251,9 @@ static int ft_nl_circuit_del_doit(struct sk_buff *skb, struct genl_info *info)
 	mutex_lock(ft_net_lock(net));
 	fab = ft_nl_fabric_at(info, FATTREE_A_CIRCUIT_FABRIC);
 	if (!fab)
+		goto out;
+	err = ft_nl_no_circuits(info, fab);
+	if (err)
 		goto out;
 	err = ft_nl_entries(info, FATTREE_A_CIRCUIT_PAIR, sizeof(struct fattree_pair),
 			    &where, &n);

@@ -32,14 +32,16 @@
 
 enum fab_opt {
 	OPT_LANES, OPT_PROFILE, OPT_BASE, OPT_ROOT, OPT_PATH, OPT_INJECTION,
-	OPT_ARBITRATION, OPT_PERIOD, OPT_BACKLOG, OPT_SEED, OPT_N
+	OPT_ARBITRATION, OPT_PERIOD, OPT_BACKLOG, OPT_SEED, OPT_MODE, OPT_Q,
+	OPT_DISCIPLINE, OPT_GHOSTS, OPT_N
 };
 
 static const char *const opt_names[OPT_N] = {
 	[OPT_LANES] = "lanes", [OPT_PROFILE] = "profile", [OPT_BASE] = "base",
 	[OPT_ROOT] = "root", [OPT_PATH] = "path", [OPT_INJECTION] = "injection",
 	[OPT_ARBITRATION] = "arbitration", [OPT_PERIOD] = "period",
-	[OPT_BACKLOG] = "backlog", [OPT_SEED] = "seed",
+	[OPT_BACKLOG] = "backlog", [OPT_SEED] = "seed", [OPT_MODE] = "mode",
+	[OPT_Q] = "q", [OPT_DISCIPLINE] = "discipline", [OPT_GHOSTS] = "ghosts",
 };
 
 /* What follows each option word, for "'path' needs a value (...)". */
@@ -54,17 +56,25 @@ static const char *const opt_values[OPT_N] = {
 	[OPT_PERIOD] = "1ms, 500us, 250000ns, 1s, or manual",
 	[OPT_BACKLOG] = "N: packets a leaf may hold",
 	[OPT_SEED] = "S: a 64-bit number",
+	[OPT_MODE] = "cycle or saf (store-and-forward)",
+	[OPT_Q] = "N: packets an edge queue holds, 1 to 64",
+	[OPT_DISCIPLINE] = "rank, fifo or farthest",
+	[OPT_GHOSTS] = "on or off",
 };
 
 #define OPTS_ADD	((1u << OPT_N) - 1)
 #define OPTS_SET	((1u << OPT_PATH) | (1u << OPT_INJECTION) | \
 			 (1u << OPT_ARBITRATION) | (1u << OPT_PERIOD) | \
-			 (1u << OPT_BACKLOG) | (1u << OPT_SEED))
+			 (1u << OPT_BACKLOG) | (1u << OPT_SEED) | \
+			 (1u << OPT_DISCIPLINE) | (1u << OPT_GHOSTS))
+/* The options of store-and-forward mode. */
+#define OPTS_SAF	((1u << OPT_Q) | (1u << OPT_DISCIPLINE) | (1u << OPT_GHOSTS))
 
 /* Options of add and set, and the words they came from. */
 struct fab_opts {
 	unsigned int given;
 	uint32_t path, injection, arbitration, backlog, profile, base, root;
+	uint32_t mode, q, discipline, ghosts;
 	uint64_t period_ns, seed;
 	uint32_t lanes[MAXL];
 	unsigned int n_lanes;
@@ -242,6 +252,18 @@ static int parse_opt(const char *cmd, struct fab_opts *o, int k, const char *v,
 		return ftctl_parse_period(cmd, v, &o->period_ns);
 	case OPT_BACKLOG:
 		return ftctl_parse_u32(cmd, "backlog", v, 1, UINT32_MAX, &o->backlog);
+	case OPT_MODE:
+		return ftctl_parse_enum(cmd, "mode", v, ftctl_mode_names,
+					ftctl_n_mode, &o->mode);
+	case OPT_Q:
+		/* its range is the kernel's to check (FATTREE_SAF_MAX_Q) */
+		return ftctl_parse_u32(cmd, "q", v, 0, UINT32_MAX, &o->q);
+	case OPT_DISCIPLINE:
+		return ftctl_parse_enum(cmd, "discipline", v, ftctl_discipline_names,
+					ftctl_n_discipline, &o->discipline);
+	case OPT_GHOSTS:
+		return ftctl_parse_enum(cmd, "ghosts", v, ftctl_onoff_names,
+					ftctl_n_onoff, &o->ghosts);
 	default:
 		return ftctl_parse_u64(cmd, "seed", v, 0, UINT64_MAX, &o->seed);
 	}
@@ -273,6 +295,31 @@ static int check_profile(const char *cmd, struct fab_opts *o)
 		return ftctl_usage_err(cmd, "'profile universal' needs 'root R' (the root's capacity, 1..leaves)");
 	if (GIVEN(o, OPT_LANES) && !p)
 		o->profile = FATTREE_PROFILE_EXPLICIT;
+	return 0;
+}
+
+/* Store-and-forward options go with mode saf, and it needs q. */
+static int check_mode(const char *cmd, struct fab_opts *o)
+{
+	bool saf = GIVEN(o, OPT_MODE) && o->mode == FATTREE_MODE_SAF;
+	unsigned int k;
+
+	if (!saf) {
+		for (k = 0; k < OPT_N; k++)
+			if ((OPTS_SAF & (1u << k)) && GIVEN(o, k))
+				return ftctl_usage_err(cmd, "'%s %s' needs 'mode saf' (store-and-forward)",
+						       opt_names[k], o->word[k]);
+		return 0;
+	}
+	if (!GIVEN(o, OPT_Q))
+		return ftctl_usage_err(cmd, "'mode saf' needs 'q N' (packets an edge queue holds, 1 to %d)",
+				       FATTREE_SAF_MAX_Q);
+	if (GIVEN(o, OPT_PATH) && o->path == FATTREE_PATH_CIRCUIT)
+		return ftctl_usage_err(cmd, "'path circuit' does not go with 'mode saf' (dmodk, random or firstfree)");
+	for (k = OPT_INJECTION; k <= OPT_ARBITRATION; k++)
+		if (GIVEN(o, k))
+			return ftctl_usage_err(cmd, "'%s %s' applies to delivery cycles, not to 'mode saf'",
+					       opt_names[k], o->word[k]);
 	return 0;
 }
 
@@ -357,6 +404,21 @@ static bool put_opts(struct ftctl_req *r, const struct fab_opts *o)
 	    FTCTL_PUT_U64(r, FATTREE_A_FABRIC_SEED, o->seed, "seed %s",
 			  w[OPT_SEED]))
 		return false;
+	if (GIVEN(o, OPT_MODE) &&
+	    FTCTL_PUT_U32(r, FATTREE_A_FABRIC_MODE, o->mode, "mode %s",
+			  w[OPT_MODE]))
+		return false;
+	if (GIVEN(o, OPT_Q) &&
+	    FTCTL_PUT_U32(r, FATTREE_A_FABRIC_SAF_Q, o->q, "q %s", w[OPT_Q]))
+		return false;
+	if (GIVEN(o, OPT_DISCIPLINE) &&
+	    FTCTL_PUT_U32(r, FATTREE_A_FABRIC_SAF_DISCIPLINE, o->discipline,
+			  "discipline %s", w[OPT_DISCIPLINE]))
+		return false;
+	if (GIVEN(o, OPT_GHOSTS) &&
+	    FTCTL_PUT_U32(r, FATTREE_A_FABRIC_SAF_GHOSTS, o->ghosts,
+			  "ghosts %s", w[OPT_GHOSTS]))
+		return false;
 	return true;
 }
 
@@ -396,6 +458,8 @@ static int add_parse(struct ftctl *ctl, int argc, char **argv)
 		err = parse_opts(cmd, argc, argv, i, OPTS_ADD, &fr.o);
 	if (!err)
 		err = check_profile(cmd, &fr.o);
+	if (!err)
+		err = check_mode(cmd, &fr.o);
 	return err;
 }
 
@@ -449,12 +513,25 @@ static void add_help(FILE *f)
 		"                       0 for cycles stepped with 'ftctl fabric step'\n"
 		"  backlog N            packets a leaf may hold\n"
 		"  seed S               seed of the fabric's random choices (0x.. accepted)\n"
+		"  mode cycle|saf       how messages move (fixed once created): cycle, whole\n"
+		"                       paths per delivery cycle (default); saf, store-and-\n"
+		"                       forward (seed 001), one hop per cycle through edge\n"
+		"                       queues of q packets, with:\n"
+		"    q N                packets each edge queue holds, 1 to %d (required)\n"
+		"    discipline rank|fifo|farthest\n"
+		"                       forwarding order: random ranks with ghosts and\n"
+		"                       end-of-stream tokens (default), oldest first, or\n"
+		"                       farthest to go first\n"
+		"    ghosts on|off      rank: send ghosts (default on; off may stall a\n"
+		"                       batch, which then finishes with ghosts)\n"
+		"                       (no circuit path, injection or arbitration)\n"
 		"Omitted options take the kernel's defaults.\n"
 		"Examples:\n"
 		"  ftctl fabric add ft0 kary 3 4\n"
 		"  ftctl fabric add bt binary 64 profile area base 1 period manual\n"
-		"  ftctl fabric add sl xgft 2 8,4 1,2 lanes 1,2 path random seed 7\n",
-		FATTREE_NAME_LEN - 1);
+		"  ftctl fabric add sl xgft 2 8,4 1,2 lanes 1,2 path random seed 7\n"
+		"  ftctl fabric add sf kary 2 4 period manual mode saf q 2\n",
+		FATTREE_NAME_LEN - 1, FATTREE_SAF_MAX_Q);
 }
 
 /* --- del --- */
@@ -520,7 +597,7 @@ static int set_parse(struct ftctl *ctl, int argc, char **argv)
 	if (!err)
 		err = parse_opts(cmd, argc, argv, 2, OPTS_SET, &fr.o);
 	if (!err && !fr.o.given)
-		return ftctl_usage_err(cmd, "nothing to change (path, injection, arbitration, period, seed or backlog)");
+		return ftctl_usage_err(cmd, "nothing to change (path, injection, arbitration, period, seed, backlog, discipline or ghosts)");
 	return err;
 }
 
@@ -546,10 +623,17 @@ static void set_help(FILE *f)
 		"  arbitration random|fixed\n"
 		"  period T      1ms, 500us, 250000ns, 1s; manual or 0: stepped cycles\n"
 		"  seed S        restart the fabric's random choices from S\n"
-		"  backlog N     packets a leaf may hold\n");
+		"  backlog N     packets a leaf may hold\n"
+		"  discipline rank|fifo|farthest\n"
+		"  ghosts on|off store-and-forward fabrics, while they hold no message\n"
+		"The mode and q are fixed at creation; a store-and-forward fabric takes no\n"
+		"circuit path, injection or arbitration.\n");
 }
 
 /* --- show (also used by step) --- */
+
+/* Levels of a store-and-forward fabric's leveled network: 0..2h. */
+#define SAF_LEVELS	(2 * MAXL + 1)
 
 struct fab_info {
 	char name[64];
@@ -559,6 +643,13 @@ struct fab_info {
 	unsigned int nm, nw, nlanes;
 	uint64_t st[FATTREE_A_STATS_MAX + 1];
 	bool has_st[FATTREE_A_STATS_MAX + 1];
+	/* store-and-forward counters (FATTREE_A_FABRIC_SAF) */
+	bool saf;
+	uint64_t sv[FATTREE_A_SAF_MAX + 1];
+	bool has_sv[FATTREE_A_SAF_MAX + 1];
+	uint32_t lq[SAF_LEVELS], lmax[SAF_LEVELS];
+	uint64_t lsum[SAF_LEVELS];
+	unsigned int nl;
 };
 
 struct fab_list {
@@ -579,7 +670,8 @@ static const int fab_scalars[] = {
 	FATTREE_A_FABRIC_ARBITRATION, FATTREE_A_FABRIC_BACKLOG,
 	FATTREE_A_FABRIC_LEAVES, FATTREE_A_FABRIC_STEPS,
 	FATTREE_A_FABRIC_PERIOD_NS, FATTREE_A_FABRIC_SEED,
-	FATTREE_A_FABRIC_CYCLE,
+	FATTREE_A_FABRIC_CYCLE, FATTREE_A_FABRIC_MODE, FATTREE_A_FABRIC_SAF_Q,
+	FATTREE_A_FABRIC_SAF_DISCIPLINE, FATTREE_A_FABRIC_SAF_GHOSTS,
 };
 
 static const char *const stat_names[FATTREE_A_STATS_MAX + 1] = {
@@ -599,6 +691,72 @@ static const char *const stat_names[FATTREE_A_STATS_MAX + 1] = {
 	[FATTREE_A_STATS_CIRCUITS_CUT] = "circuits_cut",
 	[FATTREE_A_STATS_CIRCUITS] = "circuits",
 };
+
+/* The scalar store-and-forward counters, by name (JSON keys too). */
+static const char *const saf_names[FATTREE_A_SAF_MAX + 1] = {
+	[FATTREE_A_SAF_POOL] = "pool",
+	[FATTREE_A_SAF_STEPS] = "steps",
+	[FATTREE_A_SAF_BUSY_STEPS] = "busy_steps",
+	[FATTREE_A_SAF_BATCHES] = "batches",
+	[FATTREE_A_SAF_DELIVERED] = "delivered",
+	[FATTREE_A_SAF_HOPS] = "hops",
+	[FATTREE_A_SAF_GHOSTS] = "ghosts_sent",
+	[FATTREE_A_SAF_EOS] = "eos",
+	[FATTREE_A_SAF_FDELAYS] = "fdelays",
+	[FATTREE_A_SAF_EMPTY_WAITS] = "empty_waits",
+	[FATTREE_A_SAF_STALLS] = "stalls",
+	[FATTREE_A_SAF_RESCUES] = "rescues",
+	[FATTREE_A_SAF_POOL_FULL] = "pool_full",
+	[FATTREE_A_SAF_LATENCY_SUM] = "latency_sum",
+	[FATTREE_A_SAF_LATENCY_MAX] = "latency_max",
+	[FATTREE_A_SAF_QMAX] = "qmax",
+	[FATTREE_A_SAF_BATCH_PACKETS] = "packets",
+	[FATTREE_A_SAF_BATCH_DELIVERED] = "delivered",
+	[FATTREE_A_SAF_BATCH_STEPS] = "steps",
+	[FATTREE_A_SAF_BATCH_T] = "t",
+	[FATTREE_A_SAF_BATCH_CONGESTION] = "congestion",
+};
+
+static bool saf_u32(int a)
+{
+	return a == FATTREE_A_SAF_POOL || a == FATTREE_A_SAF_LATENCY_MAX ||
+	       a == FATTREE_A_SAF_QMAX || (a >= FATTREE_A_SAF_BATCH_PACKETS &&
+					   a <= FATTREE_A_SAF_BATCH_CONGESTION);
+}
+
+static void saf_parse(struct fab_info *f, struct nlattr *nest)
+{
+	struct nlattr *tb[FATTREE_A_SAF_MAX + 1];
+	uint32_t v32;
+	unsigned int k;
+	int a;
+
+	if (nla_parse_nested(tb, FATTREE_A_SAF_MAX, nest, NULL))
+		return;
+	f->saf = true;
+	for (a = 0; a <= FATTREE_A_SAF_MAX; a++) {
+		if (!saf_names[a])
+			continue;
+		if (saf_u32(a)) {
+			f->has_sv[a] = ftctl_nla_u32(tb[a], &v32);
+			f->sv[a] = v32;
+		} else {
+			f->has_sv[a] = ftctl_nla_u64(tb[a], &f->sv[a]);
+		}
+	}
+	f->has_sv[FATTREE_A_SAF_BATCH_DONE] = true;
+	f->sv[FATTREE_A_SAF_BATCH_DONE] = !!tb[FATTREE_A_SAF_BATCH_DONE];
+	f->nl = ftctl_nla_u32_array(tb[FATTREE_A_SAF_LEVEL_QUEUES], f->lq, SAF_LEVELS);
+	if (ftctl_nla_u32_array(tb[FATTREE_A_SAF_LEVEL_OCC_MAX], f->lmax, SAF_LEVELS) != f->nl)
+		f->nl = 0;
+	if (!tb[FATTREE_A_SAF_LEVEL_OCC_SUM] ||
+	    nla_len(tb[FATTREE_A_SAF_LEVEL_OCC_SUM]) != (int)(f->nl * sizeof(uint64_t)))
+		f->nl = 0;
+	else
+		for (k = 0; k < f->nl; k++)
+			memcpy(&f->lsum[k], (const char *)nla_data(tb[FATTREE_A_SAF_LEVEL_OCC_SUM]) +
+			       k * sizeof(uint64_t), sizeof(uint64_t));
+}
 
 static int fab_reply(struct nl_msg *msg, void *arg)
 {
@@ -643,6 +801,8 @@ static int fab_reply(struct nl_msg *msg, void *arg)
 		for (a = 0; a <= FATTREE_A_STATS_MAX; a++)
 			if (stat_names[a])
 				f->has_st[a] = ftctl_nla_u64(stb[a], &f->st[a]);
+	if (tb[FATTREE_A_FABRIC_SAF])
+		saf_parse(f, tb[FATTREE_A_FABRIC_SAF]);
 	return 0;
 }
 
@@ -733,6 +893,95 @@ static void print_ports(char *buf, size_t len, uint64_t ports,
 		snprintf(buf, len, "%" PRIu64, ports);
 }
 
+/* "up 2", "top 3", "down 1", "sink" or "source": level @k of 0..2h. */
+static void saf_level_name(char *buf, size_t len, unsigned int k,
+			   unsigned int h)
+{
+	if (!k)
+		snprintf(buf, len, "sources");
+	else if (k < h)
+		snprintf(buf, len, "up %u", k);
+	else if (k == h)
+		snprintf(buf, len, "top %u", k);
+	else if (k < 2 * h)
+		snprintf(buf, len, "down %u", 2 * h - k);
+	else
+		snprintf(buf, len, "sinks");
+}
+
+static double saf_mean(const struct fab_info *f, unsigned int k)
+{
+	uint64_t busy = f->sv[FATTREE_A_SAF_BUSY_STEPS];
+
+	return f->lq[k] && busy ? (double)f->lsum[k] / ((double)f->lq[k] * busy) : 0;
+}
+
+static unsigned int lg_ceil(uint64_t x)
+{
+	unsigned int l = 0;
+
+	while (l < 64 && (UINT64_C(1) << l) < x)
+		l++;
+	return l;
+}
+
+/* T / (c + L + lg N) of the last batch, or a negative number. */
+static double saf_ratio(const struct fab_info *f, unsigned int h)
+{
+	const uint64_t *v = f->sv;
+	uint64_t den;
+
+	if (!v[FATTREE_A_SAF_BATCH_DONE] || !v[FATTREE_A_SAF_BATCH_PACKETS])
+		return -1;
+	den = v[FATTREE_A_SAF_BATCH_CONGESTION] + 2 * h +
+	      lg_ceil(v[FATTREE_A_SAF_BATCH_PACKETS]);
+	return den ? (double)v[FATTREE_A_SAF_BATCH_T] / den : -1;
+}
+
+static void saf_print_text(const struct fab_info *f, unsigned int h)
+{
+	const uint64_t *v = f->sv;
+	char b[32];
+	double r = saf_ratio(f, h);
+	unsigned int k;
+
+	printf("  saf     batches %" PRIu64 "  steps %" PRIu64 " (busy %" PRIu64 ")  delivered %" PRIu64
+	       "  hops %" PRIu64 "  ghosts %" PRIu64 "  eos %" PRIu64 "\n",
+	       v[FATTREE_A_SAF_BATCHES], v[FATTREE_A_SAF_STEPS], v[FATTREE_A_SAF_BUSY_STEPS],
+	       v[FATTREE_A_SAF_DELIVERED], v[FATTREE_A_SAF_HOPS], v[FATTREE_A_SAF_GHOSTS],
+	       v[FATTREE_A_SAF_EOS]);
+	printf("          f-delays %" PRIu64 "  empty waits %" PRIu64 "  stalls %" PRIu64
+	       "  rescues %" PRIu64 "  pool %" PRIu64 " (full %" PRIu64 " times)\n",
+	       v[FATTREE_A_SAF_FDELAYS], v[FATTREE_A_SAF_EMPTY_WAITS], v[FATTREE_A_SAF_STALLS],
+	       v[FATTREE_A_SAF_RESCUES], v[FATTREE_A_SAF_POOL], v[FATTREE_A_SAF_POOL_FULL]);
+	printf("          steps to deliver: mean %.2f, max %" PRIu64 "  max queue %" PRIu64,
+	       v[FATTREE_A_SAF_DELIVERED] ? (double)v[FATTREE_A_SAF_LATENCY_SUM] /
+	       v[FATTREE_A_SAF_DELIVERED] : 0.0, v[FATTREE_A_SAF_LATENCY_MAX],
+	       v[FATTREE_A_SAF_QMAX]);
+	if (f->has[FATTREE_A_FABRIC_SAF_Q])
+		printf(" (q %" PRIu64 ")", f->v[FATTREE_A_FABRIC_SAF_Q]);
+	printf("\n");
+	printf("  batch   %" PRIu64 " packets, %" PRIu64 " delivered, %" PRIu64 " steps run",
+	       v[FATTREE_A_SAF_BATCH_PACKETS], v[FATTREE_A_SAF_BATCH_DELIVERED],
+	       v[FATTREE_A_SAF_BATCH_STEPS]);
+	if (v[FATTREE_A_SAF_BATCH_DONE])
+		printf(", done: T %" PRIu64, v[FATTREE_A_SAF_BATCH_T]);
+	printf(", congestion c %" PRIu64, v[FATTREE_A_SAF_BATCH_CONGESTION]);
+	if (r >= 0)
+		printf(", T/(c+L+lg N) %.2f (L %u)", r, 2 * h);
+	printf("\n");
+	if (!f->nl)
+		return;
+	printf("  queues  %-8s %9s %4s %7s\n", "level", "queues", "max", "mean");
+	for (k = 0; k < f->nl; k++) {
+		if (!f->lq[k])
+			continue;
+		saf_level_name(b, sizeof(b), k, h);
+		printf("          %-8s %9" PRIu32 " %4" PRIu32 " %7.3f\n", b, f->lq[k],
+		       f->lmax[k], saf_mean(f, k));
+	}
+}
+
 static void fab_print_text(const struct fab_info *f)
 {
 	char b1[96], b2[96], b3[64];
@@ -768,6 +1017,19 @@ static void fab_print_text(const struct fab_info *f)
 		printf("  arbitration %s", ftctl_enum_name(ftctl_arbitration_names,
 							   ftctl_n_arbitration,
 							   (uint32_t)f->v[FATTREE_A_FABRIC_ARBITRATION]));
+	if (f->saf) {
+		printf("\n  mode     store-and-forward");
+		if (f->has[FATTREE_A_FABRIC_SAF_Q])
+			printf("  q %" PRIu64, f->v[FATTREE_A_FABRIC_SAF_Q]);
+		if (f->has[FATTREE_A_FABRIC_SAF_DISCIPLINE])
+			printf("  discipline %s",
+			       ftctl_enum_name(ftctl_discipline_names, ftctl_n_discipline,
+					       (uint32_t)f->v[FATTREE_A_FABRIC_SAF_DISCIPLINE]));
+		if (f->has[FATTREE_A_FABRIC_SAF_GHOSTS])
+			printf("  ghosts %s",
+			       ftctl_enum_name(ftctl_onoff_names, ftctl_n_onoff,
+					       (uint32_t)f->v[FATTREE_A_FABRIC_SAF_GHOSTS]));
+	}
 	printf("\n  engine ");
 	if (f->has[FATTREE_A_FABRIC_PERIOD_NS])
 		printf(" period %s", ftctl_fmt_period(f->v[FATTREE_A_FABRIC_PERIOD_NS],
@@ -824,6 +1086,8 @@ static void fab_print_text(const struct fab_info *f)
 	}
 	if (a)
 		printf("\n");
+	if (f->saf)
+		saf_print_text(f, s.h);
 }
 
 static void jadd_u64(struct json_object *o, const char *k, uint64_t v)
@@ -839,6 +1103,57 @@ static struct json_object *jarray_u32(const uint32_t *v, unsigned int n)
 	for (i = 0; i < n; i++)
 		json_object_array_add(a, json_object_new_uint64(v[i]));
 	return a;
+}
+
+static struct json_object *saf_json(const struct fab_info *f, unsigned int h)
+{
+	struct json_object *o = json_object_new_object(), *b, *lv, *arr;
+	char name[32];
+	unsigned int k;
+	double r;
+	int a;
+
+	if (f->has[FATTREE_A_FABRIC_SAF_Q])
+		jadd_u64(o, "q", f->v[FATTREE_A_FABRIC_SAF_Q]);
+	if (f->has[FATTREE_A_FABRIC_SAF_DISCIPLINE])
+		json_object_object_add(o, "discipline",
+				       json_object_new_string(ftctl_enum_name(ftctl_discipline_names,
+									      ftctl_n_discipline,
+									      (uint32_t)f->v[FATTREE_A_FABRIC_SAF_DISCIPLINE])));
+	if (f->has[FATTREE_A_FABRIC_SAF_GHOSTS])
+		json_object_object_add(o, "ghosts",
+				       json_object_new_boolean(f->v[FATTREE_A_FABRIC_SAF_GHOSTS] != 0));
+	for (a = 0; a < FATTREE_A_SAF_BATCH_PACKETS; a++)
+		if (saf_names[a] && f->has_sv[a])
+			jadd_u64(o, saf_names[a], f->sv[a]);
+	json_object_object_add(o, "latency_mean",
+			       json_object_new_double(f->sv[FATTREE_A_SAF_DELIVERED] ?
+						      (double)f->sv[FATTREE_A_SAF_LATENCY_SUM] /
+						      f->sv[FATTREE_A_SAF_DELIVERED] : 0.0));
+	b = json_object_new_object();
+	for (a = FATTREE_A_SAF_BATCH_PACKETS; a <= FATTREE_A_SAF_BATCH_CONGESTION; a++)
+		if (f->has_sv[a])
+			jadd_u64(b, saf_names[a], f->sv[a]);
+	json_object_object_add(b, "done",
+			       json_object_new_boolean(f->sv[FATTREE_A_SAF_BATCH_DONE] != 0));
+	jadd_u64(b, "depth", 2 * h);
+	r = saf_ratio(f, h);
+	json_object_object_add(b, "t_over_c_l_lgn", r >= 0 ? json_object_new_double(r) : NULL);
+	json_object_object_add(o, "batch", b);
+	arr = json_object_new_array();
+	for (k = 0; k < f->nl; k++) {
+		lv = json_object_new_object();
+		jadd_u64(lv, "level", k);
+		saf_level_name(name, sizeof(name), k, h);
+		json_object_object_add(lv, "name", json_object_new_string(name));
+		jadd_u64(lv, "queues", f->lq[k]);
+		jadd_u64(lv, "occupancy_max", f->lmax[k]);
+		json_object_object_add(lv, "occupancy_mean",
+				       json_object_new_double(saf_mean(f, k)));
+		json_object_array_add(arr, lv);
+	}
+	json_object_object_add(o, "levels", arr);
+	return o;
 }
 
 static struct json_object *fab_json(const struct fab_info *f)
@@ -915,6 +1230,13 @@ static struct json_object *fab_json(const struct fab_info *f)
 		if (f->has_st[i])
 			jadd_u64(st, stat_names[i], f->st[i]);
 	json_object_object_add(o, "stats", st);
+	if (f->has[FATTREE_A_FABRIC_MODE])
+		json_object_object_add(o, "mode",
+				       json_object_new_string(ftctl_enum_name(ftctl_mode_names,
+									      ftctl_n_mode,
+									      (uint32_t)f->v[FATTREE_A_FABRIC_MODE])));
+	if (f->saf)
+		json_object_object_add(o, "saf", saf_json(f, s.h));
 	return o;
 }
 
@@ -1293,7 +1615,7 @@ static const struct ftctl_subcmd fabric_subs[] = {
 	{ "add", "NAME TOPOLOGY [OPTIONS]", "create a fabric", add_help,
 	  add_parse, add_run },
 	{ "del", "NAME", "delete a fabric", NULL, del_parse, del_run },
-	{ "set", "NAME [path P] [injection I] [arbitration A] [period T] [seed S] [backlog N]",
+	{ "set", "NAME [path P] [injection I] [arbitration A] [period T] [seed S] [backlog N] [discipline D] [ghosts on|off]",
 	  "change a fabric's policies", set_help, set_parse, set_run },
 	{ "show", "[NAME]", "show one fabric or all", show_help, show_parse,
 	  show_run },

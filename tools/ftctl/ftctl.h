@@ -134,8 +134,12 @@ extern const char *const ftctl_path_names[];
 extern const char *const ftctl_injection_names[];
 extern const char *const ftctl_arbitration_names[];
 extern const char *const ftctl_profile_names[];
+extern const char *const ftctl_mode_names[];
+extern const char *const ftctl_discipline_names[];
+extern const char *const ftctl_onoff_names[];	/* "off", "on": 0, 1 */
 extern const unsigned int ftctl_n_path, ftctl_n_injection,
-	ftctl_n_arbitration, ftctl_n_profile;
+	ftctl_n_arbitration, ftctl_n_profile, ftctl_n_mode,
+	ftctl_n_discipline, ftctl_n_onoff;
 /* Name of an enum value, "unknown(N)" when out of range. */
 const char *ftctl_enum_name(const char *const *names, unsigned int n,
 			    uint32_t v);

@@ -42,12 +42,28 @@ const char *const ftctl_profile_names[] = {
 	[FATTREE_PROFILE_EXPLICIT] = "explicit",
 };
 
+const char *const ftctl_mode_names[] = {
+	[FATTREE_MODE_CYCLE] = "cycle",
+	[FATTREE_MODE_SAF] = "saf",
+};
+
+const char *const ftctl_discipline_names[] = {
+	[FATTREE_SAF_DISCIPLINE_RANK] = "rank",
+	[FATTREE_SAF_DISCIPLINE_FIFO] = "fifo",
+	[FATTREE_SAF_DISCIPLINE_FARTHEST] = "farthest",
+};
+
+const char *const ftctl_onoff_names[] = { "off", "on" };
+
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 const unsigned int ftctl_n_path = N_OF(ftctl_path_names);
 const unsigned int ftctl_n_injection = N_OF(ftctl_injection_names);
 const unsigned int ftctl_n_arbitration = N_OF(ftctl_arbitration_names);
 const unsigned int ftctl_n_profile = N_OF(ftctl_profile_names);
+const unsigned int ftctl_n_mode = N_OF(ftctl_mode_names);
+const unsigned int ftctl_n_discipline = N_OF(ftctl_discipline_names);
+const unsigned int ftctl_n_onoff = N_OF(ftctl_onoff_names);
 
 int ftctl_usage_err(const char *cmd, const char *fmt, ...)
 {

@@ -71,6 +71,21 @@ enum fattree_link_fail {
 	FATTREE_LINK_FAIL_UPPER = 4,	/* the switch at its upper end */
 };
 
+/* How a fabric moves messages; fixed when it is created. */
+enum fattree_mode {
+	FATTREE_MODE_CYCLE,	/* whole paths per delivery cycle (seeds 000/004) */
+	FATTREE_MODE_SAF,	/* store-and-forward, one hop per step (seed 001) */
+};
+
+/* Forwarding order of a store-and-forward fabric. */
+enum fattree_saf_discipline {
+	FATTREE_SAF_DISCIPLINE_RANK,	/* random ranks, ghosts, EOS */
+	FATTREE_SAF_DISCIPLINE_FIFO,	/* oldest arrival first */
+	FATTREE_SAF_DISCIPLINE_FARTHEST, /* farthest to go first */
+};
+
+#define FATTREE_SAF_MAX_Q	64	/* packets an edge queue may hold */
+
 /* One row of synthetic messages (FATTREE_A_FABRIC_INJECT). */
 struct fattree_inject_row {
 	__u32 src;
@@ -133,6 +148,11 @@ enum {
 	FATTREE_A_FABRIC_STEPS,		/* u32: cycles to run (FABRIC_STEP) */
 	FATTREE_A_FABRIC_INJECT,	/* binary fattree_inject_row[], multi */
 	FATTREE_A_FABRIC_STATS,		/* nest: FATTREE_A_STATS_* (read) */
+	FATTREE_A_FABRIC_MODE,		/* u32: enum fattree_mode (NEW only) */
+	FATTREE_A_FABRIC_SAF_Q,		/* u32: edge queue slots, 1..FATTREE_SAF_MAX_Q */
+	FATTREE_A_FABRIC_SAF_DISCIPLINE, /* u32: enum fattree_saf_discipline */
+	FATTREE_A_FABRIC_SAF_GHOSTS,	/* u32: 1 sends ghosts (default), 0 not */
+	FATTREE_A_FABRIC_SAF,		/* nest: FATTREE_A_SAF_* (read) */
 
 	__FATTREE_A_FABRIC_MAX,
 	FATTREE_A_FABRIC_MAX = __FATTREE_A_FABRIC_MAX - 1
@@ -264,6 +284,47 @@ enum {
 
 	__FATTREE_A_INFO_MAX,
 	FATTREE_A_INFO_MAX = __FATTREE_A_INFO_MAX - 1
+};
+
+/*
+ * Store-and-forward counters (nested in FATTREE_A_FABRIC_SAF). Levels are
+ * those of the leveled network, 0..2h: level k <= h holds the up copies of
+ * the fat-tree's level-k nodes, level k > h the down copies of its level
+ * 2h - k nodes (chains included); the per-level arrays count the edge
+ * queues entering each level. Mean occupancy of level k:
+ * LEVEL_OCC_SUM[k] / (LEVEL_QUEUES[k] * BUSY_STEPS).
+ */
+enum {
+	FATTREE_A_SAF_UNSPEC,
+	FATTREE_A_SAF_PAD,
+	FATTREE_A_SAF_POOL,		/* u32: packets the fabric holds at once */
+	FATTREE_A_SAF_STEPS,		/* u64: steps run */
+	FATTREE_A_SAF_BUSY_STEPS,	/* u64: of which with a batch in flight */
+	FATTREE_A_SAF_BATCHES,		/* u64: batches completed */
+	FATTREE_A_SAF_DELIVERED,	/* u64: packets delivered */
+	FATTREE_A_SAF_HOPS,		/* u64: edges crossed by packets */
+	FATTREE_A_SAF_GHOSTS,		/* u64: ghosts sent */
+	FATTREE_A_SAF_EOS,		/* u64: end-of-stream tokens sent */
+	FATTREE_A_SAF_FDELAYS,		/* u64: selections with no room ahead */
+	FATTREE_A_SAF_EMPTY_WAITS,	/* u64: waits on an empty input (Lemma 2.2) */
+	FATTREE_A_SAF_STALLS,		/* u64: steps of a batch that moved nothing */
+	FATTREE_A_SAF_RESCUES,		/* u64: stalled batches finished with ghosts */
+	FATTREE_A_SAF_POOL_FULL,	/* u64: transmits refused, the pool full */
+	FATTREE_A_SAF_LATENCY_SUM,	/* u64: steps from batch start to delivery */
+	FATTREE_A_SAF_LATENCY_MAX,	/* u32: most steps to deliver a packet */
+	FATTREE_A_SAF_QMAX,		/* u32: most packets an edge queue held */
+	FATTREE_A_SAF_BATCH_PACKETS,	/* u32: packets of the batch in flight or last */
+	FATTREE_A_SAF_BATCH_DELIVERED,	/* u32: of which delivered */
+	FATTREE_A_SAF_BATCH_STEPS,	/* u32: steps it has run */
+	FATTREE_A_SAF_BATCH_T,		/* u32: steps to its last delivery (T) */
+	FATTREE_A_SAF_BATCH_CONGESTION,	/* u32: its congestion c */
+	FATTREE_A_SAF_BATCH_DONE,	/* flag: it completed */
+	FATTREE_A_SAF_LEVEL_QUEUES,	/* binary u32[2h+1]: edge queues per level */
+	FATTREE_A_SAF_LEVEL_OCC_MAX,	/* binary u32[2h+1]: most packets in one */
+	FATTREE_A_SAF_LEVEL_OCC_SUM,	/* binary u64[2h+1]: packets held, summed */
+
+	__FATTREE_A_SAF_MAX,
+	FATTREE_A_SAF_MAX = __FATTREE_A_SAF_MAX - 1
 };
 
 #define FATTREE_LATENCY_BUCKETS	32	/* bucket b: 2^(b-1) <= cycles < 2^b */
