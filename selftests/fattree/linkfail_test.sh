@@ -140,8 +140,8 @@ check "pairs without a path were held, counted" '[ "$held" -ge 20 ]' "failure_he
 
 # --- the monitor under a pseudo-terminal ---
 # ptyrun SECONDS_BEFORE_TERM ARGS...: run ftctl on a pty, print its output,
-# then "exit N" (N < 0: killed by signal -N); SIGTERM after the delay
-# unless it is 0.
+# then "exit N" (N < 0: killed by signal -N); SIGTERM that long after its
+# first output (a frame: it handles signals by then), unless it is 0.
 ptyrun() {
 	$py - "$ftctl" "$@" <<'EOF'
 import os, pty, select, signal, sys, time
@@ -149,9 +149,9 @@ ftctl, term, args = sys.argv[1], float(sys.argv[2]), sys.argv[3:]
 pid, fd = pty.fork()
 if pid == 0:
     os.execv(ftctl, [ftctl] + args)
-out, start, sent = b"", time.time(), False
+out, start, sent, first = b"", time.time(), False, None
 while True:
-    if term and not sent and time.time() - start > term:
+    if term and not sent and first is not None and time.time() - first > term:
         os.kill(pid, signal.SIGTERM)
         sent = True
     r, _, _ = select.select([fd], [], [], 0.1)
@@ -163,7 +163,9 @@ while True:
         if not data:
             break
         out += data
-    if time.time() - start > 60:
+        if first is None:
+            first = time.time()
+    if time.time() - start > 120:
         os.kill(pid, signal.SIGKILL)
         break
 _, status = os.waitpid(pid, 0)
