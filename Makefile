@@ -46,7 +46,7 @@ help:
 	@echo "              KERNEL=6.12 (or a release) picks another installed kernel"
 	@echo "make check    install what is missing, build, run every test"
 	@echo "make demo     install what is missing, build, run the main job in a VM"
-	@echo "make bench    data-path figures from one VM boot"
+	@echo "make bench    benchmarks and docs/results.md (QUICK=1: a smoke run)"
 	@echo "make install  module, depmod, programs, man pages, systemd unit, spec"
 	@echo "              (PREFIX=$(PREFIX), DESTDIR=, DEPMOD=, INSTALL_KVER=, SIGN_KEY=, SIGN_CERT=)"
 	@echo "make uninstall  remove what make install installed (same variables)"
@@ -118,11 +118,15 @@ demo:
 	@$(MAKE) --no-print-directory all
 	@tools/vm/ft-vm --kver $(KVER) --out $(BUILD)/vm/demo --timeout 600 -- scripts/demo-guest
 
-# Data-path figures from one VM boot (printed, never pass/fail).
+# The benchmarks and the reproduction report (scripts/bench/run): scheduler
+# speed, schedule quality, cycles against lambda, the data path in one VM
+# boot; docs/results.md with plots and raw JSON in docs/bench/. Figures,
+# never pass/fail. QUICK=1: every benchmark at tiny sizes, into build/bench-quick/.
+QUICK	?=
 bench:
 	@scripts/install-deps
 	@$(MAKE) --no-print-directory all
-	@tools/vm/ft-vm --kver $(KVER) --out $(BUILD)/vm/bench --timeout 1800 -- scripts/bench-guest
+	@scripts/bench/run --kver $(KVER) $(if $(filter-out 0,$(QUICK)),--quick)
 
 # Long libFuzzer runs of every harness (tests/fuzz/): FUZZ_TIME seconds each;
 # what they find is kept in build/fuzz/ (`tests/fuzz/run --help`).

@@ -1,24 +1,60 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Benchmark, not a test: median time to schedule one random permutation
- * of a 4096-leaf FT(3,16) with each algorithm, on one core (the process
- * is pinned to the CPU it starts on), by clock_gettime(CLOCK_MONOTONIC).
- * "run" is ft_sched_run() alone on a fabric with no circuits; "reset +
- * run" adds restoring the free lanes and their bit vectors first.  Seed
- * 002's FPGA: 19 ns per request, 38.9 us per 4096-request batch.
+ * Benchmark, not a test: time to schedule one random permutation of a
+ * k-ary n-tree FT(L,K) (default FT(3,16), 4096 leaves) with each
+ * algorithm, on one core (the process is pinned to the CPU it starts on;
+ * `taskset -c N` chooses it), by clock_gettime(CLOCK_MONOTONIC).  "run"
+ * is ft_sched_run() alone on a scheduler with every lane free; "reset +
+ * run" adds restoring the free lanes and their bit vectors first.  Each
+ * run schedules a different permutation (NPERM of them, in turn) and the
+ * granted requests are summed, so no run can be skipped; every
+ * algorithm's schedule of the first permutation is checked by the
+ * independent validator before it is timed.  Seed 002's FPGA (Table 1):
+ * 15/17/19 ns per request, 480/4352/38912 ns per batch on FT(3,4),
+ * FT(3,8), FT(3,16).
  *
- *   bench_levelwise [runs]
+ *   bench_levelwise [--shape L:K] [--runs N] [--json] [RUNS]
  */
 #define _GNU_SOURCE
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "../../daemon/sched/ft_sched.h"
+#include "../../daemon/sched/ft_sched_check.h"
 #include "../../kmod/core/ft_rand.h"
 
 #define NPERM	64
+
+static const struct variant {
+	const char *name;
+	enum ft_sched_algo algo;
+	enum ft_sched_order order;
+	bool random_fit;
+} v[] = {
+	{ "levelwise", FT_SCHED_LEVELWISE, FT_SCHED_ORDER_SOURCE, false },
+	{ "levelwise random-fit", FT_SCHED_LEVELWISE, FT_SCHED_ORDER_SOURCE,
+	  true },
+	{ "levelwise farthest", FT_SCHED_LEVELWISE, FT_SCHED_ORDER_FARTHEST,
+	  false },
+	{ "levelwise random-rank", FT_SCHED_LEVELWISE, FT_SCHED_ORDER_RANDOM,
+	  false },
+	{ "local-greedy", FT_SCHED_LOCAL_GREEDY, FT_SCHED_ORDER_SOURCE, false },
+	{ "local-random", FT_SCHED_LOCAL_RANDOM, FT_SCHED_ORDER_SOURCE, false },
+	{ "random", FT_SCHED_RANDOM, FT_SCHED_ORDER_SOURCE, false },
+	{ "optimal", FT_SCHED_OPTIMAL, FT_SCHED_ORDER_SOURCE, false },
+};
+
+/* Seed 002's Table 1 (3-level trees): ns per request, ns per batch. */
+static const struct {
+	u32 k, req_ns, batch_ns;
+} table1[] = { { 4, 15, 480 }, { 8, 17, 4352 }, { 16, 19, 38912 } };
+
+struct dist {
+	u64 p10, median, p90, min, max;
+};
 
 static u64 now_ns(void)
 {
@@ -35,121 +71,237 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static u64 median(u64 *v, u32 n)
+/* Nearest-rank percentiles of @v (sorted in place). */
+static struct dist distribution(u64 *v, u32 n)
 {
+	struct dist d;
+
 	qsort(v, n, sizeof(*v), cmp_u64);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	d.min = v[0];
+	d.max = v[n - 1];
+	d.p10 = v[(n - 1) / 10];
+	d.median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	d.p90 = v[(n - 1) - (n - 1) / 10];
+	return d;
+}
+
+static void json_dist(const char *key, const struct dist *d, double div,
+		      const char *sep)
+{
+	printf("\"%s\": {\"p10\": %.3f, \"median\": %.3f, \"p90\": %.3f, "
+	       "\"min\": %.3f, \"max\": %.3f}%s", key, d->p10 / div,
+	       d->median / div, d->p90 / div, d->min / div, d->max / div, sep);
+}
+
+static int usage(FILE *f, int rc)
+{
+	fprintf(f,
+		"usage: bench_levelwise [--shape L:K] [--runs N] [--json] [RUNS]\n"
+		"Median and spread (p10, p90) of the time to schedule one random\n"
+		"permutation of FT(L,K) (default 3:16) with each algorithm on one core,\n"
+		"over RUNS runs (default 1001), beside seed 002's Table 1.\n");
+	return rc;
 }
 
 int main(int argc, char **argv)
 {
-	static struct ft_sched_req q[NPERM][4096];
-	static struct ft_sched_out out[4096];
-	u32 m[3] = { 16, 16, 16 }, w[3] = { 1, 16, 16 }, c[3] = { 1, 1, 1 };
-	struct {
-		const char *name;
-		enum ft_sched_algo algo;
-		enum ft_sched_order order;
-		bool random_fit;
-	} v[] = {
-		{ "levelwise", FT_SCHED_LEVELWISE, FT_SCHED_ORDER_SOURCE,
-		  false },
-		{ "levelwise random-fit", FT_SCHED_LEVELWISE,
-		  FT_SCHED_ORDER_SOURCE, true },
-		{ "levelwise farthest", FT_SCHED_LEVELWISE,
-		  FT_SCHED_ORDER_FARTHEST, false },
-		{ "levelwise random-rank", FT_SCHED_LEVELWISE,
-		  FT_SCHED_ORDER_RANDOM, false },
-		{ "local-greedy", FT_SCHED_LOCAL_GREEDY, FT_SCHED_ORDER_SOURCE,
-		  false },
-		{ "local-random", FT_SCHED_LOCAL_RANDOM, FT_SCHED_ORDER_SOURCE,
-		  false },
-		{ "random", FT_SCHED_RANDOM, FT_SCHED_ORDER_SOURCE, false },
-		{ "optimal", FT_SCHED_OPTIMAL, FT_SCHED_ORDER_SOURCE, false },
-	};
-	u32 runs = argc > 1 ? (u32)atoi(argv[1]) : 1001, nv = sizeof(v) /
-		   sizeof(v[0]), i, k, j, x, n = 4096, cpu;
+	struct ft_sched_req *q;
+	struct ft_sched_out *out;
+	u32 m[FT_MAX_LEVELS], w[FT_MAX_LEVELS], c[FT_MAX_LEVELS];
+	u32 runs = 1001, nv = sizeof(v) / sizeof(v[0]), i, k, j, x, n, cpu;
+	u32 levels = 3, kk = 16, a;
 	struct ft_sched_stats st;
 	struct ft_sched_opts o;
 	struct ft_sched_cycles cy;
 	struct ft_sched *s;
 	struct ft_topo t;
 	struct ft_rand r;
-	u64 *run_ns, *all_ns, t0, t1, t2, granted;
+	u64 *run_ns, *all_ns, t0, t1, t2, granted, lruns;
+	u32 *free_before;
+	const char *tab_req = "-", *tab_batch = "-";
+	char why[256], tab1[2][16];
+	bool json = false;
 	cpu_set_t set;
 
+	for (a = 1; a < (u32)argc; a++) {
+		if (!strcmp(argv[a], "--json")) {
+			json = true;
+		} else if (!strcmp(argv[a], "--shape") && a + 1 < (u32)argc) {
+			if (sscanf(argv[++a], "%u:%u", &levels, &kk) != 2)
+				return usage(stderr, 2);
+		} else if (!strcmp(argv[a], "--runs") && a + 1 < (u32)argc) {
+			runs = (u32)atoi(argv[++a]);
+		} else if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
+			return usage(stdout, 0);
+		} else if (argv[a][0] != '-') {
+			runs = (u32)atoi(argv[a]);
+		} else {
+			return usage(stderr, 2);
+		}
+	}
+	if (levels < 1 || levels > FT_MAX_LEVELS || kk < 2 || kk > 64)
+		return usage(stderr, 2);
 	if (!runs)
 		runs = 1;
 	cpu = (u32)sched_getcpu();
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	sched_setaffinity(0, sizeof(set), &set);
-	if (ft_topo_init(&t, 3, m, w, c))
-		return 1;
+	for (i = 0; i < levels; i++) {
+		m[i] = kk;
+		w[i] = i ? kk : 1;
+		c[i] = 1;
+	}
+	if (ft_topo_init(&t, levels, m, w, c)) {
+		fprintf(stderr, "bench_levelwise: FT(%u,%u) is not a valid tree\n",
+			levels, kk);
+		return 2;
+	}
+	n = t.n;
 	s = ft_sched_create(&t);
 	run_ns = malloc(runs * sizeof(u64));
 	all_ns = malloc(runs * sizeof(u64));
-	if (!s || !run_ns || !all_ns)
+	q = malloc((size_t)NPERM * n * sizeof(*q));
+	out = malloc((size_t)n * sizeof(*out));
+	free_before = malloc(ft_topo_dlinks(&t) * sizeof(u32));
+	if (!s || !run_ns || !all_ns || !q || !out || !free_before)
 		return 1;
+	memcpy(free_before, ft_sched_free_lanes(s),
+	       ft_topo_dlinks(&t) * sizeof(u32));
 	ft_rand_seed(&r, 2026);
 	for (k = 0; k < NPERM; k++) {
+		struct ft_sched_req *p = q + (size_t)k * n;
+
 		for (i = 0; i < n; i++)
-			q[k][i] = (struct ft_sched_req){ i, i, 1 };
+			p[i] = (struct ft_sched_req){ i, i, 1 };
 		for (i = n; i > 1; i--) {
 			j = ft_rand_below(&r, i);
-			x = q[k][i - 1].dst;
-			q[k][i - 1].dst = q[k][j].dst;
-			q[k][j].dst = x;
+			x = p[i - 1].dst;
+			p[i - 1].dst = p[j].dst;
+			p[j].dst = x;
 		}
 	}
-	printf("FT(3,16): %u leaves, %u directed links, one core (cpu %u), "
-	       "%u runs each over %u random permutations\n", t.n,
-	       ft_topo_dlinks(&t), cpu, runs, NPERM);
-	printf("%-22s %12s %12s %14s %10s\n", "algorithm", "run (us)",
-	       "per req (ns)", "reset+run (us)", "granted");
+	for (i = 0; levels == 3 && i < sizeof(table1) / sizeof(table1[0]); i++) {
+		if (table1[i].k == kk) {
+			snprintf(tab1[0], sizeof(tab1[0]), "%u", table1[i].req_ns);
+			snprintf(tab1[1], sizeof(tab1[1]), "%u", table1[i].batch_ns);
+			tab_req = tab1[0];
+			tab_batch = tab1[1];
+		}
+	}
+	if (json) {
+		printf("{\"command\": \"bench_levelwise\", \"tree\": \"FT(%u,%u)\", "
+		       "\"levels\": %u, \"k\": %u, \"leaves\": %u, \"requests\": %u, "
+		       "\"directed_links\": %u, \"cpu\": %u, \"runs\": %u, "
+		       "\"permutations\": %u, \"paper_request_ns\": %s, "
+		       "\"paper_batch_ns\": %s, \"algorithms\": [\n", levels, kk,
+		       levels, kk, n, n, ft_topo_dlinks(&t), cpu, runs, NPERM,
+		       strcmp(tab_req, "-") ? tab_req : "null",
+		       strcmp(tab_batch, "-") ? tab_batch : "null");
+	} else {
+		printf("FT(%u,%u): %u leaves, %u directed links, one core (cpu %u), "
+		       "%u runs each over %u random permutations\n", levels, kk,
+		       t.n, ft_topo_dlinks(&t), cpu, runs, NPERM);
+		printf("%-22s %10s %10s %10s %12s %14s %10s\n", "algorithm",
+		       "p10 (us)", "run (us)", "p90 (us)", "per req (ns)",
+		       "reset+run (us)", "granted");
+	}
 	for (i = 0; i < nv; i++) {
+		struct dist d, dall;
+
 		ft_sched_opts_default(&o, v[i].algo);
 		o.order = v[i].order;
 		o.random_fit = v[i].random_fit;
+		/* The schedule must be sound before its time means anything. */
+		ft_sched_reset(s);
+		if (ft_sched_run(s, &o, q, n, out, &st) ||
+		    ft_sched_check_round(&t, free_before, ft_sched_free_lanes(s),
+					 o.release_on_failure, q, n, out, why,
+					 sizeof(why)) ||
+		    st.granted + st.refused != n) {
+			fprintf(stderr, "bench_levelwise: %s: invalid schedule: %s\n",
+				v[i].name, why);
+			return 1;
+		}
 		granted = 0;
 		for (k = 0; k < runs; k++) {
 			o.seed = k + 1;
 			t0 = now_ns();
 			ft_sched_reset(s);
 			t1 = now_ns();
-			ft_sched_run(s, &o, q[k % NPERM], n, out, &st);
+			ft_sched_run(s, &o, q + (size_t)(k % NPERM) * n, n, out, &st);
 			t2 = now_ns();
 			run_ns[k] = t2 - t1;
 			all_ns[k] = t2 - t0;
 			granted += st.granted;
 		}
-		t0 = median(run_ns, runs);
-		printf("%-22s %12.1f %12.1f %14.1f %9.1f%%\n", v[i].name,
-		       t0 / 1e3, (double)t0 / n, median(all_ns, runs) / 1e3,
-		       100.0 * granted / ((double)runs * n));
+		d = distribution(run_ns, runs);
+		dall = distribution(all_ns, runs);
+		if (json) {
+			printf("  {\"algorithm\": \"%s\", \"options\": {\"order\": \"%s\", "
+			       "\"random_fit\": %s}, ", v[i].name,
+			       ft_sched_order_name(o.order),
+			       o.random_fit ? "true" : "false");
+			json_dist("batch_us", &d, 1e3, ", ");
+			json_dist("request_ns", &d, n, ", ");
+			json_dist("reset_batch_us", &dall, 1e3, ", ");
+			printf("\"requests_per_s\": %.0f, \"granted_pct\": %.4f, "
+			       "\"granted\": %llu, \"validated\": true}%s\n",
+			       n / (d.median / 1e9), 100.0 * granted / ((double)runs * n),
+			       (unsigned long long)granted, ",");
+		} else {
+			printf("%-22s %10.2f %10.2f %10.2f %12.1f %14.2f %9.1f%%\n",
+			       v[i].name, d.p10 / 1e3, d.median / 1e3, d.p90 / 1e3,
+			       (double)d.median / n, dall.median / 1e3,
+			       100.0 * granted / ((double)runs * n));
+		}
 	}
 	/*
 	 * Leiserson on a permutation (lambda = 1), Theorem 1 as is (one
 	 * cycle per LCA level) and compacted: one batch per run.
 	 */
+	lruns = runs / 10 + 1;
 	for (i = 0; i < 2; i++) {
-		for (k = 0; k < runs / 10 + 1; k++) {
+		struct dist d;
+
+		granted = 0;
+		for (k = 0; k < lruns; k++) {
 			ft_sched_reset(s);
 			t0 = now_ns();
-			ft_sched_leiserson(s, q[k % NPERM], n, i, out, &cy,
-					   NULL);
+			if (ft_sched_leiserson(s, q + (size_t)(k % NPERM) * n, n, i,
+					       out, &cy, NULL))
+				return 1;
 			run_ns[k] = now_ns() - t0;
 			granted = cy.n;
 			ft_sched_cycles_free(&cy);
 		}
-		t0 = median(run_ns, runs / 10 + 1);
-		printf("%-22s %12.1f %12.1f %14s %6llu cycles\n",
-		       i ? "leiserson compact" : "leiserson", t0 / 1e3,
-		       (double)t0 / n, "-", (unsigned long long)granted);
+		d = distribution(run_ns, (u32)lruns);
+		if (json) {
+			printf("  {\"algorithm\": \"%s\", \"options\": {}, ",
+			       i ? "leiserson compact" : "leiserson");
+			json_dist("batch_us", &d, 1e3, ", ");
+			json_dist("request_ns", &d, n, ", ");
+			printf("\"requests_per_s\": %.0f, \"cycles\": %llu, "
+			       "\"runs\": %llu}%s\n", n / (d.median / 1e9),
+			       (unsigned long long)granted,
+			       (unsigned long long)lruns, i ? "" : ",");
+		} else {
+			printf("%-22s %10.2f %10.2f %10.2f %12.1f %14s %6llu cycles\n",
+			       i ? "leiserson compact" : "leiserson", d.p10 / 1e3,
+			       d.median / 1e3, d.p90 / 1e3, (double)d.median / n,
+			       "-", (unsigned long long)granted);
+		}
 	}
-	printf("seed 002 FPGA: 19 ns per request, 38.9 us per batch\n");
+	if (json)
+		printf("]}\n");
+	else
+		printf("seed 002 FPGA (Table 1): %s ns per request, %s ns per batch\n",
+		       tab_req, tab_batch);
 	ft_sched_destroy(s);
 	free(run_ns);
 	free(all_ns);
+	free(q);
+	free(out);
+	free(free_before);
 	return 0;
 }

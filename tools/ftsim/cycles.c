@@ -62,11 +62,12 @@ enum msgs {
 	MSGS_FILL,
 	MSGS_RANDOM,
 	MSGS_PERMUTATION,
+	MSGS_ADVERSARIAL,
 	MSGS_N,
 };
 
 static const char *const msgs_names[MSGS_N] = {
-	"fill", "random", "permutation",
+	"fill", "random", "permutation", "adversarial",
 };
 
 static const char *const path_names[] = {
@@ -130,7 +131,7 @@ void ftsim_cycles_usage(FILE *f)
 	fprintf(f,
 		"usage: ftsim cycles [--shape SPEC] [--profile LIST] [--lanes c1,...,cH]\n"
 		"                    [--injection LIST] [--lambda LIST] [--seeds N]\n"
-		"                    [--messages fill|random|permutation]\n"
+		"                    [--messages fill|random|permutation|adversarial]\n"
 		"                    [--path dmodk|random|firstfree] [--arbitration random|fixed]\n"
 		"                    [--max-cycles N] [--seed S]\n"
 		"                    [--r R] [--k1 K1] [--k2 K2] [--json]\n"
@@ -165,7 +166,13 @@ void ftsim_cycles_usage(FILE *f)
 		"                      the target; permutation: random permutations one\n"
 		"                      after the other, cut where the next message would\n"
 		"                      exceed it (k whole permutations on a doubling tree\n"
-		"                      give lambda = k)\n"
+		"                      give lambda = k); adversarial: seed 000 Theorem 9's\n"
+		"                      set for GREEDY (binary shapes): out of the left\n"
+		"                      half, in each subtree three quarters get\n"
+		"                      lambda*cap/6 messages and the last quarter (the one\n"
+		"                      fixed arbitration serves last) recurses; the proof\n"
+		"                      wants the standard profile, --arbitration fixed and\n"
+		"                      lambda >= 12\n"
 		"  --path P            how messages choose up-ports: dmodk (default),\n"
 		"                      random, firstfree (w = 1 trees have one path)\n"
 		"  --arbitration A     who wins a congested link: random (default), fixed\n"
@@ -438,6 +445,9 @@ static int cyc_args(int argc, char **argv, struct cyc_args *a)
 	}
 	if (optind < argc)
 		return ftsim_usage_err(CMD, "unexpected argument '%s'", argv[optind]);
+	if (a->msgs == MSGS_ADVERSARIAL && strcmp(a->sh.kind, "binary"))
+		return ftsim_usage_err(CMD, "--messages adversarial needs a binary:N shape, not %s",
+				       a->sh.desc);
 	/* Profiles and lanes need the final shape. */
 	if (profiles && parse_profiles(profiles, a))
 		return -1;
@@ -512,6 +522,51 @@ static void shuffle(struct ft_rand *r, u32 *p, u32 n)
 	}
 }
 
+/* @x's lowest @bits bits reversed. */
+static u32 bit_reverse(u32 x, u32 bits)
+{
+	u32 y = 0, i;
+
+	for (i = 0; i < bits; i++, x >>= 1)
+		y = (y << 1) | (x & 1);
+	return y;
+}
+
+/*
+ * Seed 000 Theorem 9's set, in the subtree of 2^@level leaves from @lo:
+ * the messages leave the left half through its root channel, to the
+ * right half's leaves in bit-reversed round-robin (even at every scale,
+ * so no down channel is the bottleneck).  In a subtree with channel
+ * capacity C, three quarters get lambda * C / 6 messages each, spread
+ * evenly over their leaves, and the unfavored quarter (the highest, which
+ * fixed arbitration, pairs by ascending source, serves last) the set of
+ * its own size; one or two leaves: lambda * C from the last leaf.  That
+ * is at most lambda * C in all.  Messages that would exceed the target
+ * are left out by the caller.
+ */
+static int adversarial(const struct ft_topo *t, u64 target, u32 lo,
+		       u32 level, u32 *k, struct msgset *m)
+{
+	u32 half = t->n / 2, bits = t->h - 1, q, j, i, cnt;
+	u64 c = target * ft_topo_channel_cap(t, level);
+
+	if (level <= 1) {
+		for (i = 0; i < c / 1000; i++, (*k)++)
+			if (set_push(m, lo + (1U << level) - 1,
+				     half + bit_reverse(*k % half, bits)))
+				return -1;
+		return 0;
+	}
+	q = 1U << (level - 2);
+	cnt = (u32)(c / 6000);
+	for (j = 0; j < 3; j++)
+		for (i = 0; i < cnt; i++, (*k)++)
+			if (set_push(m, lo + j * q + i % q,
+				     half + bit_reverse(*k % half, bits)))
+				return -1;
+	return adversarial(t, target, lo + 3 * q, level - 2, k, m);
+}
+
 static int make_set(const struct cyc_args *a, const struct ft_topo *t,
 		    u64 target, struct ft_rand *r, struct msgset *m)
 {
@@ -528,6 +583,24 @@ static int make_set(const struct cyc_args *a, const struct ft_topo *t,
 	for (i = 0; i < t->h; i++)
 		limit[i] = target * ft_topo_channel_cap(t, i) / 1000;
 	switch (a->msgs) {
+	case MSGS_ADVERSARIAL: {
+		struct msgset all = { 0 };
+
+		j = 0;
+		if (adversarial(t, target, 0, t->h - 1, &j, &all)) {
+			free(all.src);
+			free(all.dst);
+			goto out;
+		}
+		for (i = 0; i < all.n && m->n < MAX_MSGS; i++)
+			if (try_take(t, loads, limit, all.src[i], all.dst[i]) &&
+			    set_push(m, all.src[i], all.dst[i]))
+				break;
+		rc = i < all.n && m->n < MAX_MSGS ? -1 : 0;
+		free(all.src);
+		free(all.dst);
+		goto out;
+	}
 	case MSGS_PERMUTATION:
 		perm = malloc((size_t)n * sizeof(u32));
 		order = malloc((size_t)n * sizeof(u32));
