@@ -37,6 +37,12 @@ enum ft_inject_rule {
 /* lambda_guess and z stop growing here (2^16 and 2^32 cycles). */
 #define FT_INJECT_MAX_GUESS	0x100000000ULL
 #define FT_INJECT_MAX_Z		0x100000000ULL
+/*
+ * Messages of one pair that draw per cycle (one coin each): bounds the
+ * work of a cycle in atomic context. A pair with more waiting draws for
+ * its first FT_INJECT_MAX_DRAWS; the rest draw in later cycles.
+ */
+#define FT_INJECT_MAX_DRAWS	4096U
 
 /**
  * struct ft_inject_params - rule and RANDOM's constants, all Q16.

@@ -221,7 +221,9 @@ static u32 ft_pairs_circuit_left(struct ft_circuit *c, u64 done)
  * pair never offers more than one cycle could carry out of its source
  * (w_1 * c_1, or its circuit's lanes if more), and the cycle never holds
  * more than the scratch's messages: pairs past that wait for the next
- * cycle. Atomic context safe.
+ * cycle. Messages the rule drew beyond what a pair offers are blocked at
+ * their source (RANDOM': their slot of the pass is used). Atomic context
+ * safe.
  *
  * Return: 0, or the error of ft_fabric_cycle() (no cycle then).
  */
@@ -240,11 +242,20 @@ int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
 		struct ft_pair *p = &q->pair[s];
 		struct ft_circuit *c = circ ? ft_circuits_find(circ, p->src, p->dst) : NULL;
 		u32 cap = c ? ft_max_u32(per_pair, c->lanes) : per_pair;
-		u32 n = ft_inject_offer(&f->inject, &f->rand, &p->inj,
-					ft_min_u32(p->queued, cap));
+		/*
+		 * Every waiting message draws (RANDOM: its coin, RANDOM': its
+		 * slot), not only the @cap a cycle can carry: drawing among
+		 * those alone would let a pair's later messages wait for a
+		 * later pass of RANDOM' and lower RANDOM's per-message
+		 * probability. Those drawn beyond what goes out are blocked
+		 * at the source, as its channel would block them.
+		 */
+		u32 drawn = ft_inject_offer(&f->inject, &f->rand, &p->inj,
+					    ft_min_u32(p->queued, FT_INJECT_MAX_DRAWS));
+		u32 n = ft_min_u32(ft_min_u32(drawn, cap), room);
 		u32 clanes = c ? ft_pairs_circuit_left(c, f->cycle) : 0;
 
-		n = ft_min_u32(n, room);
+		ft_inject_pair_done(&f->inject, &p->inj, drawn - n, 0);
 		if (!n)
 			continue;
 		room -= n;

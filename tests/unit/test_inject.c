@@ -3,6 +3,7 @@
 #include <math.h>
 #include "tap.h"
 #include "harness.h"
+#include "../../kmod/core/ft_pairs.h"
 
 static u32 two[FT_MAX_LEVELS], one[FT_MAX_LEVELS];
 
@@ -273,6 +274,49 @@ static void test_restart(void)
 	sim_destroy(&s);
 }
 
+static void pairs_count(void *arg, u32 slot, const struct ft_pair *p, u32 n)
+{
+	(void)slot;
+	(void)p;
+	*(u64 *)arg += n;
+}
+
+/*
+ * The kernel's driver, ft_pairs_cycle(), on one pair of k messages whose
+ * source carries one per cycle: every message draws its RANDOM' slot, so
+ * a pass of z >= k cycles delivers most of them and the pair drains in
+ * O(k) cycles. Drawing only among the one a cycle can carry delivered one
+ * message per pass: 2^k cycles.
+ */
+static void test_prime_pairs(void)
+{
+	static const u32 c[2] = { 1, 1 };
+	struct ft_fabric_params p;
+	struct ft_cycle_result res;
+	struct ft_fabric f;
+	struct ft_pairs q;
+	u64 delivered = 0, cyc;
+	const u32 k = 256;
+	int ok = 0;
+
+	fabric_params(&p, 2, two, one, c);
+	p.inject.rule = FT_INJECT_RANDOM_PRIME;
+	if (!ft_fabric_init(&f, &p)) {
+		if (!ft_pairs_init(&q, 16)) {
+			ok = !ft_pairs_add(&q, 0, 3, 0, k, 0, NULL);
+			for (cyc = 0; ok && cyc < 16 * k && q.queued; cyc++)
+				ft_pairs_cycle(&q, &f, NULL, pairs_count, &delivered, &res);
+			ok = ok && !q.queued && delivered == k;
+			tap_diag("random-prime, one pair of %u on 1 lane: %llu cycles", k,
+				 (unsigned long long)cyc);
+			ft_pairs_destroy(&q);
+		}
+		ft_fabric_destroy(&f);
+	}
+	tap_ok(ok, "RANDOM' through ft_pairs_cycle: a pair of %u messages on one lane "
+	       "drains within %u cycles (every message draws its slot)", k, 16 * k);
+}
+
 int main(void)
 {
 	u32 i;
@@ -287,5 +331,6 @@ int main(void)
 	test_prime();
 	test_drain();
 	test_restart();
+	test_prime_pairs();
 	return tap_done();
 }
