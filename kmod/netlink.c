@@ -479,8 +479,12 @@ static int ft_nl_fabric_step_doit(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
-/* Gather every INJECT attribute's rows, checking each against @n leaves. */
-static int ft_nl_inject_rows(struct genl_info *info, u32 n,
+/*
+ * Gather every INJECT attribute's rows, checking each against the
+ * fabric's leaves. A batch larger than the fabric could ever hold is
+ * refused before anything is allocated for it.
+ */
+static int ft_nl_inject_rows(struct genl_info *info, const struct ft_fab *fab,
 			     struct fattree_inject_row **rowsp, u32 *nrowsp)
 {
 	const int hdrlen = GENL_HDRLEN + ft_genl_family.hdrsize;
@@ -503,6 +507,11 @@ static int ft_nl_inject_rows(struct genl_info *info, u32 n,
 		NL_SET_ERR_MSG_MOD(info->extack, "no rows to inject");
 		return -EINVAL;
 	}
+	if (nrows > min(fab->synth_pairs_max, fab->pairs.cap)) {
+		NL_SET_ERR_MSG_MOD(info->extack,
+				   "more synthetic pairs than the fabric can hold at once");
+		return -ENOSPC;
+	}
 	rows = kvmalloc_array(nrows, sizeof(*rows), GFP_KERNEL);
 	if (!rows)
 		return -ENOMEM;
@@ -513,7 +522,7 @@ static int ft_nl_inject_rows(struct genl_info *info, u32 n,
 		if (nla_type(a) != FATTREE_A_FABRIC_INJECT)
 			continue;
 		for (i = 0; i < nla_len(a) / sizeof(*rows); i++, k++) {
-			if (r[i].src >= n || r[i].dst >= n || !r[i].count) {
+			if (r[i].src >= fab->n || r[i].dst >= fab->n || !r[i].count) {
 				NL_SET_ERR_MSG_ATTR(info->extack, a,
 						    "a row names no leaf of the fabric or has count 0");
 				kvfree(rows);
@@ -538,7 +547,7 @@ static int ft_nl_fabric_inject_doit(struct sk_buff *skb, struct genl_info *info)
 	mutex_lock(ft_net_lock(net));
 	fab = ft_nl_fabric(info);
 	if (fab)
-		err = ft_nl_inject_rows(info, fab->n, &rows, &nrows);
+		err = ft_nl_inject_rows(info, fab, &rows, &nrows);
 	if (!err) {
 		err = ft_engine_inject(fab, rows, nrows, info->extack);
 		kvfree(rows);
@@ -703,9 +712,10 @@ static struct ft_fab *ft_nl_fabric_at(struct genl_info *info, int type)
 /*
  * Gather the entries of every attribute @type of the request, of @size
  * bytes each, into one array; @where keeps each entry's place in the
- * message so a refusal can point at it.
+ * message so a refusal can point at it. More than @max entries, more
+ * than the circuit table holds, are refused before any allocation.
  */
-static int ft_nl_entries(struct genl_info *info, int type, size_t size,
+static int ft_nl_entries(struct genl_info *info, int type, size_t size, u32 max,
 			 const void ***where, u32 *nentries)
 {
 	const int hdrlen = GENL_HDRLEN + ft_genl_family.hdrsize;
@@ -726,6 +736,10 @@ static int ft_nl_entries(struct genl_info *info, int type, size_t size,
 	if (!n) {
 		NL_SET_ERR_MSG_MOD(info->extack, "an empty batch");
 		return -EINVAL;
+	}
+	if (n > max) {
+		NL_SET_ERR_MSG_MOD(info->extack, "more circuits than the circuit table holds");
+		return -E2BIG;
 	}
 	w = kvmalloc_array(n, sizeof(*w), GFP_KERNEL);
 	if (!w)
@@ -782,7 +796,7 @@ static int ft_nl_circuit_add_doit(struct sk_buff *skb, struct genl_info *info)
 	if (!fab)
 		goto out;
 	err = ft_nl_entries(info, FATTREE_A_CIRCUIT_ENTRY, sizeof(struct fattree_circuit),
-			    &where, &n);
+			    fab->circ.cap, &where, &n);
 	if (err)
 		goto out;
 	err = -ENOMEM;
@@ -843,7 +857,7 @@ static int ft_nl_circuit_del_doit(struct sk_buff *skb, struct genl_info *info)
 	if (!fab)
 		goto out;
 	err = ft_nl_entries(info, FATTREE_A_CIRCUIT_PAIR, sizeof(struct fattree_pair),
-			    &where, &n);
+			    fab->circ.cap, &where, &n);
 	if (err)
 		goto out;
 	err = -ENOMEM;
