@@ -10,6 +10,8 @@
  * Fabrics are per network namespace: a request sees the fabrics of the
  * namespace of its socket.
  */
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
 #include <linux/vmalloc.h>
 #include <net/genetlink.h>
 #include <net/sock.h>
@@ -123,6 +125,58 @@ static_assert((int)FATTREE_INJECTION_RANDOM_PRIME == (int)FT_INJECT_RANDOM_PRIME
 static_assert((int)FATTREE_ARBITRATION_FIXED == (int)FT_ARB_FIXED);
 static_assert((int)FATTREE_PROFILE_EXPLICIT == (int)FT_PROFILE_EXPLICIT);
 
+/*
+ * Requests that reached each command's handler, that is passed the core's
+ * checks (header, permission, attribute policy): what a fuzzer needs to
+ * know it got past validation. Shown in /sys/kernel/debug/fattree/requests;
+ * debugging aid, not an ABI.
+ */
+static atomic_long_t ft_nl_requests[FATTREE_CMD_MAX + 1];
+static struct dentry *ft_debugfs;
+
+static const char * const ft_nl_cmd_names[FATTREE_CMD_MAX + 1] = {
+	[FATTREE_CMD_INFO_GET] = "info-get",
+	[FATTREE_CMD_FABRIC_NEW] = "fabric-new",
+	[FATTREE_CMD_FABRIC_DEL] = "fabric-del",
+	[FATTREE_CMD_FABRIC_GET] = "fabric-get",
+	[FATTREE_CMD_FABRIC_SET] = "fabric-set",
+	[FATTREE_CMD_FABRIC_STEP] = "fabric-step",
+	[FATTREE_CMD_FABRIC_INJECT] = "fabric-inject",
+	[FATTREE_CMD_LINK_GET] = "link-get",
+	[FATTREE_CMD_LEAF_GET] = "leaf-get",
+	[FATTREE_CMD_CIRCUIT_ADD] = "circuit-add",
+	[FATTREE_CMD_CIRCUIT_DEL] = "circuit-del",
+	[FATTREE_CMD_CIRCUIT_GET] = "circuit-get",
+	[FATTREE_CMD_DEMAND_GET] = "demand-get",
+	[FATTREE_CMD_DEMAND_NTF] = "demand-ntf",
+};
+
+static void ft_nl_count(u8 cmd)
+{
+	if (cmd <= FATTREE_CMD_MAX)
+		atomic_long_inc(&ft_nl_requests[cmd]);
+}
+
+/* A dump's start: called once per dump request, after validation. */
+static int ft_nl_dump_start(struct netlink_callback *cb)
+{
+	const struct genlmsghdr *gnlh = nlmsg_data(cb->nlh);
+
+	ft_nl_count(gnlh->cmd);
+	return 0;
+}
+
+static int ft_nl_requests_show(struct seq_file *m, void *v)
+{
+	int i;
+
+	for (i = FATTREE_CMD_INFO_GET; i <= FATTREE_CMD_MAX; i++)
+		seq_printf(m, "%s %ld\n", ft_nl_cmd_names[i],
+			   atomic_long_read(&ft_nl_requests[i]));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(ft_nl_requests);
+
 /* An optional u32 attribute (6.1 has no nla_get_u32_default()). */
 static u32 ft_nla_u32(const struct nlattr *a, u32 def)
 {
@@ -148,6 +202,7 @@ static int ft_nl_info_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *msg;
 	void *hdr;
 
+	ft_nl_count(info->genlhdr->cmd);
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
@@ -263,6 +318,7 @@ static int ft_nl_fabric_new_doit(struct sk_buff *skb, struct genl_info *info)
 	struct ft_fab_params *p;
 	int err;
 
+	ft_nl_count(info->genlhdr->cmd);
 	p = kzalloc(sizeof(*p), GFP_KERNEL);
 	if (!p)
 		return -ENOMEM;
@@ -295,6 +351,7 @@ static int ft_nl_fabric_del_doit(struct sk_buff *skb, struct genl_info *info)
 	struct net *net = genl_info_net(info);
 	int err;
 
+	ft_nl_count(info->genlhdr->cmd);
 	if (GENL_REQ_ATTR_CHECK(info, FATTREE_A_FABRIC_NAME))
 		return -EINVAL;
 	mutex_lock(ft_net_lock(net));
@@ -387,6 +444,7 @@ static int ft_nl_fabric_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct ft_fab *fab;
 	int err = -ENOENT;
 
+	ft_nl_count(info->genlhdr->cmd);
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
@@ -431,6 +489,7 @@ static int ft_nl_fabric_set_doit(struct sk_buff *skb, struct genl_info *info)
 	u64 period = 0;
 	int err = -ENOENT;
 
+	ft_nl_count(info->genlhdr->cmd);
 	mutex_lock(ft_net_lock(net));
 	fab = ft_nl_fabric(info);
 	if (!fab)
@@ -463,6 +522,7 @@ static int ft_nl_fabric_step_doit(struct sk_buff *skb, struct genl_info *info)
 	u32 steps;
 	int err = -ENOENT;
 
+	ft_nl_count(info->genlhdr->cmd);
 	if (GENL_REQ_ATTR_CHECK(info, FATTREE_A_FABRIC_STEPS))
 		return -EINVAL;
 	steps = nla_get_u32(info->attrs[FATTREE_A_FABRIC_STEPS]);
@@ -544,6 +604,7 @@ static int ft_nl_fabric_inject_doit(struct sk_buff *skb, struct genl_info *info)
 	u32 nrows;
 	int err = -ENOENT;
 
+	ft_nl_count(info->genlhdr->cmd);
 	mutex_lock(ft_net_lock(net));
 	fab = ft_nl_fabric(info);
 	if (fab)
@@ -791,6 +852,7 @@ static int ft_nl_circuit_add_doit(struct sk_buff *skb, struct genl_info *info)
 	u32 n, i, bad = 0, count;
 	int err = -ENOENT;
 
+	ft_nl_count(info->genlhdr->cmd);
 	mutex_lock(ft_net_lock(net));
 	fab = ft_nl_fabric_at(info, FATTREE_A_CIRCUIT_FABRIC);
 	if (!fab)
@@ -852,6 +914,7 @@ static int ft_nl_circuit_del_doit(struct sk_buff *skb, struct genl_info *info)
 	u32 n, i, bad = 0, count;
 	int err = -ENOENT;
 
+	ft_nl_count(info->genlhdr->cmd);
 	mutex_lock(ft_net_lock(net));
 	fab = ft_nl_fabric_at(info, FATTREE_A_CIRCUIT_FABRIC);
 	if (!fab)
@@ -1062,6 +1125,7 @@ static const struct genl_ops ft_genl_ops[] = {
 	{
 		FT_OP(FATTREE_CMD_FABRIC_GET, ft_fabric_name_policy, FATTREE_A_FABRIC_MAX),
 		.doit = ft_nl_fabric_get_doit,
+		.start = ft_nl_dump_start,
 		.dumpit = ft_nl_fabric_get_dumpit,
 	},
 	{
@@ -1081,10 +1145,12 @@ static const struct genl_ops ft_genl_ops[] = {
 	},
 	{
 		FT_OP(FATTREE_CMD_LINK_GET, ft_link_get_policy, FATTREE_A_LINK_MAX),
+		.start = ft_nl_dump_start,
 		.dumpit = ft_nl_link_get_dumpit,
 	},
 	{
 		FT_OP(FATTREE_CMD_LEAF_GET, ft_leaf_get_policy, FATTREE_A_LEAF_MAX),
+		.start = ft_nl_dump_start,
 		.dumpit = ft_nl_leaf_get_dumpit,
 	},
 	{
@@ -1099,10 +1165,12 @@ static const struct genl_ops ft_genl_ops[] = {
 	},
 	{
 		FT_OP(FATTREE_CMD_CIRCUIT_GET, ft_circuit_get_policy, FATTREE_A_CIRCUIT_MAX),
+		.start = ft_nl_dump_start,
 		.dumpit = ft_nl_circuit_get_dumpit,
 	},
 	{
 		FT_OP(FATTREE_CMD_DEMAND_GET, ft_demand_get_policy, FATTREE_A_DEMAND_MAX),
+		.start = ft_nl_dump_start,
 		.dumpit = ft_nl_demand_get_dumpit,
 	},
 };
@@ -1125,11 +1193,20 @@ static struct genl_family ft_genl_family __ro_after_init = {
 
 int __init ft_genl_init(void)
 {
-	return genl_register_family(&ft_genl_family);
+	int err;
+
+	err = genl_register_family(&ft_genl_family);
+	if (err)
+		return err;
+	/* Without debugfs the module works the same, uncounted. */
+	ft_debugfs = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	debugfs_create_file("requests", 0444, ft_debugfs, NULL, &ft_nl_requests_fops);
+	return 0;
 }
 
 void ft_genl_exit(void)
 {
+	debugfs_remove_recursive(ft_debugfs);
 	genl_unregister_family(&ft_genl_family);
 }
 
