@@ -10,6 +10,7 @@
  * Fabrics are per network namespace: a request sees the fabrics of the
  * namespace of its socket.
  */
+#include <linux/ctype.h>
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
 #include <linux/vmalloc.h>
@@ -243,6 +244,19 @@ static int ft_nl_period(struct genl_info *info, u64 *period)
 	return 0;
 }
 
+/*
+ * A fabric's name begins its leaves' device names: it may hold no
+ * character that dev_valid_name() refuses, and no '%', which
+ * dev_alloc_name() would take for a format ("a%d" gave leaves "a0-l0").
+ */
+static bool ft_nl_name_ok(const char *name)
+{
+	for (; *name; name++)
+		if (*name == '/' || *name == ':' || *name == '%' || isspace(*name))
+			return false;
+	return true;
+}
+
 static int ft_nl_fabric_params(struct genl_info *info, struct ft_fab_params *p)
 {
 	struct nlattr **tb = info->attrs;
@@ -259,6 +273,11 @@ static int ft_nl_fabric_params(struct genl_info *info, struct ft_fab_params *p)
 	if (!p->name[0]) {
 		NL_SET_ERR_MSG_ATTR(info->extack, tb[FATTREE_A_FABRIC_NAME],
 				    "empty fabric name");
+		return -EINVAL;
+	}
+	if (!ft_nl_name_ok(p->name)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[FATTREE_A_FABRIC_NAME],
+				    "a fabric name cannot hold '/', ':', '%' or white space");
 		return -EINVAL;
 	}
 	h = nla_get_u32(tb[FATTREE_A_FABRIC_LEVELS]);
