@@ -2,10 +2,12 @@
 /*
  * ft_stress: load for faults_test.sh, as fast as netlink goes.
  *
- *   ft_stress cycles N
- *	N times: create fabric "cyc" (FT(1, 2), manually stepped), queue
- *	synthetic messages, step it until they arrive, delete it. Prints
- *	"cycles N ms T" and exits 1 at the first step that fails.
+ *   ft_stress cycles N [NAME]
+ *	N times: create fabric NAME (default "cyc"; FT(1, 2), manually
+ *	stepped), queue synthetic messages, step it until they arrive,
+ *	delete it. Prints "cycles N ms T" and exits 1 at the first step
+ *	that fails. Several at once, under other names, overlap the RCU
+ *	grace periods that deleting network devices waits for.
  *   ft_stress circuits FABRIC SECONDS SEED
  *	For SECONDS: random batches of 1 to 8 circuit additions (random
  *	pairs, up-ports, 1 or 2 lanes, a lease or none) and deletions on
@@ -33,7 +35,7 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static int cycles(struct ftnl *nl, long n)
+static int cycles(struct ftnl *nl, long n, const char *name)
 {
 	struct fattree_inject_row row = { 0, 1, 2 };
 	struct ft_fabric_info fi;
@@ -42,17 +44,17 @@ static int cycles(struct ftnl *nl, long n)
 	long i;
 	int err = 0;
 
-	ft_spec_kary(&s, "cyc", 1, 2);
+	ft_spec_kary(&s, name, 1, 2);
 	for (i = 0; i < n && !err; i++) {
 		err = ft_fabric_new(nl, &s);
-		err = err ?: ft_fabric_inject(nl, "cyc", &row, 1);
-		err = err ?: ft_fabric_step(nl, "cyc", 2);
-		err = err ?: ft_fabric_get(nl, "cyc", &fi);
+		err = err ?: ft_fabric_inject(nl, name, &row, 1);
+		err = err ?: ft_fabric_step(nl, name, 2);
+		err = err ?: ft_fabric_get(nl, name, &fi);
 		if (!err && fi.synth_delivered != row.count)
 			err = -EPROTO;
 		if (err)
 			fprintf(stderr, "ft_stress: cycle %ld: %s\n", i, ftnl_strerror(nl, err));
-		err = ft_fabric_del(nl, "cyc") ?: err;
+		err = ft_fabric_del(nl, name) ?: err;
 	}
 	printf("cycles %ld ms %.0f\n", i, (now_s() - t0) * 1e3);
 	return err ? 1 : 0;
@@ -128,8 +130,8 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc < 3 || (strcmp(argv[1], "cycles") && strcmp(argv[1], "circuits")) ||
-	    (!strcmp(argv[1], "circuits") && argc != 5)) {
-		fprintf(stderr, "usage: ft_stress cycles N | circuits FABRIC SECONDS SEED | mem\n");
+	    (!strcmp(argv[1], "circuits") && argc != 5) || (!strcmp(argv[1], "cycles") && argc > 4)) {
+		fprintf(stderr, "usage: ft_stress cycles N [NAME] | circuits FABRIC SECONDS SEED | mem\n");
 		return 2;
 	}
 	err = ftnl_open(&nl);
@@ -138,7 +140,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (!strcmp(argv[1], "cycles"))
-		err = cycles(&nl, strtol(argv[2], NULL, 0));
+		err = cycles(&nl, strtol(argv[2], NULL, 0), argc == 4 ? argv[3] : "cyc");
 	else
 		err = circuits(&nl, argv[2], strtod(argv[3], NULL), strtoull(argv[4], NULL, 0));
 	ftnl_close(&nl);
