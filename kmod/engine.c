@@ -259,10 +259,23 @@ int ft_engine_inject(struct ft_fab *fab, const struct fattree_inject_row *rows,
 
 		err = ft_pairs_add(&fab->pairs, rows[i].src, rows[i].dst,
 				   FT_TAG_SYNTH, rows[i].count, fab->eng.cycle, NULL);
-		if (WARN_ON_ONCE(err))
+		if (err)
 			break;
 		fab->synth_pairs += fab->pairs.nactive - before;
 		fab->st.synth_queued += rows[i].count;
+	}
+	if (err) {
+		/* A pair's count would overflow: take the batch back. */
+		WARN_ON_ONCE(err != -ERANGE);
+		NL_SET_ERR_MSG_MOD(extack, "a pair would hold more than 2^32 - 1 messages");
+		while (i--) {
+			u32 before = fab->pairs.nactive;
+
+			ft_pairs_unadd(&fab->pairs, rows[i].src, rows[i].dst,
+				       FT_TAG_SYNTH, rows[i].count);
+			fab->synth_pairs -= before - fab->pairs.nactive;
+			fab->st.synth_queued -= rows[i].count;
+		}
 	}
 out:
 	spin_unlock_bh(&fab->lock);

@@ -10,6 +10,9 @@
  * Fabrics are per network namespace: a request sees the fabrics of the
  * namespace of its socket.
  */
+#include <linux/ctype.h>
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
 #include <linux/vmalloc.h>
 #include <net/genetlink.h>
 #include <net/sock.h>
@@ -151,6 +154,58 @@ static_assert((int)FATTREE_LINK_FAIL_SELF == (int)FT_FAIL_SELF);
 static_assert((int)FATTREE_LINK_FAIL_LOWER == (int)FT_FAIL_LOWER);
 static_assert((int)FATTREE_LINK_FAIL_UPPER == (int)FT_FAIL_UPPER);
 
+/*
+ * Requests that reached each command's handler, that is passed the core's
+ * checks (header, permission, attribute policy): what a fuzzer needs to
+ * know it got past validation. Shown in /sys/kernel/debug/fattree/requests;
+ * debugging aid, not an ABI.
+ */
+static atomic_long_t ft_nl_requests[FATTREE_CMD_MAX + 1];
+static struct dentry *ft_debugfs;
+
+static const char * const ft_nl_cmd_names[FATTREE_CMD_MAX + 1] = {
+	[FATTREE_CMD_INFO_GET] = "info-get",
+	[FATTREE_CMD_FABRIC_NEW] = "fabric-new",
+	[FATTREE_CMD_FABRIC_DEL] = "fabric-del",
+	[FATTREE_CMD_FABRIC_GET] = "fabric-get",
+	[FATTREE_CMD_FABRIC_SET] = "fabric-set",
+	[FATTREE_CMD_FABRIC_STEP] = "fabric-step",
+	[FATTREE_CMD_FABRIC_INJECT] = "fabric-inject",
+	[FATTREE_CMD_LINK_GET] = "link-get",
+	[FATTREE_CMD_LEAF_GET] = "leaf-get",
+	[FATTREE_CMD_CIRCUIT_ADD] = "circuit-add",
+	[FATTREE_CMD_CIRCUIT_DEL] = "circuit-del",
+	[FATTREE_CMD_CIRCUIT_GET] = "circuit-get",
+	[FATTREE_CMD_DEMAND_GET] = "demand-get",
+	[FATTREE_CMD_DEMAND_NTF] = "demand-ntf",
+};
+
+static void ft_nl_count(u8 cmd)
+{
+	if (cmd <= FATTREE_CMD_MAX)
+		atomic_long_inc(&ft_nl_requests[cmd]);
+}
+
+/* A dump's start: called once per dump request, after validation. */
+static int ft_nl_dump_start(struct netlink_callback *cb)
+{
+	const struct genlmsghdr *gnlh = nlmsg_data(cb->nlh);
+
+	ft_nl_count(gnlh->cmd);
+	return 0;
+}
+
+static int ft_nl_requests_show(struct seq_file *m, void *v)
+{
+	int i;
+
+	for (i = FATTREE_CMD_INFO_GET; i <= FATTREE_CMD_MAX; i++)
+		seq_printf(m, "%s %ld\n", ft_nl_cmd_names[i],
+			   atomic_long_read(&ft_nl_requests[i]));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(ft_nl_requests);
+
 /* An optional u32 attribute (6.1 has no nla_get_u32_default()). */
 static u32 ft_nla_u32(const struct nlattr *a, u32 def)
 {
@@ -176,6 +231,7 @@ static int ft_nl_info_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *msg;
 	void *hdr;
 
+	ft_nl_count(info->genlhdr->cmd);
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
@@ -271,6 +327,19 @@ static int ft_nl_saf_params(struct genl_info *info, struct ft_fab_params *p)
 	return 0;
 }
 
+/*
+ * A fabric's name begins its leaves' device names: it may hold no
+ * character that dev_valid_name() refuses, and no '%', which
+ * dev_alloc_name() would take for a format ("a%d" gave leaves "a0-l0").
+ */
+static bool ft_nl_name_ok(const char *name)
+{
+	for (; *name; name++)
+		if (*name == '/' || *name == ':' || *name == '%' || isspace(*name))
+			return false;
+	return true;
+}
+
 static int ft_nl_fabric_params(struct genl_info *info, struct ft_fab_params *p)
 {
 	struct nlattr **tb = info->attrs;
@@ -287,6 +356,11 @@ static int ft_nl_fabric_params(struct genl_info *info, struct ft_fab_params *p)
 	if (!p->name[0]) {
 		NL_SET_ERR_MSG_ATTR(info->extack, tb[FATTREE_A_FABRIC_NAME],
 				    "empty fabric name");
+		return -EINVAL;
+	}
+	if (!ft_nl_name_ok(p->name)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[FATTREE_A_FABRIC_NAME],
+				    "a fabric name cannot hold '/', ':', '%' or white space");
 		return -EINVAL;
 	}
 	h = nla_get_u32(tb[FATTREE_A_FABRIC_LEVELS]);
@@ -349,6 +423,7 @@ static int ft_nl_fabric_new_doit(struct sk_buff *skb, struct genl_info *info)
 	struct ft_fab_params *p;
 	int err;
 
+	ft_nl_count(info->genlhdr->cmd);
 	p = kzalloc(sizeof(*p), GFP_KERNEL);
 	if (!p)
 		return -ENOMEM;
@@ -381,6 +456,7 @@ static int ft_nl_fabric_del_doit(struct sk_buff *skb, struct genl_info *info)
 	struct net *net = genl_info_net(info);
 	int err;
 
+	ft_nl_count(info->genlhdr->cmd);
 	if (GENL_REQ_ATTR_CHECK(info, FATTREE_A_FABRIC_NAME))
 		return -EINVAL;
 	mutex_lock(ft_net_lock(net));
@@ -567,6 +643,7 @@ static int ft_nl_fabric_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct ft_fab *fab;
 	int err = -ENOENT;
 
+	ft_nl_count(info->genlhdr->cmd);
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
@@ -657,6 +734,7 @@ static int ft_nl_fabric_set_doit(struct sk_buff *skb, struct genl_info *info)
 	u64 period = 0;
 	int err = -ENOENT;
 
+	ft_nl_count(info->genlhdr->cmd);
 	mutex_lock(ft_net_lock(net));
 	fab = ft_nl_fabric(info);
 	if (!fab)
@@ -691,6 +769,7 @@ static int ft_nl_fabric_step_doit(struct sk_buff *skb, struct genl_info *info)
 	u32 steps;
 	int err = -ENOENT;
 
+	ft_nl_count(info->genlhdr->cmd);
 	if (GENL_REQ_ATTR_CHECK(info, FATTREE_A_FABRIC_STEPS))
 		return -EINVAL;
 	steps = nla_get_u32(info->attrs[FATTREE_A_FABRIC_STEPS]);
@@ -707,8 +786,12 @@ static int ft_nl_fabric_step_doit(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
-/* Gather every INJECT attribute's rows, checking each against @n leaves. */
-static int ft_nl_inject_rows(struct genl_info *info, u32 n,
+/*
+ * Gather every INJECT attribute's rows, checking each against the
+ * fabric's leaves. A batch larger than the fabric could ever hold is
+ * refused before anything is allocated for it.
+ */
+static int ft_nl_inject_rows(struct genl_info *info, const struct ft_fab *fab,
 			     struct fattree_inject_row **rowsp, u32 *nrowsp)
 {
 	const int hdrlen = GENL_HDRLEN + ft_genl_family.hdrsize;
@@ -731,6 +814,11 @@ static int ft_nl_inject_rows(struct genl_info *info, u32 n,
 		NL_SET_ERR_MSG_MOD(info->extack, "no rows to inject");
 		return -EINVAL;
 	}
+	if (nrows > min(fab->synth_pairs_max, fab->pairs.cap)) {
+		NL_SET_ERR_MSG_MOD(info->extack,
+				   "more synthetic pairs than the fabric can hold at once");
+		return -ENOSPC;
+	}
 	rows = kvmalloc_array(nrows, sizeof(*rows), GFP_KERNEL);
 	if (!rows)
 		return -ENOMEM;
@@ -741,7 +829,7 @@ static int ft_nl_inject_rows(struct genl_info *info, u32 n,
 		if (nla_type(a) != FATTREE_A_FABRIC_INJECT)
 			continue;
 		for (i = 0; i < nla_len(a) / sizeof(*rows); i++, k++) {
-			if (r[i].src >= n || r[i].dst >= n || !r[i].count) {
+			if (r[i].src >= fab->n || r[i].dst >= fab->n || !r[i].count) {
 				NL_SET_ERR_MSG_ATTR(info->extack, a,
 						    "a row names no leaf of the fabric or has count 0");
 				kvfree(rows);
@@ -763,10 +851,11 @@ static int ft_nl_fabric_inject_doit(struct sk_buff *skb, struct genl_info *info)
 	u32 nrows;
 	int err = -ENOENT;
 
+	ft_nl_count(info->genlhdr->cmd);
 	mutex_lock(ft_net_lock(net));
 	fab = ft_nl_fabric(info);
 	if (fab)
-		err = ft_nl_inject_rows(info, fab->n, &rows, &nrows);
+		err = ft_nl_inject_rows(info, fab, &rows, &nrows);
 	if (!err) {
 		err = ft_engine_inject(fab, rows, nrows, info->extack);
 		kvfree(rows);
@@ -966,6 +1055,7 @@ static int ft_nl_link_set_doit(struct sk_buff *skb, struct genl_info *info)
 	void *hdr;
 	int err = -ENOENT;
 
+	ft_nl_count(info->genlhdr->cmd);
 	if (GENL_REQ_ATTR_CHECK(info, FATTREE_A_LINK_FAILED))
 		return -EINVAL;
 	mutex_lock(ft_net_lock(net));
@@ -1008,6 +1098,7 @@ static int ft_nl_stats_reset_doit(struct sk_buff *skb, struct genl_info *info)
 	struct ft_fab *fab;
 	int err = -ENOENT;
 
+	ft_nl_count(info->genlhdr->cmd);
 	mutex_lock(ft_net_lock(net));
 	fab = ft_nl_fabric(info);
 	if (fab) {
@@ -1081,9 +1172,10 @@ out:
 /*
  * Gather the entries of every attribute @type of the request, of @size
  * bytes each, into one array; @where keeps each entry's place in the
- * message so a refusal can point at it.
+ * message so a refusal can point at it. More than @max entries, more
+ * than the circuit table holds, are refused before any allocation.
  */
-static int ft_nl_entries(struct genl_info *info, int type, size_t size,
+static int ft_nl_entries(struct genl_info *info, int type, size_t size, u32 max,
 			 const void ***where, u32 *nentries)
 {
 	const int hdrlen = GENL_HDRLEN + ft_genl_family.hdrsize;
@@ -1104,6 +1196,10 @@ static int ft_nl_entries(struct genl_info *info, int type, size_t size,
 	if (!n) {
 		NL_SET_ERR_MSG_MOD(info->extack, "an empty batch");
 		return -EINVAL;
+	}
+	if (n > max) {
+		NL_SET_ERR_MSG_MOD(info->extack, "more circuits than the circuit table holds");
+		return -E2BIG;
 	}
 	w = kvmalloc_array(n, sizeof(*w), GFP_KERNEL);
 	if (!w)
@@ -1182,6 +1278,7 @@ static int ft_nl_circuit_add_doit(struct sk_buff *skb, struct genl_info *info)
 	u32 n, i, bad = 0, count;
 	int err = -ENOENT;
 
+	ft_nl_count(info->genlhdr->cmd);
 	mutex_lock(ft_net_lock(net));
 	fab = ft_nl_fabric_at(info, FATTREE_A_CIRCUIT_FABRIC);
 	if (!fab)
@@ -1190,7 +1287,7 @@ static int ft_nl_circuit_add_doit(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		goto out;
 	err = ft_nl_entries(info, FATTREE_A_CIRCUIT_ENTRY, sizeof(struct fattree_circuit),
-			    &where, &n);
+			    fab->circ.cap, &where, &n);
 	if (err)
 		goto out;
 	err = -ENOMEM;
@@ -1248,6 +1345,7 @@ static int ft_nl_circuit_del_doit(struct sk_buff *skb, struct genl_info *info)
 	u32 n, i, bad = 0, count;
 	int err = -ENOENT;
 
+	ft_nl_count(info->genlhdr->cmd);
 	mutex_lock(ft_net_lock(net));
 	fab = ft_nl_fabric_at(info, FATTREE_A_CIRCUIT_FABRIC);
 	if (!fab)
@@ -1256,7 +1354,7 @@ static int ft_nl_circuit_del_doit(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		goto out;
 	err = ft_nl_entries(info, FATTREE_A_CIRCUIT_PAIR, sizeof(struct fattree_pair),
-			    &where, &n);
+			    fab->circ.cap, &where, &n);
 	if (err)
 		goto out;
 	err = -ENOMEM;
@@ -1462,6 +1560,7 @@ static const struct genl_ops ft_genl_ops[] = {
 	{
 		FT_OP(FATTREE_CMD_FABRIC_GET, ft_fabric_name_policy, FATTREE_A_FABRIC_MAX),
 		.doit = ft_nl_fabric_get_doit,
+		.start = ft_nl_dump_start,
 		.dumpit = ft_nl_fabric_get_dumpit,
 	},
 	{
@@ -1481,10 +1580,12 @@ static const struct genl_ops ft_genl_ops[] = {
 	},
 	{
 		FT_OP(FATTREE_CMD_LINK_GET, ft_link_get_policy, FATTREE_A_LINK_MAX),
+		.start = ft_nl_dump_start,
 		.dumpit = ft_nl_link_get_dumpit,
 	},
 	{
 		FT_OP(FATTREE_CMD_LEAF_GET, ft_leaf_get_policy, FATTREE_A_LEAF_MAX),
+		.start = ft_nl_dump_start,
 		.dumpit = ft_nl_leaf_get_dumpit,
 	},
 	{
@@ -1499,10 +1600,12 @@ static const struct genl_ops ft_genl_ops[] = {
 	},
 	{
 		FT_OP(FATTREE_CMD_CIRCUIT_GET, ft_circuit_get_policy, FATTREE_A_CIRCUIT_MAX),
+		.start = ft_nl_dump_start,
 		.dumpit = ft_nl_circuit_get_dumpit,
 	},
 	{
 		FT_OP(FATTREE_CMD_DEMAND_GET, ft_demand_get_policy, FATTREE_A_DEMAND_MAX),
+		.start = ft_nl_dump_start,
 		.dumpit = ft_nl_demand_get_dumpit,
 	},
 	{
@@ -1535,11 +1638,20 @@ static struct genl_family ft_genl_family __ro_after_init = {
 
 int __init ft_genl_init(void)
 {
-	return genl_register_family(&ft_genl_family);
+	int err;
+
+	err = genl_register_family(&ft_genl_family);
+	if (err)
+		return err;
+	/* Without debugfs the module works the same, uncounted. */
+	ft_debugfs = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	debugfs_create_file("requests", 0444, ft_debugfs, NULL, &ft_nl_requests_fops);
+	return 0;
 }
 
 void ft_genl_exit(void)
 {
+	debugfs_remove_recursive(ft_debugfs);
 	genl_unregister_family(&ft_genl_family);
 }
 

@@ -175,6 +175,39 @@ static void ft_pairs_unhash(struct ft_pairs *q, u32 s)
 	*link = p->hnext;
 }
 
+/**
+ * ft_pairs_unadd() - take back an ft_pairs_add() that succeeded.
+ * @q: pool.
+ * @src: source leaf.
+ * @dst: destination leaf.
+ * @tag: flow.
+ * @count: the messages it added.
+ *
+ * Taking back the adds of a batch in the reverse order restores the pool
+ * exactly: a pair that an add took from the pool is then the newest
+ * active one, and its slot goes back on top of the free stack. Between
+ * cycles an active pair always holds messages, so a pair left empty is
+ * one the add took.
+ */
+void ft_pairs_unadd(struct ft_pairs *q, u32 src, u32 dst, u32 tag, u32 count)
+{
+	u32 s = ft_pairs_find(q, src, dst, tag);
+	struct ft_pair *p;
+
+	if (ft_warn_on(s == FT_PAIR_NONE))
+		return;
+	p = &q->pair[s];
+	p->queued -= count;
+	q->queued -= count;
+	if (p->queued)
+		return;
+	if (ft_warn_on(!q->nactive || q->active[q->nactive - 1] != s))
+		return;
+	ft_pairs_unhash(q, s);
+	q->nactive--;
+	q->free[q->nfree++] = s;
+}
+
 /* Return drained pairs to the pool, keeping the others' order. */
 static void ft_pairs_compact(struct ft_pairs *q)
 {

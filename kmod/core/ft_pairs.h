@@ -99,6 +99,7 @@ int ft_pairs_init(struct ft_pairs *q, u32 cap);
 void ft_pairs_destroy(struct ft_pairs *q);
 int ft_pairs_add(struct ft_pairs *q, u32 src, u32 dst, u32 tag, u32 count,
 		 u64 now, u32 *slot);
+void ft_pairs_unadd(struct ft_pairs *q, u32 src, u32 dst, u32 tag, u32 count);
 int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
 		   struct ft_circuits *circ, ft_pairs_done_fn done, void *arg,
 		   struct ft_cycle_result *res);

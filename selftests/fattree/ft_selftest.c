@@ -2,6 +2,7 @@
 /* Helpers shared by the fattree selftests: the module under test. */
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +75,68 @@ long long ft_sysfs_num(const char *path)
 		return -1;
 	v = strtoll(buf, &end, 0);
 	return *end ? -1 : v;
+}
+
+static void write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	if (write(fd, s, strlen(s)) < 0)
+		fd = -fd;	/* nothing to do: a cache that cannot shrink */
+	close(fd < 0 ? -fd : fd);
+}
+
+/*
+ * The page cache and reclaimable slabs are dropped and every cache's
+ * per-CPU slabs flushed, so that active objects are objects in use.
+ */
+int ft_mem_snapshot(struct ft_mem *m)
+{
+	char line[512], name[64];
+	long long active, total, size;
+	glob_t g;
+	size_t i;
+	FILE *f;
+
+	write_file("/proc/sys/vm/drop_caches", "3");
+	if (!glob("/sys/kernel/slab/*/shrink", 0, NULL, &g)) {
+		for (i = 0; i < g.gl_pathc; i++)
+			write_file(g.gl_pathv[i], "1");
+		globfree(&g);
+	}
+	memset(m, 0, sizeof(*m));
+	f = fopen("/proc/slabinfo", "r");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%63s %lld %lld %lld", name, &active, &total, &size) == 4)
+			m->slab += active * size;
+	fclose(f);
+	f = fopen("/proc/meminfo", "r");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmallocUsed: %lld kB", &size) == 1)
+			m->vmalloc = size * 1024;
+	fclose(f);
+	return 0;
+}
+
+long long ft_pages_allocated(void)
+{
+	char line[256];
+	long long v, sum = 0;
+	FILE *f = fopen("/proc/vmstat", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "pgalloc_", 8) && sscanf(strchr(line, ' '), "%lld", &v) == 1)
+			sum += v;
+	fclose(f);
+	return sum;
 }
 
 void ft_spec_kary(struct ft_spec *s, const char *name, uint32_t levels, uint32_t k)

@@ -31,6 +31,15 @@ long long ft_sysfs_num(const char *path);
 /* The first line of a sysfs file into @buf, or -errno. */
 int ft_sysfs_str(const char *path, char *buf, size_t len);
 
+/* What the kernel holds, after dropping caches and flushing per-CPU slabs. */
+struct ft_mem {
+	long long slab;		/* bytes of slab objects in use */
+	long long vmalloc;	/* VmallocUsed, bytes */
+};
+int ft_mem_snapshot(struct ft_mem *m);
+/* Pages the kernel has allocated since boot (/proc/vmstat pgalloc_*). */
+long long ft_pages_allocated(void);
+
 #endif /* FT_SELFTEST_H */
 
 /* Fabric requests over the fattree family (see fabric_test.c). */

@@ -389,7 +389,13 @@ static int run_timed(struct ctl *c)
 			continue;
 		s = have_sent(c);
 		r = have_received(c);
-		if (c->o.veth || ftt_fabric_get(&c->nl, c->o.fabric, &c->fab))
+		e = c->o.veth ? -EAGAIN : ftt_fabric_get(&c->nl, c->o.fabric, &c->fab);
+		/* The fabric deleted, or the module unloaded, under the run:
+		 * nothing more can arrive, so stop now, not at the end.
+		 */
+		if (e == -ENOENT)
+			return nlfail(c, "lost the fabric", e);
+		if (e)
 			c->fab.cycle = last_cycle;
 		progress_end(c);
 		interval_report(c, k++, (double)(now - c->t_start) / 1e9,

@@ -1,0 +1,657 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Limits and isolation. With the module loaded under small limits, every
+ * size limit is refused with its errno (E2BIG or ENOSPC, ERANGE or EINVAL
+ * from an attribute policy) and an extended-ack message, before memory
+ * is allocated for what was asked: the pages the kernel allocates for a
+ * refused request (/proc/vmstat) are no more than for the same message
+ * refused at once because it names no fabric, while an accepted fabric of
+ * the same kind visibly allocates. A fabric in one network namespace is
+ * invisible and untouchable from another, and its demand announcements
+ * stay there. An unprivileged user, or root without CAP_NET_ADMIN, reads
+ * everything and changes nothing: every change is EPERM.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <linux/capability.h>
+#include <netlink/genl/ctrl.h>
+
+#include "kselftest_harness.h"
+#include "ft_selftest.h"
+
+#define LIMITS	"max_fabrics=3 max_leaves=64 max_levels=3 max_lanes=4 max_fabric_mb=16"
+
+/* Load the module under LIMITS unless it already is. */
+static int load_limited(void)
+{
+	if (ft_sysfs_num("/sys/module/fattree/parameters/max_fabrics") == 3 &&
+	    ft_sysfs_num("/sys/module/fattree/parameters/max_levels") == 3)
+		return 0;
+	if (ft_module_loaded() && ft_module_unload())
+		return -errno;
+	return ft_module_load(LIMITS);
+}
+
+/* A FABRIC_NEW request of any shape, with a backlog when @backlog. */
+static struct nl_msg *new_msg(struct ftnl *nl, const char *name, uint32_t h, const uint32_t *m,
+			      const uint32_t *w, const uint32_t *lanes, uint32_t backlog)
+{
+	struct nl_msg *msg = ftnl_msg(nl, FATTREE_CMD_FABRIC_NEW, 0);
+
+	nla_put_string(msg, FATTREE_A_FABRIC_NAME, name);
+	nla_put_u32(msg, FATTREE_A_FABRIC_LEVELS, h);
+	nla_put(msg, FATTREE_A_FABRIC_DOWN, 4 * h, m);
+	nla_put(msg, FATTREE_A_FABRIC_UP, 4 * h, w);
+	if (lanes)
+		nla_put(msg, FATTREE_A_FABRIC_LANES, 4 * h, lanes);
+	if (backlog)
+		nla_put_u32(msg, FATTREE_A_FABRIC_BACKLOG, backlog);
+	return msg;
+}
+
+/*
+ * Send @msg and return the pages the kernel allocated meanwhile (the
+ * smallest of three tries, each with a fresh message from @make); the
+ * request's result goes to *@err.
+ */
+typedef struct nl_msg *(*make_fn)(struct ftnl *nl, void *arg);
+
+static long long pages_for(struct ftnl *nl, make_fn make, void *arg, int *err)
+{
+	long long best = -1, before, after;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		struct nl_msg *msg = make(nl, arg);
+
+		before = ft_pages_allocated();
+		*err = ftnl_transact(nl, msg, NULL, NULL);
+		after = ft_pages_allocated();
+		if (best < 0 || after - before < best)
+			best = after - before;
+	}
+	return best;
+}
+
+struct shape {
+	const char *name;
+	uint32_t h, m[4], w[4], lanes[4], backlog;
+};
+
+static struct nl_msg *make_new(struct ftnl *nl, void *arg)
+{
+	struct shape *s = arg;
+
+	return new_msg(nl, s->name, s->h, s->m, s->w, s->lanes[0] ? s->lanes : NULL, s->backlog);
+}
+
+/* Rows or circuits in one request, raised send buffer included. */
+struct batch {
+	const char *name;
+	uint8_t cmd;
+	int name_type, type;
+	const void *v;
+	uint32_t n;
+	size_t size;
+};
+
+static struct nl_msg *make_batch(struct ftnl *nl, void *arg)
+{
+	struct batch *b = arg;
+	struct nl_msg *msg;
+	int big = 64 << 20;
+
+	/* Past net.core.wmem_max: root may. */
+	msg = ftnl_batch(nl, b->cmd, b->name_type, b->name, b->type, b->v, b->n, b->size);
+	setsockopt(nl_socket_get_fd(nl->sk), SOL_SOCKET, SO_SNDBUFFORCE, &big, sizeof(big));
+	return msg;
+}
+
+/* Every fabric of this namespace goes. */
+static void del_all(struct ftnl *nl)
+{
+	static const char *const names[] = {
+		"a", "b", "c", "d", "big", "iso", "lim", "u0", "seven77",
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		ft_fabric_del(nl, names[i]);
+}
+
+FIXTURE(limits) {
+	struct ftnl nl;
+};
+
+FIXTURE_SETUP(limits)
+{
+	ASSERT_EQ(0, load_limited());
+	ASSERT_EQ(0, ftnl_open(&self->nl));
+	del_all(&self->nl);
+}
+
+/* The module goes, so that the tests after these load it as they like. */
+FIXTURE_TEARDOWN(limits)
+{
+	del_all(&self->nl);
+	ftnl_close(&self->nl);
+	system("ip netns del ftlimA 2>/dev/null; ip netns del ftlimB 2>/dev/null");
+	ft_module_unload();
+}
+
+/* Refused with @err, an extended-ack message mentioning @what, and
+ * no more pages allocated than @control (plus a little).
+ */
+#define EXPECT_REFUSED(_err, _what, _pages, _control) do {				\
+		EXPECT_EQ(_err, err);							\
+		EXPECT_NE(NULL, strstr(self->nl.errmsg, _what)) {			\
+			TH_LOG("extack: \"%s\"", self->nl.errmsg);			\
+		}									\
+		EXPECT_LE(_pages, (_control) + 16) {					\
+			TH_LOG("%lld pages allocated, %lld for the control",		\
+			       (long long)(_pages), (long long)(_control));		\
+		}									\
+	} while (0)
+
+TEST_F(limits, max_fabrics_per_namespace)
+{
+	struct shape s = { .name = "a", .h = 1, .m = { 2 }, .w = { 1 } };
+	long long pages, control;
+	int err;
+	pid_t pid;
+	int status;
+
+	ASSERT_EQ(0, ftnl_transact(&self->nl, make_new(&self->nl, &s), NULL, NULL));
+	s.name = "b";
+	ASSERT_EQ(0, ftnl_transact(&self->nl, make_new(&self->nl, &s), NULL, NULL));
+	s.name = "c";
+	ASSERT_EQ(0, ftnl_transact(&self->nl, make_new(&self->nl, &s), NULL, NULL));
+	s.name = "a";		/* exists: refused before any allocation */
+	control = pages_for(&self->nl, make_new, &s, &err);
+	EXPECT_EQ(-EEXIST, err);
+	s.name = "d";
+	pages = pages_for(&self->nl, make_new, &s, &err);
+	EXPECT_REFUSED(-ENOSPC, "max_fabrics", pages, control);
+	EXPECT_EQ(3, ft_fabric_count(&self->nl));
+
+	/* The limit is per namespace: another one has room of its own. */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct ftnl nl;
+
+		if (unshare(CLONE_NEWNET) || ftnl_open(&nl))
+			_exit(10);
+		s.name = "d";
+		_exit(ftnl_transact(&nl, make_new(&nl, &s), NULL, NULL) ? 11 :
+		      ft_fabric_count(&nl) == 1 ? 0 : 12);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+TEST_F(limits, max_leaves_max_levels_max_lanes)
+{
+	struct shape ok = { .name = "big", .h = 2, .m = { 8, 8 }, .w = { 1, 4 }, .lanes = { 4, 4 } };
+	struct shape leaves = { .name = "big", .h = 2, .m = { 256, 256 }, .w = { 1, 1 } };
+	struct shape leaves65 = { .name = "big", .h = 1, .m = { 65 }, .w = { 1 } };
+	struct shape levels = { .name = "big", .h = 4, .m = { 2, 2, 2, 2 }, .w = { 1, 2, 2, 2 } };
+	struct shape lanes = { .name = "big", .h = 2, .m = { 8, 8 }, .w = { 1, 4 }, .lanes = { 4, 5 } };
+	struct shape control = leaves;
+	long long pages, base, made;
+	int err;
+
+	control.name = "";	/* refused before the handler looks at the shape */
+	base = pages_for(&self->nl, make_new, &control, &err);
+	EXPECT_EQ(-EINVAL, err);
+
+	pages = pages_for(&self->nl, make_new, &leaves, &err);
+	EXPECT_REFUSED(-E2BIG, "max_leaves", pages, base);
+	pages = pages_for(&self->nl, make_new, &leaves65, &err);
+	EXPECT_REFUSED(-E2BIG, "max_leaves", pages, base);
+	pages = pages_for(&self->nl, make_new, &levels, &err);
+	EXPECT_REFUSED(-E2BIG, "max_levels", pages, base);
+	pages = pages_for(&self->nl, make_new, &lanes, &err);
+	EXPECT_REFUSED(-E2BIG, "max_lanes", pages, base);
+
+	/* The instrument works: the largest fabric allowed allocates. */
+	{
+		long long before = ft_pages_allocated();
+
+		ASSERT_EQ(0, ftnl_transact(&self->nl, make_new(&self->nl, &ok), NULL, NULL));
+		made = ft_pages_allocated() - before;
+		TH_LOG("refused: <= %lld pages; the largest fabric allowed (64 leaves, 4 lanes): %lld",
+		       pages, made);
+		EXPECT_GT(made, 256);
+	}
+}
+
+TEST_F(limits, max_fabric_mb)
+{
+	/* 64 leaves holding 65536 packets each: far more than 16 MiB. */
+	struct shape s = { .name = "big", .h = 1, .m = { 64 }, .w = { 1 }, .backlog = 65536 };
+	struct shape control = s;
+	long long pages, base;
+	int err;
+
+	control.name = "";
+	base = pages_for(&self->nl, make_new, &control, &err);
+	pages = pages_for(&self->nl, make_new, &s, &err);
+	EXPECT_REFUSED(-E2BIG, "max_fabric_mb", pages, base);
+	EXPECT_EQ(0, ft_fabric_count(&self->nl));
+	s.backlog = 64;
+	EXPECT_EQ(0, ftnl_transact(&self->nl, make_new(&self->nl, &s), NULL, NULL));
+}
+
+TEST_F(limits, attribute_ranges)
+{
+	struct shape s = { .name = "lim", .h = 1, .m = { 4 }, .w = { 1 } };
+	struct shape levels21 = { .name = "lim", .h = 21, .m = { 2 }, .w = { 1 } };
+	struct nl_msg *msg;
+	int err;
+
+	/* h beyond FATTREE_MAX_LEVELS, a backlog beyond 65536: the policy. */
+	msg = new_msg(&self->nl, "lim", 21, levels21.m, levels21.w, NULL, 0);
+	err = ftnl_transact(&self->nl, msg, NULL, NULL);
+	EXPECT_EQ(-ERANGE, err);
+	EXPECT_NE(0, strlen(self->nl.errmsg));
+	EXPECT_GT(self->nl.err_offset, 0);
+	msg = new_msg(&self->nl, "lim", 1, s.m, s.w, NULL, 65537);
+	EXPECT_EQ(-ERANGE, ftnl_transact(&self->nl, msg, NULL, NULL));
+	EXPECT_NE(0, strlen(self->nl.errmsg));
+
+	ASSERT_EQ(0, ftnl_transact(&self->nl, make_new(&self->nl, &s), NULL, NULL));
+	/* Steps: 1 to 10^6. */
+	EXPECT_EQ(-ERANGE, ft_fabric_step(&self->nl, "lim", 1000001));
+	EXPECT_NE(0, strlen(self->nl.errmsg));
+	EXPECT_EQ(-ERANGE, ft_fabric_step(&self->nl, "lim", 0));
+	/* A period of 0 (manual) or 1 us to 10 s. */
+	msg = ftnl_msg(&self->nl, FATTREE_CMD_FABRIC_SET, 0);
+	nla_put_string(msg, FATTREE_A_FABRIC_NAME, "lim");
+	nla_put_u64(msg, FATTREE_A_FABRIC_PERIOD_NS, 999);
+	EXPECT_EQ(-ERANGE, ftnl_transact(&self->nl, msg, NULL, NULL));
+	EXPECT_NE(NULL, strstr(self->nl.errmsg, "period"));
+}
+
+TEST_F(limits, names_lengths_and_characters)
+{
+	struct shape s = { .name = "seven77", .h = 1, .m = { 64 }, .w = { 1 } };
+	struct nl_msg *msg;
+	char ifname[32];
+
+	/* Seven characters: leaves "seven77-l0" .. "seven77-l63" fit IFNAMSIZ. */
+	ASSERT_EQ(0, ftnl_transact(&self->nl, make_new(&self->nl, &s), NULL, NULL));
+	snprintf(ifname, sizeof(ifname), "/sys/class/net/%s-l63", s.name);
+	EXPECT_EQ(0, access(ifname, F_OK));
+	/* Eight: the policy refuses it, pointing at the name. */
+	s.name = "eight888";
+	EXPECT_EQ(-EINVAL, ftnl_transact(&self->nl, make_new(&self->nl, &s), NULL, NULL));
+	EXPECT_NE(0, strlen(self->nl.errmsg));
+	EXPECT_GT(self->nl.err_offset, 0);
+	s.name = "";
+	EXPECT_EQ(-EINVAL, ftnl_transact(&self->nl, make_new(&self->nl, &s), NULL, NULL));
+	EXPECT_NE(NULL, strstr(self->nl.errmsg, "empty"));
+	/* Characters a device name cannot hold, and '%' (a format there). */
+	{
+		static const char *const bad[] = { "a%d", "b/c", "b c", "x:y", "t\tab" };
+		unsigned int i;
+
+		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			s.name = bad[i];
+			EXPECT_EQ(-EINVAL, ftnl_transact(&self->nl, make_new(&self->nl, &s),
+							 NULL, NULL));
+			EXPECT_NE(NULL, strstr(self->nl.errmsg, "cannot hold")) {
+				TH_LOG("\"%s\": \"%s\"", bad[i], self->nl.errmsg);
+			}
+		}
+	}
+	/* The same policy guards every command that names a fabric. */
+	msg = ftnl_msg(&self->nl, FATTREE_CMD_LINK_GET, NLM_F_DUMP);
+	nla_put_string(msg, FATTREE_A_LINK_FABRIC, "eight888");
+	EXPECT_EQ(-EINVAL, ftnl_transact(&self->nl, msg, NULL, NULL));
+	EXPECT_NE(0, strlen(self->nl.errmsg));
+	EXPECT_EQ(-EINVAL, ft_fabric_del(&self->nl, "eight888"));
+	EXPECT_EQ(1, ft_fabric_count(&self->nl));
+	EXPECT_NE(0, access("/sys/class/net/a0-l0", F_OK));
+}
+
+TEST_F(limits, inject_batch_size)
+{
+	struct shape s = { .name = "lim", .h = 1, .m = { 4 }, .w = { 1 } };
+	/* More rows than the fabric has room for synthetic pairs (65536). */
+	uint32_t n = 65537 + 4096, i;
+	struct fattree_inject_row *rows = calloc(n, sizeof(*rows));
+	struct batch b = { "lim", FATTREE_CMD_FABRIC_INJECT, FATTREE_A_FABRIC_NAME,
+			   FATTREE_A_FABRIC_INJECT, rows, n, sizeof(*rows) };
+	struct batch control = b;
+	struct fattree_inject_row big[2] = { { 0, 1, 0xffffffffU }, { 0, 1, 1 } };
+	struct ft_fabric_info fi;
+	long long pages, base;
+	int err;
+
+	ASSERT_NE(NULL, rows);
+	for (i = 0; i < n; i++)
+		rows[i] = (struct fattree_inject_row){ i % 4, (i / 4) % 4, 1 };
+	ASSERT_EQ(0, ftnl_transact(&self->nl, make_new(&self->nl, &s), NULL, NULL));
+	control.name = "nosuch";
+	base = pages_for(&self->nl, make_batch, &control, &err);
+	EXPECT_EQ(-ENOENT, err);
+	pages = pages_for(&self->nl, make_batch, &b, &err);
+	EXPECT_REFUSED(-ENOSPC, "synthetic pairs", pages, base);
+	TH_LOG("%u rows (%zu KiB): %lld pages for the refusal, %lld for a missing fabric",
+	       n, n * sizeof(*rows) >> 10, pages, base);
+	/* A pair's count cannot overflow: the whole batch is refused. */
+	EXPECT_EQ(-ERANGE, ft_fabric_inject(&self->nl, "lim", big, 2));
+	EXPECT_NE(NULL, strstr(self->nl.errmsg, "2^32"));
+	ASSERT_EQ(0, ft_fabric_get(&self->nl, "lim", &fi));
+	EXPECT_EQ(0, fi.synth_queued);
+	EXPECT_EQ(0, fi.queued);
+	free(rows);
+}
+
+TEST_F(limits, circuit_batch_size)
+{
+	struct shape s = { .name = "lim", .h = 1, .m = { 4 }, .w = { 1 } };
+	/* 100000 circuits: the table holds 4096. */
+	uint32_t n = 100000, i;
+	struct fattree_circuit *c = calloc(n, sizeof(*c));
+	struct fattree_pair *p = calloc(n, sizeof(*p));
+	struct batch b = { "lim", FATTREE_CMD_CIRCUIT_ADD, FATTREE_A_CIRCUIT_FABRIC,
+			   FATTREE_A_CIRCUIT_ENTRY, c, n, sizeof(*c) };
+	struct batch d = { "lim", FATTREE_CMD_CIRCUIT_DEL, FATTREE_A_CIRCUIT_FABRIC,
+			   FATTREE_A_CIRCUIT_PAIR, p, n, sizeof(*p) };
+	struct batch control = b;
+	long long pages, base;
+	int err;
+
+	ASSERT_NE(NULL, c);
+	ASSERT_NE(NULL, p);
+	for (i = 0; i < n; i++) {
+		c[i] = (struct fattree_circuit){ .src = i % 4, .dst = (i + 1) % 4, .lanes = 1 };
+		p[i] = (struct fattree_pair){ i % 4, (i + 1) % 4 };
+	}
+	s.lanes[0] = 4;
+	ASSERT_EQ(0, ftnl_transact(&self->nl, make_new(&self->nl, &s), NULL, NULL));
+	control.name = "nosuch";
+	base = pages_for(&self->nl, make_batch, &control, &err);
+	EXPECT_EQ(-ENOENT, err);
+	pages = pages_for(&self->nl, make_batch, &b, &err);
+	EXPECT_REFUSED(-E2BIG, "circuit table", pages, base);
+	TH_LOG("%u circuits (%zu KiB): %lld pages for the refusal, %lld for a missing fabric",
+	       n, n * sizeof(*c) >> 10, pages, base);
+	control = d;
+	control.name = "nosuch";
+	base = pages_for(&self->nl, make_batch, &control, &err);
+	pages = pages_for(&self->nl, make_batch, &d, &err);
+	EXPECT_REFUSED(-E2BIG, "circuit table", pages, base);
+	/* A table's worth is refused for want of lanes, not of room. */
+	b.n = 4;
+	EXPECT_EQ(0, ftnl_transact(&self->nl, make_batch(&self->nl, &b), NULL, NULL));
+	free(c);
+	free(p);
+}
+
+/* Demand announcements heard on a socket joined to the "demand" group. */
+static struct nl_sock *demand_listener(void)
+{
+	struct nl_sock *sk = nl_socket_alloc();
+	int grp;
+
+	if (!sk || genl_connect(sk))
+		return NULL;
+	grp = genl_ctrl_resolve_grp(sk, FATTREE_GENL_NAME, FATTREE_MCGRP_DEMAND);
+	if (grp < 0 || nl_socket_add_membership(sk, grp))
+		return NULL;
+	nl_socket_disable_seq_check(sk);
+	nl_socket_set_nonblocking(sk);
+	return sk;
+}
+
+static int count_msg(struct nl_msg *msg, void *arg)
+{
+	(void)msg;
+	(*(int *)arg)++;
+	return NL_OK;
+}
+
+/* Notifications waiting on @sk after @ms. */
+static int heard(struct nl_sock *sk, int ms)
+{
+	int n = 0;
+
+	usleep(ms * 1000);
+	nl_socket_modify_cb(sk, NL_CB_VALID, NL_CB_CUSTOM, count_msg, &n);
+	while (nl_recvmsgs_default(sk) >= 0)
+		;
+	return n;
+}
+
+static int enter(const char *ns)
+{
+	char path[64];
+	int fd, err;
+
+	snprintf(path, sizeof(path), "/run/netns/%s", ns);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	err = setns(fd, CLONE_NEWNET);
+	close(fd);
+	return err;
+}
+
+TEST_F(limits, namespaces_are_isolated)
+{
+	struct shape s = { .name = "iso", .h = 1, .m = { 4 }, .w = { 1 } };
+	struct fattree_inject_row row = { 0, 1, 5 };
+	struct fattree_circuit c = { .src = 0, .dst = 1, .lanes = 1 };
+	struct fattree_pair p = { 0, 1 };
+	struct ft_fabric_info fi;
+	struct ft_circuit_info *ci = NULL;
+	struct ft_link_info *l = NULL;
+	struct fattree_demand *dm = NULL;
+	struct nl_sock *here_l;
+	struct nl_msg *msg;
+	struct ftnl a;
+	int status, n;
+	pid_t pid;
+
+	ASSERT_EQ(0, system("ip netns add ftlimA && ip netns add ftlimB"));
+	/* "iso" in namespace A, stepped there by a child that listens for
+	 * its demand; the same name is free in this one.
+	 */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct nl_sock *there;
+
+		if (enter("ftlimA") || ftnl_open(&a) || !(there = demand_listener()))
+			_exit(10);
+		if (ftnl_transact(&a, make_new(&a, &s), NULL, NULL) ||
+		    ft_fabric_inject(&a, "iso", &row, 1) || ft_fabric_step(&a, "iso", 1))
+			_exit(11);
+		_exit(heard(there, 300) > 0 ? 0 : 12);
+	}
+	here_l = demand_listener();
+	ASSERT_NE(NULL, here_l);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_EQ(0, WEXITSTATUS(status)) TH_LOG("the fabric in A or its announcement failed");
+	EXPECT_EQ(0, heard(here_l, 300)) TH_LOG("A's demand was announced here");
+
+	/* Invisible from here: no get, no dump lists it, no dump of it. */
+	EXPECT_EQ(-ENOENT, ft_fabric_get(&self->nl, "iso", &fi));
+	EXPECT_EQ(0, ft_fabric_count(&self->nl));
+	EXPECT_EQ(-ENOENT, ft_links(&self->nl, "iso", &l));
+	EXPECT_EQ(-ENOENT, ft_circuits(&self->nl, "iso", &ci));
+	EXPECT_EQ(-ENOENT, ft_demand(&self->nl, "iso", &dm));
+	msg = ftnl_msg(&self->nl, FATTREE_CMD_LEAF_GET, NLM_F_DUMP);
+	nla_put_string(msg, FATTREE_A_LEAF_FABRIC, "iso");
+	EXPECT_EQ(-ENOENT, ftnl_transact(&self->nl, msg, NULL, NULL));
+	/* Untouchable: every change names a fabric that is not here. */
+	EXPECT_EQ(-ENOENT, ft_fabric_step(&self->nl, "iso", 1));
+	EXPECT_NE(NULL, strstr(self->nl.errmsg, "namespace"));
+	EXPECT_EQ(-ENOENT, ft_fabric_inject(&self->nl, "iso", &row, 1));
+	EXPECT_EQ(-ENOENT, ft_circuit_add(&self->nl, "iso", &c, 1, NULL, NULL));
+	EXPECT_EQ(-ENOENT, ft_circuit_del(&self->nl, "iso", &p, 1));
+	msg = ftnl_msg(&self->nl, FATTREE_CMD_FABRIC_SET, 0);
+	nla_put_string(msg, FATTREE_A_FABRIC_NAME, "iso");
+	nla_put_u64(msg, FATTREE_A_FABRIC_SEED, 9);
+	EXPECT_EQ(-ENOENT, ftnl_transact(&self->nl, msg, NULL, NULL));
+	EXPECT_EQ(-ENOENT, ft_fabric_del(&self->nl, "iso"));
+	/* A fabric of the same name here is another fabric. */
+	ASSERT_EQ(0, ftnl_transact(&self->nl, make_new(&self->nl, &s), NULL, NULL));
+	EXPECT_EQ(0, ft_fabric_step(&self->nl, "iso", 7));
+	EXPECT_EQ(0, ft_fabric_del(&self->nl, "iso"));
+
+	/* From namespace B as well; A's fabric is as A left it. */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct ftnl b;
+
+		if (enter("ftlimB") || ftnl_open(&b))
+			_exit(10);
+		if (ft_fabric_count(&b) != 0 || ft_fabric_del(&b, "iso") != -ENOENT ||
+		    ft_fabric_step(&b, "iso", 1) != -ENOENT)
+			_exit(11);
+		if (enter("ftlimA") || ftnl_open(&a) || ft_fabric_get(&a, "iso", &fi))
+			_exit(12);
+		_exit(fi.cycle == 1 && fi.synth_queued + fi.synth_delivered == 5 ? 0 : 13);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	nl_socket_free(here_l);
+	free(l);
+	free(ci);
+	free(dm);
+	n = ft_fabric_count(&self->nl);
+	EXPECT_EQ(0, n);
+}
+
+/* Every change refused with EPERM, every read answered, nothing changed. */
+static int changes_refused(const char *name)
+{
+	struct shape s = { .name = "u0", .h = 1, .m = { 4 }, .w = { 1 } };
+	struct fattree_inject_row row = { 0, 1, 5 };
+	struct fattree_circuit c = { .src = 2, .dst = 3, .lanes = 1 };
+	struct fattree_pair p = { 0, 1 };
+	struct ft_circuit_info *ci = NULL;
+	struct ft_link_info *l = NULL;
+	struct fattree_demand *dm = NULL;
+	struct ft_fabric_info fi;
+	struct nl_msg *msg;
+	struct ftnl nl;
+	int bad = 0;
+
+	if (ftnl_open(&nl))
+		return 100;
+	bad += ftnl_transact(&nl, make_new(&nl, &s), NULL, NULL) != -EPERM;
+	bad += ft_fabric_del(&nl, name) != -EPERM;
+	msg = ftnl_msg(&nl, FATTREE_CMD_FABRIC_SET, 0);
+	nla_put_string(msg, FATTREE_A_FABRIC_NAME, name);
+	nla_put_u64(msg, FATTREE_A_FABRIC_SEED, 9);
+	bad += ftnl_transact(&nl, msg, NULL, NULL) != -EPERM;
+	bad += ft_fabric_step(&nl, name, 1) != -EPERM;
+	bad += ft_fabric_inject(&nl, name, &row, 1) != -EPERM;
+	bad += ft_circuit_add(&nl, name, &c, 1, NULL, NULL) != -EPERM;
+	bad += ft_circuit_del(&nl, name, &p, 1) != -EPERM;
+	/* Reads: all open. */
+	bad += 10 * (ft_fabric_get(&nl, name, &fi) != 0 || ft_fabric_count(&nl) != 1);
+	bad += 10 * (ft_links(&nl, name, &l) <= 0 || ft_circuits(&nl, name, &ci) != 1 ||
+		     ft_demand(&nl, name, &dm) != 1);
+	bad += 10 * (ftnl_transact(&nl, ftnl_msg(&nl, FATTREE_CMD_INFO_GET, 0), NULL, NULL) != 0);
+	free(l);
+	free(ci);
+	free(dm);
+	ftnl_close(&nl);
+	return bad;
+}
+
+static void fabric_state(struct __test_metadata *_metadata, struct ftnl *nl,
+			 struct ft_fabric_info *fi, int *ncirc)
+{
+	struct ft_circuit_info *ci = NULL;
+
+	ASSERT_EQ(0, ft_fabric_get(nl, "lim", fi));
+	*ncirc = ft_circuits(nl, "lim", &ci);
+	free(ci);
+}
+
+/* Fabric "lim": a circuit 0 -> 1 and 5 messages of 0 -> 1 waiting. */
+static void prepare(struct __test_metadata *_metadata, struct ftnl *nl)
+{
+	struct shape s = { .name = "lim", .h = 1, .m = { 4 }, .w = { 1 } };
+	struct fattree_inject_row row = { 2, 3, 5 };
+	struct fattree_circuit c = { .src = 0, .dst = 1, .lanes = 1 };
+
+	ASSERT_EQ(0, ftnl_transact(nl, make_new(nl, &s), NULL, NULL));
+	ASSERT_EQ(0, ft_circuit_add(nl, "lim", &c, 1, NULL, NULL));
+	ASSERT_EQ(0, ft_fabric_inject(nl, "lim", &row, 1));
+}
+
+TEST_F(limits, unprivileged_reads_but_never_changes)
+{
+	struct ft_fabric_info a, b;
+	int ca, cb, status;
+	pid_t pid;
+
+	prepare(_metadata, &self->nl);
+	fabric_state(_metadata, &self->nl, &a, &ca);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		if (setgroups(0, NULL) || setgid(65534) || setuid(65534))
+			_exit(100);
+		_exit(changes_refused("lim"));
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("%d refusals or reads went wrong",
+						  WEXITSTATUS(status));
+	fabric_state(_metadata, &self->nl, &b, &cb);
+	EXPECT_EQ(a.cycle, b.cycle);
+	EXPECT_EQ(a.synth_queued, b.synth_queued);
+	EXPECT_EQ(ca, cb);
+	EXPECT_EQ(1, ft_fabric_count(&self->nl));
+}
+
+TEST_F(limits, root_without_cap_net_admin_changes_nothing)
+{
+	struct ft_fabric_info a, b;
+	int ca, cb, status;
+	pid_t pid;
+
+	prepare(_metadata, &self->nl);
+	fabric_state(_metadata, &self->nl, &a, &ca);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+		struct __user_cap_data_struct d[2];
+
+		if (syscall(SYS_capget, &h, d))
+			_exit(100);
+		d[CAP_NET_ADMIN / 32].effective &= ~(1U << (CAP_NET_ADMIN % 32));
+		d[CAP_NET_ADMIN / 32].permitted &= ~(1U << (CAP_NET_ADMIN % 32));
+		if (syscall(SYS_capset, &h, d))
+			_exit(101);
+		_exit(changes_refused("lim"));
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	fabric_state(_metadata, &self->nl, &b, &cb);
+	EXPECT_EQ(a.cycle, b.cycle);
+	EXPECT_EQ(a.synth_queued, b.synth_queued);
+	EXPECT_EQ(ca, cb);
+}
+
+TEST_HARNESS_MAIN

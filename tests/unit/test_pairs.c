@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The pool of waiting pairs: a count that would overflow is refused with
+ * nothing changed, and taking back a batch of adds in reverse order
+ * (what the kernel does when one row of an injection cannot be queued)
+ * leaves the pool exactly as it was, slot order included.
+ */
+#include "tap.h"
+#include "../../kmod/core/ft_pairs.h"
+#include "../../kmod/core/ft_rand.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define CAP	64
+
+struct pool_snap {
+	struct ft_pairs hdr;
+	struct ft_pair pair[CAP];
+	u32 active[CAP], free[CAP], bucket[CAP];
+};
+
+static void take(struct pool_snap *s, const struct ft_pairs *q)
+{
+	s->hdr = *q;
+	memcpy(s->pair, q->pair, sizeof(s->pair));
+	memcpy(s->active, q->active, sizeof(s->active));
+	memcpy(s->free, q->free, sizeof(s->free));
+	memcpy(s->bucket, q->bucket, (q->hmask + 1) * sizeof(u32));
+}
+
+/* Same state: counts, active order, free stack, hash chains, and every
+ * active pair's contents (free slots may hold stale bytes).
+ */
+static int same(const struct pool_snap *s, const struct ft_pairs *q)
+{
+	u32 i;
+
+	if (s->hdr.nactive != q->nactive || s->hdr.nfree != q->nfree ||
+	    s->hdr.queued != q->queued ||
+	    memcmp(s->active, q->active, q->nactive * sizeof(u32)) ||
+	    memcmp(s->free, q->free, q->nfree * sizeof(u32)) ||
+	    memcmp(s->bucket, q->bucket, (q->hmask + 1) * sizeof(u32)))
+		return 0;
+	for (i = 0; i < q->nactive; i++)
+		if (memcmp(&s->pair[q->active[i]], &q->pair[q->active[i]], sizeof(struct ft_pair)))
+			return 0;
+	return 1;
+}
+
+int main(void)
+{
+	struct ft_pairs q;
+	struct pool_snap before;
+	struct ft_rand r;
+	u32 src[16], dst[16], cnt[16];
+	int round, bad = 0, refused = 0;
+
+	if (ft_pairs_init(&q, CAP))
+		return 1;
+	ft_rand_seed(&r, 5);
+
+	/* Overflow: refused, nothing changed. */
+	tap_ok(ft_pairs_add(&q, 1, 2, 0, 0xffffffffU, 0, NULL) == 0, "a pair takes 2^32 - 1 messages");
+	take(&before, &q);
+	tap_ok(ft_pairs_add(&q, 1, 2, 0, 1, 0, NULL) == -FT_ERANGE && same(&before, &q),
+	       "one more is refused with nothing changed");
+	ft_pairs_unadd(&q, 1, 2, 0, 0xffffffffU);
+	tap_ok(q.nactive == 0 && q.nfree == CAP && q.queued == 0,
+	       "taking the add back returns the pair to the pool");
+
+	/* Random batches on a random pool, taken back in reverse order. */
+	for (round = 0; round < 2000; round++) {
+		u32 k = 1 + ft_rand_below(&r, 16), i, n;
+
+		for (i = 0; i < k && q.nactive < CAP - 16; i++)
+			ft_pairs_add(&q, ft_rand_below(&r, 6), ft_rand_below(&r, 6),
+				     ft_rand_below(&r, 2), 1 + ft_rand_below(&r, 5), round, NULL);
+		take(&before, &q);
+		for (n = 0; n < k; n++) {
+			src[n] = ft_rand_below(&r, 8);
+			dst[n] = ft_rand_below(&r, 8);
+			cnt[n] = ft_rand_below(&r, 4) ? 1 + ft_rand_below(&r, 9) : 0xfffffff0U;
+			if (ft_pairs_add(&q, src[n], dst[n], 1, cnt[n], round, NULL))
+				break;
+		}
+		if (n < k)
+			refused++;
+		while (n--)
+			ft_pairs_unadd(&q, src[n], dst[n], 1, cnt[n]);
+		if (!same(&before, &q))
+			bad++;
+		/* Drain some, so pools of every size come up. */
+		if (ft_rand_below(&r, 4) == 0) {
+			ft_pairs_destroy(&q);
+			ft_pairs_init(&q, CAP);
+		}
+	}
+	tap_ok(!bad, "2000 batches taken back leave the pool exactly as it was (%d differ, %d hit an overflow)",
+	       bad, refused);
+	tap_ok(refused > 0, "some batches overflowed a pair's count");
+	ft_pairs_destroy(&q);
+	return tap_done();
+}
