@@ -178,7 +178,11 @@ static const char * const ft_nl_cmd_names[FATTREE_CMD_MAX + 1] = {
 	[FATTREE_CMD_CIRCUIT_GET] = "circuit-get",
 	[FATTREE_CMD_DEMAND_GET] = "demand-get",
 	[FATTREE_CMD_DEMAND_NTF] = "demand-ntf",
+	[FATTREE_CMD_LINK_SET] = "link-set",
+	[FATTREE_CMD_STATS_RESET] = "stats-reset",
 };
+/* A command added without its name here would be counted unseen. */
+static_assert(FATTREE_CMD_MAX == FATTREE_CMD_STATS_RESET);
 
 static void ft_nl_count(u8 cmd)
 {

@@ -1508,8 +1508,11 @@ int main(void)
 	if (rc)
 		ksft_exit_fail_msg("ftnl_open: %s\n", strerror(-rc));
 	family = nl.family;
-	if (read_requests(reached[0]))
-		ksft_exit_fail_msg("%s unreadable: debugfs missing?\n", REQUESTS);
+	rc = read_requests(reached[0]);
+	if (rc == -EPROTO)
+		ksft_exit_fail_msg("%s does not name every command this test knows\n", REQUESTS);
+	if (rc)
+		ksft_exit_fail_msg("%s: %s (debugfs missing?)\n", REQUESTS, strerror(-rc));
 	{
 		struct ft_spec s;
 
