@@ -181,6 +181,7 @@ static const char * const ft_nl_cmd_names[FATTREE_CMD_MAX + 1] = {
 	[FATTREE_CMD_LINK_SET] = "link-set",
 	[FATTREE_CMD_STATS_RESET] = "stats-reset",
 };
+
 /* A command added without its name here would be counted unseen. */
 static_assert(FATTREE_CMD_MAX == FATTREE_CMD_STATS_RESET);
 
