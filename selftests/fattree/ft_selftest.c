@@ -124,6 +124,13 @@ int ft_mem_snapshot(struct ft_mem *m)
 	return 0;
 }
 
+long long ft_mem_vmalloc_slack(void)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_CONF);
+
+	return 2LL * (cpus > 0 ? cpus : 1) * (16 << 10);
+}
+
 long long ft_pages_allocated(void)
 {
 	char line[256];

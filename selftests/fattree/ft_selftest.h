@@ -37,6 +37,13 @@ struct ft_mem {
 	long long vmalloc;	/* VmallocUsed, bytes */
 };
 int ft_mem_snapshot(struct ft_mem *m);
+/*
+ * The most VmallocUsed may differ between two snapshots with nothing
+ * leaked: the kernel keeps up to two freed thread stacks per CPU (vmap
+ * stacks of 16 KiB) for its next threads, and the test's processes and
+ * the kernel's workers come and go.
+ */
+long long ft_mem_vmalloc_slack(void);
 /* Pages the kernel has allocated since boot (/proc/vmstat pgalloc_*). */
 long long ft_pages_allocated(void);
 

@@ -15,8 +15,9 @@
  *	of the game; anything but EEXIST, ENOSPC and ENOENT (and E2BIG when
  *	the table is full) is an error. Prints the counts.
  *   ft_stress mem
- *	Prints "slab BYTES vmalloc BYTES": slab objects and vmalloc in use
- *	after dropping caches and flushing per-CPU slabs.
+ *	Prints "slab BYTES vmalloc BYTES vslack BYTES": slab objects and
+ *	vmalloc in use after dropping caches and flushing per-CPU slabs, and
+ *	the vmalloc difference that is no leak (ft_mem_vmalloc_slack()).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -126,7 +127,8 @@ int main(int argc, char **argv)
 
 		if (ft_mem_snapshot(&m))
 			return 1;
-		printf("slab %lld vmalloc %lld\n", m.slab, m.vmalloc);
+		printf("slab %lld vmalloc %lld vslack %lld\n", m.slab, m.vmalloc,
+		       ft_mem_vmalloc_slack());
 		return 0;
 	}
 	if (argc < 3 || (strcmp(argv[1], "cycles") && strcmp(argv[1], "circuits")) ||
