@@ -128,7 +128,7 @@ long long ft_mem_vmalloc_slack(void)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_CONF);
 
-	return 2LL * (cpus > 0 ? cpus : 1) * (16 << 10);
+	return 2LL * (cpus > 0 ? cpus : 1) * (32 << 10);
 }
 
 long long ft_pages_allocated(void)

@@ -40,8 +40,8 @@ int ft_mem_snapshot(struct ft_mem *m);
 /*
  * The most VmallocUsed may differ between two snapshots with nothing
  * leaked: the kernel keeps up to two freed thread stacks per CPU (vmap
- * stacks of 16 KiB) for its next threads, and the test's processes and
- * the kernel's workers come and go.
+ * stacks of 16 KiB, 32 KiB under KASAN) for its next threads, and the
+ * test's processes and the kernel's workers come and go.
  */
 long long ft_mem_vmalloc_slack(void);
 /* Pages the kernel has allocated since boot (/proc/vmstat pgalloc_*). */
