@@ -36,8 +36,8 @@ ROUTE_CFLAGS = $(shell pkg-config --cflags libnl-route-3.0)
 ROUTE_LIBS   = $(shell pkg-config --libs libnl-route-3.0)
 URING_LIBS   = $(shell pkg-config --libs liburing)
 
-.PHONY: all module tools selftests deps check demo bench clean help man install uninstall \
-	install-dkms uninstall-dkms fuzz ynl
+.PHONY: all module tools selftests deps check check-debug demo bench clean help man install \
+	uninstall install-dkms uninstall-dkms fuzz ynl
 
 all: module tools selftests man
 
@@ -45,6 +45,9 @@ help:
 	@echo "make          build kmod/fattree.ko (KDIR=$(KDIR)) and the programs"
 	@echo "              KERNEL=6.12 (or a release) picks another installed kernel"
 	@echo "make check    install what is missing, build, run every test"
+	@echo "make check-debug  the selftests under a KASAN/lockdep/kmemleak kernel built"
+	@echo "              from linux-source-6.1 (cached in build/debug-kernel/; the first"
+	@echo "              build takes long)"
 	@echo "make demo     install what is missing, build, run the main job in a VM"
 	@echo "make bench    benchmarks and docs/results.md (QUICK=1: a smoke run)"
 	@echo "make install  module, depmod, programs, man pages, systemd unit, spec"
@@ -112,6 +115,12 @@ check:
 	@$(MAKE) --no-print-directory ynl
 	@$(MAKE) --no-print-directory all
 	@scripts/check
+
+# The debug kernel lane (scripts/check-debug): not part of check, see README.md.
+check-debug:
+	@scripts/install-deps --debug-kernel
+	@$(MAKE) --no-print-directory all
+	@scripts/check-debug
 
 demo:
 	@scripts/install-deps

@@ -372,4 +372,4 @@ TEST_F_TIMEOUT(circuit, arp_and_ping_on_a_circuit_fabric, 90)
 	EXPECT_EQ(0, system("ip netns exec ctA ping -q -c 3 -i 0.2 -W 2 10.98.0.2 >/dev/null"));
 }
 
-TEST_HARNESS_MAIN
+FT_HARNESS_MAIN

@@ -475,4 +475,4 @@ TEST_F(fabric, timed_fabric_runs_and_refuses_steps)
 	EXPECT_NE(NULL, strstr(self->nl.errmsg, "period"));
 }
 
-TEST_HARNESS_MAIN
+FT_HARNESS_MAIN

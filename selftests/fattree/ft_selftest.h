@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 /*
  * The harness kills a test after 30 s unless told otherwise. Under
@@ -26,6 +27,33 @@ int ft_module_load(const char *params);
 int ft_module_unload(void);
 /* Load the module unless it is loaded already. */
 int ft_module_ensure(void);
+/*
+ * TEST_HARNESS_MAIN, with every test's timeout (30 s unless TEST_F_TIMEOUT
+ * says otherwise) multiplied by $FT_TIMEOUT_SCALE, a whole number (default
+ * 1): the debug kernel lane (scripts/check-debug) runs the suite many times
+ * slower, under KASAN, lockdep and kmemleak in an emulated machine.
+ * Expanded after kselftest_harness.h, whose fixture list it walks.
+ */
+#define FT_HARNESS_MAIN							\
+	static void __attribute__((constructor))			\
+	__constructor_order_last(void)					\
+	{								\
+		if (!__constructor_order)				\
+			__constructor_order = _CONSTRUCTOR_ORDER_BACKWARD; \
+	}								\
+	int main(int argc, char **argv)					\
+	{								\
+		const char *e = getenv("FT_TIMEOUT_SCALE");		\
+		int scale = e ? atoi(e) : 1;				\
+		struct __fixture_metadata *f;				\
+		struct __test_metadata *t;				\
+									\
+		for (f = __fixture_list; scale > 1 && f; f = f->next)	\
+			for (t = f->tests; t; t = t->next)		\
+				t->timeout *= scale;			\
+		return test_harness_run(argc, argv);			\
+	}
+
 /* A number from sysfs, or -1. */
 long long ft_sysfs_num(const char *path);
 /* The first line of a sysfs file into @buf, or -errno. */

@@ -128,4 +128,4 @@ TEST(read_open_to_unprivileged)
 	ftnl_close(&nl);
 }
 
-TEST_HARNESS_MAIN
+FT_HARNESS_MAIN

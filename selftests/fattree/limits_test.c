@@ -654,4 +654,4 @@ TEST_F(limits, root_without_cap_net_admin_changes_nothing)
 	EXPECT_EQ(ca, cb);
 }
 
-TEST_HARNESS_MAIN
+FT_HARNESS_MAIN

@@ -424,4 +424,4 @@ TEST_F(linkfail, changes_refused_to_unprivileged)
 	EXPECT_EQ(0, WEXITSTATUS(status));
 }
 
-TEST_HARNESS_MAIN
+FT_HARNESS_MAIN

@@ -94,4 +94,4 @@ TEST(parameters_reported)
 	ASSERT_EQ(0, ft_module_unload());
 }
 
-TEST_HARNESS_MAIN
+FT_HARNESS_MAIN

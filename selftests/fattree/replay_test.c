@@ -129,4 +129,4 @@ TEST_F(replay, kernel_equals_userspace)
 	free(l);
 }
 
-TEST_HARNESS_MAIN
+FT_HARNESS_MAIN

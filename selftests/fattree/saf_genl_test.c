@@ -461,4 +461,4 @@ TEST_F(saf, delete_mid_batch)
 	EXPECT_FALSE(ifexists("s0-l0"));
 }
 
-TEST_HARNESS_MAIN
+FT_HARNESS_MAIN

@@ -271,4 +271,4 @@ TEST_F(traffic, unload_with_fabric_and_traffic)
 	ASSERT_EQ(0, ftnl_open(&self->nl));
 }
 
-TEST_HARNESS_MAIN
+FT_HARNESS_MAIN
