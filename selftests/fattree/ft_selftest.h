@@ -28,7 +28,7 @@ int ft_module_unload(void);
 /* Load the module unless it is loaded already. */
 int ft_module_ensure(void);
 /*
- * TEST_HARNESS_MAIN, with every test's timeout (30 s unless TEST_F_TIMEOUT
+ * TEST_HARNESS_MAIN, with every test's timeout (300 s, above, unless TEST_F_TIMEOUT
  * says otherwise) multiplied by $FT_TIMEOUT_SCALE, a whole number (default
  * 1): the debug kernel lane (scripts/check-debug) runs the suite many times
  * slower, under KASAN, lockdep and kmemleak in an emulated machine.
