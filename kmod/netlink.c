@@ -819,7 +819,17 @@ static int ft_nl_inject_rows(struct genl_info *info, const struct ft_fab *fab,
 		NL_SET_ERR_MSG_MOD(info->extack, "no rows to inject");
 		return -EINVAL;
 	}
-	if (nrows > min(fab->synth_pairs_max, fab->pairs.cap)) {
+	/*
+	 * Before allocating: more rows than the fabric could ever hold
+	 * (pairs in delivery cycles; packets, at least one a row, in its
+	 * store-and-forward pool). What fits now is the engine's to say.
+	 */
+	if (fab->saf && nrows > fab->saf->eng.p.max_pkts) {
+		NL_SET_ERR_MSG_MOD(info->extack,
+				   "more synthetic messages than the store-and-forward pool holds");
+		return -ENOSPC;
+	}
+	if (!fab->saf && nrows > min(fab->synth_pairs_max, fab->pairs.cap)) {
 		NL_SET_ERR_MSG_MOD(info->extack,
 				   "more synthetic pairs than the fabric can hold at once");
 		return -ENOSPC;
