@@ -85,9 +85,11 @@ kill -TERM $dpid; wait $dpid; dpid=
 # Saturation on a timed fabric: many-to-one into leaf 0 through a 1-lane
 # leaf link (7 sources); the fabric carries at most its lanes per cycle, loses nothing.
 # A kernel FT_TIMEOUT_SCALE times slower (the debug lane) gets cycles as
-# many times longer, so that its senders can still fill them.
+# many times longer, so that its senders can still fill them, and as many
+# times longer to drain what waits at the end.
 "$ftctl" fabric add t2 binary 8 period "$((${FT_TIMEOUT_SCALE:-1}))ms" path dmodk
-"$ftt" --no-progress --json --duration 2 t2 many-to-one > "$tmp/sat.json" 2>"$tmp/sat.err"
+"$ftt" --no-progress --json --duration 2 --timeout $((60 * ${FT_TIMEOUT_SCALE:-1})) t2 many-to-one \
+	> "$tmp/sat.json" 2>"$tmp/sat.err"
 rc=$?
 check "saturating run: no loss, every message accounted for" \
 	'[ $rc = 0 ] && [ "$(jget "$tmp/sat.json" "f[\"lost\"] == 0 and f[\"received\"] == f[\"sent\"] > 0")" = True ]' \
