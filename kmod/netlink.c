@@ -287,11 +287,36 @@ static struct nlattr *ft_nl_saf_attr(struct nlattr **tb)
 	return tb[FATTREE_A_FABRIC_SAF_GHOSTS];
 }
 
+/*
+ * What only delivery cycles have, refused on a store-and-forward fabric
+ * (at creation and by a later set): the circuit path (@circuit: asked
+ * for), injection rules and arbitration.
+ */
+static int ft_nl_saf_cycle_only(struct genl_info *info, bool circuit)
+{
+	struct nlattr **tb = info->attrs;
+	struct nlattr *a;
+
+	if (circuit) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[FATTREE_A_FABRIC_PATH],
+				    "path circuit does not apply in store-and-forward mode: dmodk, random or firstfree");
+		return -EINVAL;
+	}
+	a = tb[FATTREE_A_FABRIC_INJECTION] ?: tb[FATTREE_A_FABRIC_ARBITRATION];
+	if (a) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a,
+				    "injection and arbitration apply to delivery cycles, not to store-and-forward mode");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* Mode and, in store-and-forward mode, q, discipline and ghosts. */
 static int ft_nl_saf_params(struct genl_info *info, struct ft_fab_params *p)
 {
 	struct nlattr **tb = info->attrs;
 	struct nlattr *a;
+	int err;
 
 	p->mode = ft_nla_u32(tb[FATTREE_A_FABRIC_MODE], FATTREE_MODE_CYCLE);
 	if (p->mode != FATTREE_MODE_SAF) {
@@ -315,17 +340,9 @@ static int ft_nl_saf_params(struct genl_info *info, struct ft_fab_params *p)
 				    "q must be 1 to 64 packets per edge queue");
 		return -ERANGE;
 	}
-	if (p->path == FATTREE_PATH_CIRCUIT) {
-		NL_SET_ERR_MSG_ATTR(info->extack, tb[FATTREE_A_FABRIC_PATH],
-				    "path circuit does not apply in store-and-forward mode: dmodk, random or firstfree");
-		return -EINVAL;
-	}
-	a = tb[FATTREE_A_FABRIC_INJECTION] ?: tb[FATTREE_A_FABRIC_ARBITRATION];
-	if (a) {
-		NL_SET_ERR_MSG_ATTR(info->extack, a,
-				    "injection and arbitration apply to delivery cycles, not to store-and-forward mode");
-		return -EINVAL;
-	}
+	err = ft_nl_saf_cycle_only(info, p->path == FATTREE_PATH_CIRCUIT);
+	if (err)
+		return err;
 	p->saf_discipline = ft_nla_u32(tb[FATTREE_A_FABRIC_SAF_DISCIPLINE],
 				       FATTREE_SAF_DISCIPLINE_RANK);
 	p->saf_ghosts = ft_nla_u32(tb[FATTREE_A_FABRIC_SAF_GHOSTS], 1);
@@ -693,8 +710,9 @@ static int ft_nl_fabric_get_dumpit(struct sk_buff *skb, struct netlink_callback 
 static int ft_nl_saf_set(struct genl_info *info, struct ft_fab *fab)
 {
 	struct nlattr **tb = info->attrs;
-	struct nlattr *a;
 	u32 disc, ghosts;
+	struct nlattr *a;
+	int err;
 
 	a = tb[FATTREE_A_FABRIC_MODE] ?: tb[FATTREE_A_FABRIC_SAF_Q];
 	if (a) {
@@ -710,18 +728,10 @@ static int ft_nl_saf_set(struct genl_info *info, struct ft_fab *fab)
 				    "discipline and ghosts belong to store-and-forward fabrics");
 		return -EINVAL;
 	}
-	if (tb[FATTREE_A_FABRIC_PATH] &&
-	    nla_get_u32(tb[FATTREE_A_FABRIC_PATH]) == FATTREE_PATH_CIRCUIT) {
-		NL_SET_ERR_MSG_ATTR(info->extack, tb[FATTREE_A_FABRIC_PATH],
-				    "path circuit does not apply in store-and-forward mode: dmodk, random or firstfree");
-		return -EINVAL;
-	}
-	a = tb[FATTREE_A_FABRIC_INJECTION] ?: tb[FATTREE_A_FABRIC_ARBITRATION];
-	if (a) {
-		NL_SET_ERR_MSG_ATTR(info->extack, a,
-				    "injection and arbitration apply to delivery cycles, not to store-and-forward mode");
-		return -EINVAL;
-	}
+	err = ft_nl_saf_cycle_only(info, tb[FATTREE_A_FABRIC_PATH] &&
+				   nla_get_u32(tb[FATTREE_A_FABRIC_PATH]) == FATTREE_PATH_CIRCUIT);
+	if (err)
+		return err;
 	if (!tb[FATTREE_A_FABRIC_SAF_DISCIPLINE] && !tb[FATTREE_A_FABRIC_SAF_GHOSTS])
 		return 0;
 	disc = ft_nla_u32(tb[FATTREE_A_FABRIC_SAF_DISCIPLINE], 0);
