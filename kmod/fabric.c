@@ -238,7 +238,10 @@ int ft_fab_create(struct net *net, struct ft_fab_params *p,
 		goto out;
 	err = ft_leaves_create(fab);
 	if (err) {
-		NL_SET_ERR_MSG_MOD(extack, "cannot register the leaf devices (names taken?)");
+		if (err == -EEXIST)
+			NL_SET_ERR_MSG_MOD(extack, "a leaf's device name is taken");
+		else
+			NL_SET_ERR_MSG_MOD(extack, "cannot register the leaf devices");
 		ft_fab_free(fab);
 		goto out;
 	}

@@ -32,7 +32,7 @@ contains() { # NAME PATTERN COMMAND...
 }
 
 echo "TAP version 13"
-echo "1..23"
+echo "1..27"
 [ -d /sys/module/fattree ] || insmod "$top/fattree.ko"
 check info_answers 0 "$ftctl" info
 contains info_names_version "fattree $(cat /sys/module/fattree/version)" "$ftctl" info
@@ -88,6 +88,15 @@ kill -TERM $pid
 wait $pid
 check demand_watch_sigterm_exits_0 0 test $? -eq 0
 contains demand_watch_json '^{"fabric":"ftc","cycle":' cat "$tmp/term"
+# A leaf name taken by another device, past the first batch of leaves the
+# module registers under one hold of rtnl: the creation fails whole, says
+# why, and leaves no leaf behind (only the device that held the name).
+ip link set ftc-l0 name ftx-l100
+contains clash_refused_with_reason "name is taken" "$ftctl" fabric add ftx kary 4 4 period manual
+check clash_leaves_no_leaf 0 test "$(ip -o link show | grep -c ': ftx-l')" -eq 1
+check clash_leaves_no_fabric 1 "$ftctl" fabric show ftx
+check clash_name_freed_creates 0 "$ftctl" fabric add ftx kary 2 4 period manual
+"$ftctl" fabric del ftx
 "$ftctl" fabric del ftc
 rm -rf "$tmp"
 rmmod fattree
