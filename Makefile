@@ -64,8 +64,8 @@ module:
 	@[ -n "$(KDIR)" ] || scripts/find-kdir >/dev/null
 	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules
 
-tools: $(BUILD)/bin/ftctl $(BUILD)/bin/ftsim $(BUILD)/bin/udp_pair $(BUILD)/bin/fattreed \
-	$(BUILD)/bin/fttraffic
+tools: $(BUILD)/bin/ftctl $(BUILD)/bin/ftsim $(BUILD)/bin/udp_pair $(BUILD)/bin/rtnl_wait \
+	$(BUILD)/bin/fattreed $(BUILD)/bin/fttraffic
 
 $(BUILD)/obj/%.o: %.c $(wildcard tools/lib/*.h tools/ftctl/*.h uapi/linux/*.h kmod/core/*.h \
 			    daemon/*.h daemon/sched/*.h tools/ftsim/*.h tools/fttraffic/*.h)
@@ -88,6 +88,10 @@ $(BUILD)/bin/ftsim: $(patsubst %.c,$(BUILD)/obj/%.o,$(FTSIM_SRCS))
 $(BUILD)/bin/udp_pair: $(BUILD)/obj/tools/bench/udp_pair.o
 	@mkdir -p $(dir $@)
 	$(CC) $^ -o $@
+
+$(BUILD)/bin/rtnl_wait: $(BUILD)/obj/tools/bench/rtnl_wait.o
+	@mkdir -p $(dir $@)
+	$(CC) $^ $(ROUTE_LIBS) $(NL_LIBS) -o $@
 
 $(BUILD)/bin/ftctl: $(patsubst %.c,$(BUILD)/obj/%.o,$(FTCTL_SRCS))
 	@mkdir -p $(dir $@)
