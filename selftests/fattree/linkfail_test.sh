@@ -71,9 +71,12 @@ ip -n lA link set lt-l1 up; ip -n lB link set lt-l14 up
 tc -n lA qdisc replace dev lt-l1 root pfifo limit 10000
 # 1 -> 14: dmodk takes port 14 mod 4 = 2 out of leaf switch 0, so top
 # switch 2; next come port 3 (top switch 3), then port 0. The stream is
-# long (8 s at least) and the failures come early, read with ftctl alone
-# (a busy emulated guest starts programs slowly).
-"$udp" lA lB 10.98.0.2 8000 64 >"$tmp/udp" 2>&1 &
+# long (8 s at least, FT_TIMEOUT_SCALE times that on a slow kernel, where
+# the debug lane saw the stream end before the second failure) and the
+# failures come early, read with ftctl alone (a busy emulated guest starts
+# programs slowly).
+count=$((8000 * ${FT_TIMEOUT_SCALE:-1}))
+"$udp" lA lB 10.98.0.2 $count 64 >"$tmp/udp" 2>&1 &
 upid=$!
 sleep 0.5
 "$ftctl" link fail lt level 2 node 0 port 2 >"$tmp/fail1"
@@ -90,7 +93,7 @@ res=$(cat "$tmp/udp")
 # col FILE NODE PORT DIR: the carried column of a link show line
 col() { awk -v n="$2" -v p="$3" -v d="$4" '$3 == n && $4 == p && $5 == d { print $8 }' "$1"; }
 check "a UDP stream through failures arrives whole and in order" \
-	'[ $running = 1 ] && echo "$res" | grep -q "received 8000 lost 0 reordered 0"' \
+	'[ $running = 1 ] && echo "$res" | grep -q "received $count lost 0 reordered 0"' \
 	"still running after the failures: $running; $res"
 check "the failed link and switch carried nothing while failed" \
 	'[ "$(col "$tmp/l1" 0 2 up)" = "$(col "$tmp/l3" 0 2 up)" ] && [ "$(col "$tmp/l2" 0 3 up)" = "$(col "$tmp/l3" 0 3 up)" ]' \
