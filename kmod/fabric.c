@@ -208,6 +208,28 @@ err:
 	return NULL;
 }
 
+/* Stop a fabric and drop the packets it holds; its leaves go on @kill
+ * for one batched unregister_netdevice_many() under rtnl.
+ */
+static void ft_fab_teardown(struct ft_fab *fab, struct list_head *kill)
+{
+	ft_engine_stop(fab);
+	ft_engine_drop_all(fab);
+	ft_leaves_destroy(fab, kill);
+}
+
+/* Tear down one fabric no namespace lists any more, and free it. */
+static void ft_fab_destroy(struct ft_fab *fab)
+{
+	LIST_HEAD(kill);
+
+	rtnl_lock();
+	ft_fab_teardown(fab, &kill);
+	unregister_netdevice_many(&kill);
+	rtnl_unlock();
+	ft_fab_free(fab);
+}
+
 int ft_fab_create(struct net *net, struct ft_fab_params *p,
 		  struct netlink_ext_ack *extack)
 {
@@ -242,7 +264,7 @@ int ft_fab_create(struct net *net, struct ft_fab_params *p,
 			NL_SET_ERR_MSG_MOD(extack, "a leaf's device name is taken");
 		else
 			NL_SET_ERR_MSG_MOD(extack, "cannot register the leaf devices");
-		ft_fab_free(fab);
+		ft_fab_destroy(fab);
 		goto out;
 	}
 	list_add_tail(&fab->node, &fn->fabrics);
@@ -258,22 +280,11 @@ out:
 	return err;
 }
 
-/* Stop a fabric and free it; its leaves go on @kill for one batched
- * unregister_netdevice_many() under rtnl.
- */
-static void ft_fab_teardown(struct ft_fab *fab, struct list_head *kill)
-{
-	ft_engine_stop(fab);
-	ft_engine_drop_all(fab);
-	ft_leaves_destroy(fab, kill);
-}
-
 int ft_fab_delete(struct net *net, const char *name,
 		  struct netlink_ext_ack *extack)
 {
 	struct ft_net *fn = ft_net(net);
 	struct ft_fab *fab;
-	LIST_HEAD(kill);
 
 	lockdep_assert_held(&fn->lock);
 	fab = ft_fab_find(net, name);
@@ -283,11 +294,7 @@ int ft_fab_delete(struct net *net, const char *name,
 	}
 	list_del(&fab->node);
 	fn->nfabrics--;
-	rtnl_lock();
-	ft_fab_teardown(fab, &kill);
-	unregister_netdevice_many(&kill);
-	rtnl_unlock();
-	ft_fab_free(fab);
+	ft_fab_destroy(fab);
 	return 0;
 }
 

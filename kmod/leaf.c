@@ -446,11 +446,12 @@ static int ft_leaf_register(struct ft_fab *fab, u32 i)
  * Register the fabric's leaves, FT_LEAVES_PER_RTNL at a time. The fabric is
  * not yet published, so nothing steps it; a leaf brought up meanwhile may
  * queue packets (to leaves not yet there too: delivery waits for the
- * engine), and a failure drops those before it unregisters the leaves.
+ * engine). On failure the leaves registered so far stay in fab->leaf[]:
+ * the caller tears the fabric down as a deletion does, queued packets
+ * included.
  */
 int ft_leaves_create(struct ft_fab *fab)
 {
-	LIST_HEAD(kill);
 	u32 i = 0;
 	int err = 0;
 
@@ -463,13 +464,6 @@ int ft_leaves_create(struct ft_fab *fab)
 		rtnl_unlock();
 		cond_resched();
 	}
-	if (!err)
-		return 0;
-	ft_engine_drop_all(fab);
-	rtnl_lock();
-	ft_leaves_destroy(fab, &kill);
-	unregister_netdevice_many(&kill);
-	rtnl_unlock();
 	return err;
 }
 
