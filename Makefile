@@ -6,15 +6,19 @@
 BUILD	:= $(CURDIR)/build
 # The kernel to build for and boot in the VM: KERNEL=6.12 (a series: its
 # newest installed release) or KERNEL=<release>; without it, Debian's
-# default kernel (scripts/find-kdir). KDIR=/path/to/kernel/build overrides
-# the build directory itself. Both reach every script this file runs.
+# default kernel. KDIR=/path/to/kernel/build overrides the build directory
+# itself. Both reach every script this file runs. The kernel is found when
+# a recipe needs it (scripts/find-kdir), never when this file is read:
+# `make demo` installs the headers first, then looks for them.
 KERNEL	?=
-ifeq ($(strip $(KDIR)),)
-KDIR	:= $(shell KERNEL='$(KERNEL)' scripts/find-kdir 2>/dev/null)
-endif
+KDIR	?=
 export KERNEL KDIR
-KVER	 = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
+FIND_KDIR := $(CURDIR)/scripts/find-kdir
 KSFT	:= $(BUILD)/kselftest/tools/testing/selftests
+# What the recipes run; tests/tools/make-recipes replaces them with stubs.
+INSTALL_DEPS ?= scripts/install-deps
+FTVM	?= tools/vm/ft-vm
+BENCH_RUN ?= scripts/bench/run
 
 CC	?= gcc
 USER_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -O2 -g -Iuapi -Itools/lib \
@@ -36,13 +40,18 @@ ROUTE_CFLAGS = $(shell pkg-config --cflags libnl-route-3.0)
 ROUTE_LIBS   = $(shell pkg-config --libs libnl-route-3.0)
 URING_LIBS   = $(shell pkg-config --libs liburing)
 
-.PHONY: all module tools selftests deps check check-debug demo bench clean help man install \
+.PHONY: all module tools selftests deps check check-debug demo bench clean help man man-if-scdoc install \
 	uninstall install-dkms uninstall-dkms fuzz ynl
 
-all: module tools selftests man
+# Plain `make`: what a user of their own machine needs (kernel headers and
+# the libraries). The selftests need the kselftest framework from Debian's
+# linux-source; `make selftests` or `make check` builds them.
+all: module tools man-if-scdoc
 
 help:
-	@echo "make          build kmod/fattree.ko (KDIR=$(KDIR)) and the programs"
+	@echo "make          build kmod/fattree.ko (against KDIR=, else scripts/find-kdir's"
+	@echo "              choice), the programs, and the man pages when scdoc is there"
+	@echo "make selftests  the kselftest programs (needs linux-source-6.1)"
 	@echo "              KERNEL=6.12 (or a release) picks another installed kernel"
 	@echo "make check    install what is missing, build, run every test"
 	@echo "make check-debug  the selftests under a KASAN/lockdep/kmemleak kernel built"
@@ -61,8 +70,9 @@ deps:
 	@scripts/install-deps
 
 module:
-	@[ -n "$(KDIR)" ] || scripts/find-kdir >/dev/null
-	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules
+	@kdir=$$($(FIND_KDIR)) && \
+	echo "$(MAKE) -C $$kdir M=$(CURDIR) W=1 modules" && \
+	$(MAKE) -C "$$kdir" M=$(CURDIR) W=1 modules
 
 tools: $(BUILD)/bin/ftctl $(BUILD)/bin/ftsim $(BUILD)/bin/udp_pair $(BUILD)/bin/rtnl_wait \
 	$(BUILD)/bin/fattreed $(BUILD)/bin/fttraffic
@@ -115,21 +125,24 @@ ynl:
 	@scripts/fetch-ynl $(BUILD)/ynl
 
 check:
-	@scripts/install-deps check
+	@$(INSTALL_DEPS) check
 	@$(MAKE) --no-print-directory ynl
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory all selftests
 	@scripts/check
 
 # The debug kernel lane (scripts/check-debug): not part of check, see README.md.
 check-debug:
-	@scripts/install-deps --debug-kernel
-	@$(MAKE) --no-print-directory all
+	@$(INSTALL_DEPS) --debug-kernel
+	@$(MAKE) --no-print-directory all selftests
 	@scripts/check-debug
 
+# The guest kernel is the one the module was built for, found after
+# install-deps has run.
 demo:
-	@scripts/install-deps
+	@$(INSTALL_DEPS)
 	@$(MAKE) --no-print-directory all
-	@tools/vm/ft-vm --kver $(KVER) --out $(BUILD)/vm/demo --timeout 600 -- scripts/demo-guest
+	@kver=$$($(FIND_KDIR) --release) && \
+	$(FTVM) --kver "$$kver" --out $(BUILD)/vm/demo --timeout 600 -- scripts/demo-guest
 
 # The benchmarks and the reproduction report (scripts/bench/run): scheduler
 # speed, schedule quality, cycles against lambda, the data path in one VM
@@ -137,19 +150,20 @@ demo:
 # never pass/fail. QUICK=1: every benchmark at tiny sizes, into build/bench-quick/.
 QUICK	?=
 bench:
-	@scripts/install-deps
+	@$(INSTALL_DEPS)
 	@$(MAKE) --no-print-directory all
-	@scripts/bench/run --kver $(KVER) $(if $(filter-out 0,$(QUICK)),--quick)
+	@kver=$$($(FIND_KDIR) --release) && \
+	$(BENCH_RUN) --kver "$$kver" $(if $(filter-out 0,$(QUICK)),--quick)
 
 # Long libFuzzer runs of every harness (tests/fuzz/): FUZZ_TIME seconds each;
 # what they find is kept in build/fuzz/ (`tests/fuzz/run --help`).
 FUZZ_TIME ?= 600
 fuzz:
-	@scripts/install-deps
+	@$(INSTALL_DEPS)
 	@tests/fuzz/run --time $(FUZZ_TIME)
 
 clean:
-	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	-kdir=$$($(FIND_KDIR) 2>/dev/null) && $(MAKE) -C "$$kdir" M=$(CURDIR) clean
 	-$(MAKE) -C tests/unit clean
 	rm -rf $(BUILD)
 
@@ -163,6 +177,14 @@ MAN_SRCS  := $(wildcard docs/man/*.scd)
 MAN_PAGES := $(patsubst docs/man/%.scd,$(BUILD)/man/%,$(MAN_SRCS))
 
 man: $(MAN_PAGES)
+
+# Plain make's man pages: built when scdoc is installed, else one line.
+man-if-scdoc:
+	@if command -v $(SCDOC) >/dev/null; then \
+		$(MAKE) --no-print-directory man; \
+	else \
+		echo "  SKIP    man pages ($(SCDOC) not found: apt-get install scdoc)"; \
+	fi
 
 $(BUILD)/man/%: docs/man/%.scd kmod/fattree.h
 	@command -v $(SCDOC) >/dev/null || \
@@ -186,7 +208,7 @@ UNITDIR	?= $(PREFIX)/lib/systemd/system
 # The kernel the module was built for (its vermagic), else KDIR's.
 # (Computed once, when first needed.)
 INSTALL_KVER ?= $(eval INSTALL_KVER := $(or $(shell modinfo -F vermagic kmod/fattree.ko \
-	2>/dev/null | cut -d' ' -f1),$(KVER)))$(INSTALL_KVER)
+	2>/dev/null | cut -d' ' -f1),$(shell $(FIND_KDIR) --release 2>/dev/null)))$(INSTALL_KVER)
 MODDIR	 = /lib/modules/$(INSTALL_KVER)/extra
 # DEPMOD= (empty) skips depmod, as a package build wants.
 DEPMOD	?= depmod
@@ -195,8 +217,10 @@ DEPMOD	?= depmod
 SIGN_KEY  ?=
 SIGN_CERT ?=
 ,	:= ,
-SIGN_FILE ?= $(KDIR)/scripts/sign-file
-SIGN_HASH ?= $(or $(shell sed -n 's/^CONFIG_MODULE_SIG_HASH="\(.*\)"/\1/p' $(KDIR)/.config 2>/dev/null),sha256)
+# (The kernel's build directory, looked up only when signing.)
+SIGN_KDIR  = $(shell $(FIND_KDIR) 2>/dev/null)
+SIGN_FILE ?= $(SIGN_KDIR)/scripts/sign-file
+SIGN_HASH ?= $(or $(shell sed -n 's/^CONFIG_MODULE_SIG_HASH="\(.*\)"/\1/p' $(SIGN_KDIR)/.config 2>/dev/null),sha256)
 
 # Every installed file, one per line: source, destination, mode, and a tag:
 # "-" plain, "module" the kernel module, "unit" the systemd unit (its
