@@ -71,6 +71,15 @@ static u32 ft_fab_circuit_cap(u32 n)
 	return min_t(u64, max_t(u64, 8ULL * n, 4096), FT_CIRCUITS_MAX);
 }
 
+/*
+ * What one leaf device costs the kernel besides the module's tables: the
+ * net_device and its private part, its queues, its sysfs directory, IPv4
+ * and IPv6 per-device state, its qdisc. Measured on Debian's 6.1 (4,096
+ * leaves against 16, backlog 1, leaves down, MemFree): 46 KiB per leaf in
+ * all, of which the module's own per-leaf tables are a few hundred bytes.
+ */
+#define FT_LEAF_KERNEL_BYTES	(44 * 1024)
+
 /* Bytes a fabric of this shape will allocate, leaves' devices included. */
 static u64 ft_fab_mem_estimate(const struct ft_topo *t, u32 max_msgs, u64 pairs)
 {
@@ -82,8 +91,7 @@ static u64 ft_fab_mem_estimate(const struct ft_topo *t, u32 max_msgs, u64 pairs)
 	       ft_pairs_mem_size(pairs) + pairs * sizeof(struct sk_buff_head) +
 	       ft_circuits_mem_size(ft_fab_circuit_cap(t->n)) +
 	       FT_DEMAND_MAX * sizeof(struct ft_pairs_demand) +
-	       (u64)t->n * (sizeof(struct net_device) + sizeof(struct ft_leaf) +
-			    2 * sizeof(void *));
+	       (u64)t->n * (FT_LEAF_KERNEL_BYTES + 2 * sizeof(void *));
 }
 
 static int ft_fab_check_limits(struct ft_fab_params *p, struct ft_topo *t,
@@ -167,7 +175,7 @@ static struct ft_fab *ft_fab_alloc(struct net *net, const struct ft_fab_params *
 	u32 i;
 	int id;
 
-	fab = kzalloc(sizeof(*fab), GFP_KERNEL_ACCOUNT);
+	fab = kzalloc(sizeof(*fab), FT_GFP_FABRIC);
 	if (!fab)
 		return NULL;
 	id = ida_alloc_range(&ft_fab_ida, 1, 0xffff, GFP_KERNEL);
@@ -191,11 +199,11 @@ static struct ft_fab *ft_fab_alloc(struct net *net, const struct ft_fab_params *
 	    ft_circuits_init(&fab->circ, ft_fab_circuit_cap(n)))
 		goto err;
 	fab->demand_max = FT_DEMAND_MAX;
-	fab->demand = kvcalloc(fab->demand_max, sizeof(*fab->demand), GFP_KERNEL_ACCOUNT);
+	fab->demand = kvcalloc(fab->demand_max, sizeof(*fab->demand), FT_GFP_FABRIC);
 	if (!fab->demand)
 		goto err;
-	fab->slotq = kvcalloc(cap, sizeof(*fab->slotq), GFP_KERNEL_ACCOUNT);
-	fab->leaf = kvcalloc(n, sizeof(*fab->leaf), GFP_KERNEL_ACCOUNT);
+	fab->slotq = kvcalloc(cap, sizeof(*fab->slotq), FT_GFP_FABRIC);
+	fab->leaf = kvcalloc(n, sizeof(*fab->leaf), FT_GFP_FABRIC);
 	if (!fab->slotq || !fab->leaf)
 		goto err;
 	for (i = 0; i < cap; i++)
@@ -256,8 +264,11 @@ int ft_fab_create(struct net *net, struct ft_fab_params *p,
 
 	err = -ENOMEM;
 	fab = ft_fab_alloc(net, p, t->n);
-	if (!fab)
+	if (!fab) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "not enough memory for the fabric (or over the memory cgroup's limit)");
 		goto out;
+	}
 	err = ft_leaves_create(fab);
 	if (err) {
 		if (err == -EEXIST)

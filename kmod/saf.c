@@ -106,12 +106,12 @@ int ft_fab_saf_init(struct ft_fab *fab, const struct ft_fab_params *p)
 	sz = ft_saf_mem_size(&fab->eng.topo, &sp);
 	if (!sz)
 		return -E2BIG;
-	sf = kzalloc(sizeof(*sf), GFP_KERNEL_ACCOUNT);
+	sf = kzalloc(sizeof(*sf), FT_GFP_FABRIC);
 	if (!sf)
 		return -ENOMEM;
-	sf->mem = kvzalloc(sz, GFP_KERNEL_ACCOUNT);
-	sf->held = kvzalloc(sp.max_pkts, GFP_KERNEL_ACCOUNT);
-	sf->released = kvcalloc(fab->n, sizeof(u32), GFP_KERNEL_ACCOUNT);
+	sf->mem = kvzalloc(sz, FT_GFP_FABRIC);
+	sf->held = kvzalloc(sp.max_pkts, FT_GFP_FABRIC);
+	sf->released = kvcalloc(fab->n, sizeof(u32), FT_GFP_FABRIC);
 	err = -ENOMEM;
 	if (!sf->mem || !sf->held || !sf->released)
 		goto fail;

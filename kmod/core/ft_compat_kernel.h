@@ -23,9 +23,17 @@
 #define FT_EEXIST	EEXIST
 #define FT_ENOENT	ENOENT
 
+/*
+ * A fabric's memory is charged to the memory cgroup of the process that
+ * creates it, and a charge over the cgroup's limit fails the creation
+ * (ENOMEM) instead of waking the OOM killer or warning: the size comes from
+ * a request, as alloc_netdev() does for a device's memory.
+ */
+#define FT_GFP_FABRIC	(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
+
 static inline void *ft_zalloc(size_t size)
 {
-	return kvzalloc(size, GFP_KERNEL);
+	return kvzalloc(size, FT_GFP_FABRIC);
 }
 
 static inline void ft_free(void *p)

@@ -1,0 +1,65 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# A fabric's memory is charged to the memory cgroup of the process that
+# creates it: over the cgroup's limit the creation fails cleanly (ENOMEM,
+# with the reason, nothing left behind, no OOM kill, no warning), under it
+# the cgroup pays for the fabric, and deleting the fabric gives it back.
+top=$(cd "$(dirname "$0")" && pwd)
+ftctl=${FTCTL:-$top/ftctl}
+n=0 failed=0
+result() { # NAME OK [DETAIL]
+	n=$((n + 1))
+	if [ "$2" -eq 1 ]; then
+		echo "ok $n $1"
+	else
+		echo "not ok $n $1"
+		[ -z "${3:-}" ] || echo "# $3"
+		failed=$((failed + 1))
+	fi
+}
+
+echo "TAP version 13"
+[ -d /sys/module/fattree ] || insmod "$top/fattree.ko" || exit 1
+cgroot=/sys/fs/cgroup
+if [ ! -f $cgroot/cgroup.controllers ]; then
+	mkdir -p $cgroot
+	mount -t cgroup2 none $cgroot || { echo "1..0 # SKIP no cgroup2"; exit 4; }
+fi
+grep -qw memory $cgroot/cgroup.controllers || { echo "1..0 # SKIP no memory controller"; exit 4; }
+echo "1..7"
+echo +memory > $cgroot/cgroup.subtree_control
+cg=$cgroot/fattree-memcg-$$
+mkdir $cg
+trap 'rmdir $cg 2>/dev/null' EXIT
+kib() { echo $(($(cat $cg/memory.current) / 1024)); }
+# in_cg COMMAND...: run it as a member of the cgroup
+in_cg() { sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$cg" "$@"; }
+
+# Seed 002's FT(2,4): 16 leaves, but a pair pool of some 16 MiB.
+start=$(kib)
+echo $(((start + 8192) * 1024)) > $cg/memory.max
+out=$(in_cg "$ftctl" fabric add mcg kary 2 4 period manual 2>&1)
+rc=$?
+result "over the limit: the creation fails" "$([ $rc -eq 1 ] && echo 1 || echo 0)" "exit $rc: $out"
+result "over the limit: it says why" \
+	"$(echo "$out" | grep -q 'not enough memory for the fabric' && echo 1 || echo 0)" "$out"
+result "over the limit: no fabric left" \
+	"$("$ftctl" fabric show mcg > /dev/null 2>&1 && echo 0 || echo 1)"
+result "over the limit: no OOM kill" \
+	"$([ "$(sed -n 's/^oom_kill //p' $cg/memory.events)" = 0 ] && echo 1 || echo 0)" \
+	"$(tr '\n' ' ' < $cg/memory.events)"
+
+echo max > $cg/memory.max
+start=$(kib)
+in_cg "$ftctl" fabric add mcg kary 2 4 period manual
+charged=$(($(kib) - start))
+echo "# the 16-leaf fabric charged its creator's cgroup $charged KiB"
+result "under the limit: the cgroup pays for the fabric (>= 8 MiB)" \
+	"$([ $charged -ge 8192 ] && echo 1 || echo 0)" "charged $charged KiB"
+"$ftctl" fabric del mcg
+result "deleted: no fabric" "$("$ftctl" fabric show mcg > /dev/null 2>&1 && echo 0 || echo 1)"
+left=$(($(kib) - start))
+echo "# after the deletion the cgroup holds $left KiB more than before the creation"
+result "deleted: the charge is returned (within 1 MiB)" \
+	"$([ $left -le 1024 ] && echo 1 || echo 0)" "left $left KiB"
+exit $((failed > 0))
