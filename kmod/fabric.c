@@ -347,6 +347,7 @@ static void __net_exit ft_net_exit_batch(struct list_head *net_list)
 
 static struct pernet_operations ft_net_ops = {
 	.init = ft_net_init,
+	.exit = ft_leaves_send_home,
 	.exit_batch = ft_net_exit_batch,
 	.id = &ft_net_id,
 	.size = sizeof(struct ft_net),

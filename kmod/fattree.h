@@ -256,6 +256,7 @@ void ft_fab_saf_configure(struct ft_fab *fab, enum fattree_path path,
 /* leaf.c */
 int ft_leaves_create(struct ft_fab *fab);
 void ft_leaves_destroy(struct ft_fab *fab, struct list_head *kill);
+void ft_leaves_send_home(struct net *net);
 void ft_leaf_deliver(struct ft_leaf *dst, struct sk_buff *skb);
 void ft_leaf_kick(struct ft_leaf *dst);
 void ft_leaf_wake(struct ft_leaf *leaf);

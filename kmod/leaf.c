@@ -14,9 +14,9 @@
  * replies included) travel in a control class outside lanes and cycles,
  * so neighbours resolve on every fabric, a manual or scheduled one too.
  *
- * A leaf moved into another namespace returns to the initial namespace
- * when that namespace goes away, as a physical device does; it leaves
- * with its fabric.
+ * A leaf moved into another namespace returns to its fabric's namespace
+ * when that namespace goes away (ft_leaves_send_home()); it leaves with
+ * its fabric.
  */
 #include <linux/etherdevice.h>
 #include <linux/ethtool.h>
@@ -479,4 +479,34 @@ void ft_leaves_destroy(struct ft_fab *fab, struct list_head *kill)
 		unregister_netdevice_queue(fab->leaf[i]->dev, kill);
 		WRITE_ONCE(fab->leaf[i], NULL);
 	}
+}
+
+/*
+ * @net is going away: send the leaves it holds home to their fabrics'
+ * namespaces, rather than let the core push them to the initial namespace
+ * as it does a physical device (it runs after this, from an older pernet
+ * operation). A leaf whose fabric's namespace is dying too stays: that
+ * namespace's exit deletes its fabric, leaves included, wherever they are.
+ */
+void ft_leaves_send_home(struct net *net)
+{
+	struct net_device *dev, *tmp;
+
+	/* Alive: the module is going, and its fabrics with it. */
+	if (check_net(net))
+		return;
+	rtnl_lock();
+	for_each_netdev_safe(net, dev, tmp) {
+		struct net *home;
+
+		if (dev->netdev_ops != &ft_leaf_netdev_ops)
+			continue;
+		home = ft_leaf_of(dev)->fab->net;
+		if (net_eq(home, net) || !check_net(home))
+			continue;
+		/* A name taken meanwhile at home: the core's fallback. */
+		if (dev_change_net_namespace(dev, home, "dev%d"))
+			netdev_warn(dev, "cannot return to its fabric's namespace\n");
+	}
+	rtnl_unlock();
 }

@@ -1134,10 +1134,16 @@ static int ft_nl_stats_reset_doit(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
+/*
+ * A leaf's device name and ifindex say what another namespace holds: a
+ * reader without CAP_NET_ADMIN over the fabric's namespace sees them only
+ * for leaves in its own namespace (the counters stay the fabric's).
+ */
 static int ft_nl_leaf_fill(struct sk_buff *msg, struct ft_leaf *leaf,
-			   struct netlink_callback *cb)
+			   struct netlink_callback *cb, bool see_all)
 {
 	const struct ft_leaf_stats *st = &leaf->st;
+	bool here = net_eq(dev_net(leaf->dev), sock_net(cb->skb->sk));
 	void *hdr;
 
 	hdr = genlmsg_put(msg, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
@@ -1145,8 +1151,9 @@ static int ft_nl_leaf_fill(struct sk_buff *msg, struct ft_leaf *leaf,
 	if (!hdr)
 		return -EMSGSIZE;
 	if (nla_put_u32(msg, FATTREE_A_LEAF_INDEX, leaf->index) ||
-	    nla_put_u32(msg, FATTREE_A_LEAF_IFINDEX, leaf->dev->ifindex) ||
-	    nla_put_string(msg, FATTREE_A_LEAF_IFNAME, leaf->dev->name) ||
+	    ((see_all || here) &&
+	     (nla_put_u32(msg, FATTREE_A_LEAF_IFINDEX, leaf->dev->ifindex) ||
+	      nla_put_string(msg, FATTREE_A_LEAF_IFNAME, leaf->dev->name))) ||
 	    nla_put_u64_64bit(msg, FATTREE_A_LEAF_QUEUED, leaf->backlog, FATTREE_A_LEAF_PAD) ||
 	    nla_put_u64_64bit(msg, FATTREE_A_LEAF_SENT, st->sent, FATTREE_A_LEAF_PAD) ||
 	    nla_put_u64_64bit(msg, FATTREE_A_LEAF_DELIVERED, st->delivered, FATTREE_A_LEAF_PAD) ||
@@ -1169,6 +1176,7 @@ static int ft_nl_leaf_fill(struct sk_buff *msg, struct ft_leaf *leaf,
 static int ft_nl_leaf_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct net *net = sock_net(skb->sk);
+	bool see_all = netlink_ns_capable(cb->skb, net->user_ns, CAP_NET_ADMIN);
 	struct ft_fab *fab;
 	int err = 0;
 	u32 i;
@@ -1181,7 +1189,7 @@ static int ft_nl_leaf_get_dumpit(struct sk_buff *skb, struct netlink_callback *c
 	}
 	spin_lock_bh(&fab->lock);
 	for (i = cb->args[0]; i < fab->n; i++) {
-		err = ft_nl_leaf_fill(skb, fab->leaf[i], cb);
+		err = ft_nl_leaf_fill(skb, fab->leaf[i], cb, see_all);
 		if (err)
 			break;
 	}
