@@ -196,28 +196,52 @@ static void ft_leaf_control(struct ft_leaf *src, struct sk_buff *skb, s64 to)
 	consume_skb(skb);
 }
 
-static netdev_tx_t ft_leaf_xmit(struct sk_buff *skb, struct net_device *dev)
+/*
+ * Make @skb one the fabric may queue, before the fabric's lock is taken.
+ * pktgen's clone_skb and burst hand the same skb again and again (the
+ * device keeps IFF_TX_SKB_SHARING from ether_setup()), before the fabric
+ * delivered the previous use: a shared skb is cloned, so every transmit
+ * queues its own sk_buff; the data is shared read-only, as the stack does
+ * for clones. Returns @skb, its clone, or NULL (no memory; nothing was
+ * changed). The caller drops its reference to the original once the clone
+ * is taken (or frees the clone on a refusal).
+ */
+static struct sk_buff *ft_leaf_own(struct sk_buff *skb)
+{
+	if (!skb_shared(skb))
+		return skb;
+	return skb_clone(skb, GFP_ATOMIC);
+}
+
+static netdev_tx_t ft_leaf_xmit(struct sk_buff *orig, struct net_device *dev)
 {
 	struct ft_leaf *leaf = netdev_priv(dev);
 	struct ft_fab *fab = leaf->fab;
+	struct sk_buff *skb;
 	const u8 *dmac;
 	u32 slot;
 	s64 dst;
 	int err;
 
+	skb = ft_leaf_own(orig);
+	if (unlikely(!skb)) {
+		dev_core_stats_tx_dropped_inc(dev);
+		kfree_skb(orig);
+		return NETDEV_TX_OK;
+	}
 	if (skb->len < ETH_HLEN)
 		goto drop_noroute;
 	dmac = skb->data;
 	if (is_multicast_ether_addr(dmac)) {
 		ft_leaf_control(leaf, skb, -1);
-		return NETDEV_TX_OK;
+		goto taken;
 	}
 	dst = ft_leaf_by_mac(fab, dmac);
 	if (dst < 0)
 		goto drop_noroute;
 	if (ft_leaf_is_resolution(skb)) {
 		ft_leaf_control(leaf, skb, dst);
-		return NETDEV_TX_OK;
+		goto taken;
 	}
 
 	spin_lock(&fab->lock);
@@ -230,9 +254,12 @@ static netdev_tx_t ft_leaf_xmit(struct sk_buff *skb, struct net_device *dev)
 				   1, fab->eng.cycle, &slot);
 	if (unlikely(err == -ENOSPC && fab->saf)) {
 		/* The store-and-forward pool is full: the queue is stopped
-		 * until a batch frees room, the qdisc keeps the skb.
+		 * until a batch frees room, the qdisc keeps the skb (the
+		 * caller's, still referenced when a clone was made).
 		 */
 		spin_unlock(&fab->lock);
+		if (skb != orig)
+			kfree_skb(skb);
 		return NETDEV_TX_BUSY;
 	}
 	if (unlikely(err)) {
@@ -242,7 +269,7 @@ static netdev_tx_t ft_leaf_xmit(struct sk_buff *skb, struct net_device *dev)
 		leaf->st.drop_teardown++;
 		spin_unlock(&fab->lock);
 		kfree_skb(skb);
-		return NETDEV_TX_OK;
+		goto taken;
 	}
 	if (!fab->saf) {
 		ft_skb_cb(skb)->cycle = fab->eng.cycle;
@@ -251,13 +278,16 @@ static netdev_tx_t ft_leaf_xmit(struct sk_buff *skb, struct net_device *dev)
 	if (++leaf->backlog >= fab->backlog_max)
 		netif_stop_queue(dev);
 	spin_unlock(&fab->lock);
-	return NETDEV_TX_OK;
+	goto taken;
 
 drop_noroute:
 	spin_lock(&fab->lock);
 	leaf->st.drop_noroute++;
 	spin_unlock(&fab->lock);
 	kfree_skb(skb);
+taken:
+	if (skb != orig)
+		consume_skb(orig);
 	return NETDEV_TX_OK;
 }
 
