@@ -58,9 +58,19 @@ static s64 ft_leaf_by_mac(const struct ft_fab *fab, const u8 *mac)
 	return index < fab->n ? index : -1;
 }
 
+/* Has the leaf room for another packet? Under the fabric's lock. */
+static bool ft_leaf_has_room(const struct ft_leaf *leaf)
+{
+	return leaf->backlog < leaf->fab->backlog_max && !leaf->pool_wait;
+}
+
+/*
+ * A cycle freed room: restart a leaf that is up (ft_leaf_open() decides
+ * for one that is not yet). Under the fabric's lock.
+ */
 void ft_leaf_wake(struct ft_leaf *leaf)
 {
-	if (leaf->backlog < leaf->fab->backlog_max && !leaf->pool_wait &&
+	if (ft_leaf_has_room(leaf) && netif_running(leaf->dev) &&
 	    netif_queue_stopped(leaf->dev))
 		netif_wake_queue(leaf->dev);
 }
@@ -307,14 +317,25 @@ static void ft_leaf_get_stats64(struct net_device *dev,
 	spin_unlock_bh(&fab->lock);
 }
 
+/*
+ * Packets queued before the leaf went down still wait in the fabric and
+ * count against its backlog: the queue starts only if there is room, or
+ * down/up would let a leaf hold more than its bound.
+ */
 static int ft_leaf_open(struct net_device *dev)
 {
 	struct ft_leaf *leaf = netdev_priv(dev);
+	struct ft_fab *fab = leaf->fab;
 
 	ft_leaf_purge_rx(leaf);
 	napi_enable(&leaf->napi);
 	netif_carrier_on(dev);
-	netif_start_queue(dev);
+	spin_lock_bh(&fab->lock);
+	if (ft_leaf_has_room(leaf))
+		netif_start_queue(dev);
+	else
+		netif_stop_queue(dev);
+	spin_unlock_bh(&fab->lock);
 	return 0;
 }
 
