@@ -16,13 +16,15 @@
  *
  * A leaf moved into another namespace returns to the initial namespace
  * when that namespace goes away, as a physical device does; it leaves
- * with its fabric.
+ * with its fabric. Netpoll (netconsole) transmits through a work item
+ * (ft_leaf_netpoll_xmit).
  */
 #include <linux/etherdevice.h>
 #include <linux/ethtool.h>
 #include <linux/icmpv6.h>
 #include <linux/if_arp.h>
 #include <linux/ipv6.h>
+#include <linux/netpoll.h>
 #include <linux/rtnetlink.h>
 #include <net/ndisc.h>
 
@@ -207,6 +209,39 @@ static void ft_leaf_control(struct ft_leaf *src, struct sk_buff *skb, s64 to)
 }
 
 /*
+ * Netpoll (netconsole) transmits with interrupts off, maybe from a hard
+ * interrupt: no fabric lock (taken with only bottom halves off, it may be
+ * held by the code this CPU interrupted) and no bottom-half toggling may
+ * happen there. The frame waits on the leaf's netpoll queue (its own
+ * interrupt-safe lock) for a work item that sends it through the device's
+ * ordinary path: qdisc, back-pressure and all. At most FT_NETPOLL_MAX
+ * wait; past that a frame is dropped and counted (tx_dropped).
+ */
+#define FT_NETPOLL_MAX	1024
+
+static netdev_tx_t ft_leaf_netpoll_xmit(struct ft_leaf *leaf,
+					struct sk_buff *skb)
+{
+	if (skb_queue_len(&leaf->npq) >= FT_NETPOLL_MAX) {
+		dev_core_stats_tx_dropped_inc(leaf->dev);
+		dev_kfree_skb_any(skb);
+		return NETDEV_TX_OK;
+	}
+	skb_queue_tail(&leaf->npq, skb);
+	schedule_work(&leaf->npwork);
+	return NETDEV_TX_OK;
+}
+
+static void ft_leaf_netpoll_work(struct work_struct *work)
+{
+	struct ft_leaf *leaf = container_of(work, struct ft_leaf, npwork);
+	struct sk_buff *skb;
+
+	while ((skb = skb_dequeue(&leaf->npq)))
+		dev_queue_xmit(skb);
+}
+
+/*
  * Make @skb one the fabric may queue, before the fabric's lock is taken.
  * pktgen's clone_skb and burst hand the same skb again and again (the
  * device keeps IFF_TX_SKB_SHARING from ether_setup()), before the fabric
@@ -233,6 +268,8 @@ static netdev_tx_t ft_leaf_xmit(struct sk_buff *orig, struct net_device *dev)
 	s64 dst;
 	int err;
 
+	if (unlikely(netpoll_tx_running(dev)))
+		return ft_leaf_netpoll_xmit(leaf, orig);
 	skb = ft_leaf_own(orig);
 	if (unlikely(!skb)) {
 		dev_core_stats_tx_dropped_inc(dev);
@@ -356,6 +393,9 @@ static void ft_leaf_uninit(struct net_device *dev)
 
 	netif_napi_del(&leaf->napi);
 	ft_leaf_purge_rx(leaf);
+	/* Netpoll is detached and no transmit runs any more. */
+	cancel_work_sync(&leaf->npwork);
+	skb_queue_purge(&leaf->npq);
 }
 
 static const struct net_device_ops ft_leaf_netdev_ops = {
@@ -480,6 +520,8 @@ static int ft_leaf_register(struct ft_fab *fab, u32 i)
 	leaf->dev = dev;
 	leaf->index = i;
 	skb_queue_head_init(&leaf->rxq);
+	skb_queue_head_init(&leaf->npq);
+	INIT_WORK(&leaf->npwork, ft_leaf_netpoll_work);
 	netif_napi_add(dev, &leaf->napi, ft_leaf_poll);
 	ft_leaf_mac(fab, i, mac);
 	eth_hw_addr_set(dev, mac);
