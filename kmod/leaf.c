@@ -5,19 +5,22 @@
  * A leaf named <fabric>-l<index> has the MAC 02:ii:ii:ll:ll:ll (fabric id,
  * leaf index), so a destination MAC names a leaf without a table. Unicast
  * frames queue per (source, destination) pair until a delivery cycle
- * carries them, or enter a store-and-forward fabric's engine (saf.c);
- * skbs are not orphaned, so a sender feels the fabric through its
- * socket's send buffer, and a leaf holding its backlog bound (or finding
- * a store-and-forward pool full) stops its transmit queue until a cycle
- * frees room. Broadcast, multicast
+ * carries them, or enter a store-and-forward fabric's engine (saf.c).
+ * The fabric may hold a packet for as long as it does not move, so what
+ * it holds is the leaf's own and tied to no namespace: orphaned, scrubbed
+ * of its route and conntrack entry, a clone when the caller shares it
+ * (pktgen). A leaf holding its backlog bound (or finding a
+ * store-and-forward pool full) stops its transmit queue until a cycle
+ * frees room; what then waits in the qdisc stays charged to its sockets,
+ * so a sender still feels the fabric. Broadcast, multicast
  * and neighbour resolution (ARP and IPv6 neighbour discovery, unicast
  * replies included) travel in a control class outside lanes and cycles,
  * so neighbours resolve on every fabric, a manual or scheduled one too.
  *
  * A leaf moved into another namespace returns to the initial namespace
- * when that namespace goes away, as a physical device does; it leaves
- * with its fabric. Netpoll (netconsole) transmits through a work item
- * (ft_leaf_netpoll_xmit).
+ * when that namespace goes away, as a physical device does (the packets
+ * it queued do not keep the namespace alive); it leaves with its fabric.
+ * Netpoll (netconsole) transmits through a work item (ft_leaf_netpoll_xmit).
  */
 #include <linux/etherdevice.h>
 #include <linux/ethtool.h>
@@ -242,20 +245,40 @@ static void ft_leaf_netpoll_work(struct work_struct *work)
 }
 
 /*
- * Make @skb one the fabric may queue, before the fabric's lock is taken.
- * pktgen's clone_skb and burst hand the same skb again and again (the
- * device keeps IFF_TX_SKB_SHARING from ether_setup()), before the fabric
- * delivered the previous use: a shared skb is cloned, so every transmit
- * queues its own sk_buff; the data is shared read-only, as the stack does
- * for clones. Returns @skb, its clone, or NULL (no memory; nothing was
- * changed). The caller drops its reference to the original once the clone
- * is taken (or frees the clone on a refusal).
+ * Make @skb one the fabric may hold for as long as it waits, before the
+ * fabric's lock is taken. Returns the skb to queue (@skb or a clone of
+ * it), or NULL when it could not be made (nothing was changed then).
+ *
+ * - pktgen's clone_skb and burst hand the same skb again and again (the
+ *   device keeps IFF_TX_SKB_SHARING from ether_setup()), before the
+ *   fabric delivered the previous use: a shared skb is cloned, so every
+ *   transmit queues its own sk_buff; the data is shared read-only, as
+ *   the stack does for clones. The caller drops its reference to the
+ *   original once the clone is taken (or frees the clone on a refusal).
+ * - Nothing it holds may keep a namespace alive (as tun, which also holds
+ *   packets for an unbounded time): zerocopy pages are copied, the skb is
+ *   orphaned (the sending socket no longer pays for it; the leaf's
+ *   backlog bound and its stopped queue, whose qdisc-held packets stay
+ *   charged to their sockets, carry the back-pressure), and its route,
+ *   conntrack entry and extensions are dropped (skb_scrub_packet()).
  */
 static struct sk_buff *ft_leaf_own(struct sk_buff *skb)
 {
-	if (!skb_shared(skb))
-		return skb;
-	return skb_clone(skb, GFP_ATOMIC);
+	struct sk_buff *own = skb;
+
+	if (skb_shared(skb)) {
+		own = skb_clone(skb, GFP_ATOMIC);
+		if (!own)
+			return NULL;
+	}
+	if (unlikely(skb_orphan_frags_rx(own, GFP_ATOMIC))) {
+		if (own != skb)
+			kfree_skb(own);
+		return NULL;
+	}
+	skb_orphan(own);
+	skb_scrub_packet(own, false);
+	return own;
 }
 
 static netdev_tx_t ft_leaf_xmit(struct sk_buff *orig, struct net_device *dev)
