@@ -113,6 +113,8 @@ $(KSFT)/lib.mk:
 	scripts/fetch-kselftest $(BUILD)/kselftest
 
 selftests: $(KSFT)/lib.mk module tools
+	@kdir=$$($(FIND_KDIR)) && \
+	$(MAKE) -C "$$kdir" M=$(CURDIR)/selftests/fattree/kmod W=1 modules
 	$(MAKE) -C selftests/fattree KSFT_DIR=$(KSFT) OUTPUT=$(BUILD)/selftests/fattree \
 		FTNL_SRCS="$(addprefix $(CURDIR)/,$(FTNL_SRCS))"
 	scripts/install-selftests $(KSFT) $(BUILD)/selftests $(BUILD)/ksft
@@ -164,6 +166,7 @@ fuzz:
 
 clean:
 	-kdir=$$($(FIND_KDIR) 2>/dev/null) && $(MAKE) -C "$$kdir" M=$(CURDIR) clean
+	-kdir=$$($(FIND_KDIR) 2>/dev/null) && $(MAKE) -C "$$kdir" M=$(CURDIR)/selftests/fattree/kmod clean
 	-$(MAKE) -C tests/unit clean
 	rm -rf $(BUILD)
 

@@ -12,6 +12,7 @@
 #include <linux/skbuff.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 #include <uapi/linux/fattree.h>
 
 #include "core/ft_pairs.h"
@@ -103,6 +104,9 @@ struct ft_leaf {
 	 */
 	struct sk_buff_head rxq;
 	struct napi_struct napi;
+	/* Netpoll's frames, sent from process context (leaf.c). */
+	struct sk_buff_head npq;
+	struct work_struct npwork;
 };
 
 /* What the engine adds up over its life. */

@@ -5,24 +5,30 @@
  * A leaf named <fabric>-l<index> has the MAC 02:ii:ii:ll:ll:ll (fabric id,
  * leaf index), so a destination MAC names a leaf without a table. Unicast
  * frames queue per (source, destination) pair until a delivery cycle
- * carries them, or enter a store-and-forward fabric's engine (saf.c);
- * skbs are not orphaned, so a sender feels the fabric through its
- * socket's send buffer, and a leaf holding its backlog bound (or finding
- * a store-and-forward pool full) stops its transmit queue until a cycle
- * frees room. Broadcast, multicast
+ * carries them, or enter a store-and-forward fabric's engine (saf.c).
+ * The fabric may hold a packet for as long as it does not move, so what
+ * it holds is the leaf's own and tied to no namespace: orphaned, scrubbed
+ * of its route and conntrack entry, a clone when the caller shares it
+ * (pktgen). A leaf holding its backlog bound (or finding a
+ * store-and-forward pool full) stops its transmit queue until a cycle
+ * frees room; what then waits in the qdisc stays charged to its sockets,
+ * so a sender still feels the fabric. Broadcast, multicast
  * and neighbour resolution (ARP and IPv6 neighbour discovery, unicast
  * replies included) travel in a control class outside lanes and cycles,
  * so neighbours resolve on every fabric, a manual or scheduled one too.
  *
  * A leaf moved into another namespace returns to its fabric's namespace
- * when that namespace goes away (ft_leaves_send_home()); it leaves with
- * its fabric.
+ * when that namespace goes away (ft_leaves_send_home()), whatever it has
+ * queued (the packets it queued do not keep the namespace alive); it
+ * leaves with its fabric.
+ * Netpoll (netconsole) transmits through a work item (ft_leaf_netpoll_xmit).
  */
 #include <linux/etherdevice.h>
 #include <linux/ethtool.h>
 #include <linux/icmpv6.h>
 #include <linux/if_arp.h>
 #include <linux/ipv6.h>
+#include <linux/netpoll.h>
 #include <linux/rtnetlink.h>
 #include <net/ndisc.h>
 
@@ -58,9 +64,19 @@ static s64 ft_leaf_by_mac(const struct ft_fab *fab, const u8 *mac)
 	return index < fab->n ? index : -1;
 }
 
+/* Has the leaf room for another packet? Under the fabric's lock. */
+static bool ft_leaf_has_room(const struct ft_leaf *leaf)
+{
+	return leaf->backlog < leaf->fab->backlog_max && !leaf->pool_wait;
+}
+
+/*
+ * A cycle freed room: restart a leaf that is up (ft_leaf_open() decides
+ * for one that is not yet). Under the fabric's lock.
+ */
 void ft_leaf_wake(struct ft_leaf *leaf)
 {
-	if (leaf->backlog < leaf->fab->backlog_max && !leaf->pool_wait &&
+	if (ft_leaf_has_room(leaf) && netif_running(leaf->dev) &&
 	    netif_queue_stopped(leaf->dev))
 		netif_wake_queue(leaf->dev);
 }
@@ -196,28 +212,107 @@ static void ft_leaf_control(struct ft_leaf *src, struct sk_buff *skb, s64 to)
 	consume_skb(skb);
 }
 
-static netdev_tx_t ft_leaf_xmit(struct sk_buff *skb, struct net_device *dev)
+/*
+ * Netpoll (netconsole) transmits with interrupts off, maybe from a hard
+ * interrupt: no fabric lock (taken with only bottom halves off, it may be
+ * held by the code this CPU interrupted) and no bottom-half toggling may
+ * happen there. The frame waits on the leaf's netpoll queue (its own
+ * interrupt-safe lock) for a work item that sends it through the device's
+ * ordinary path: qdisc, back-pressure and all. At most FT_NETPOLL_MAX
+ * wait; past that a frame is dropped and counted (tx_dropped).
+ */
+#define FT_NETPOLL_MAX	1024
+
+static netdev_tx_t ft_leaf_netpoll_xmit(struct ft_leaf *leaf,
+					struct sk_buff *skb)
+{
+	if (skb_queue_len(&leaf->npq) >= FT_NETPOLL_MAX) {
+		dev_core_stats_tx_dropped_inc(leaf->dev);
+		dev_kfree_skb_any(skb);
+		return NETDEV_TX_OK;
+	}
+	skb_queue_tail(&leaf->npq, skb);
+	schedule_work(&leaf->npwork);
+	return NETDEV_TX_OK;
+}
+
+static void ft_leaf_netpoll_work(struct work_struct *work)
+{
+	struct ft_leaf *leaf = container_of(work, struct ft_leaf, npwork);
+	struct sk_buff *skb;
+
+	while ((skb = skb_dequeue(&leaf->npq)))
+		dev_queue_xmit(skb);
+}
+
+/*
+ * Make @skb one the fabric may hold for as long as it waits, before the
+ * fabric's lock is taken. Returns the skb to queue (@skb or a clone of
+ * it), or NULL when it could not be made (nothing was changed then).
+ *
+ * - pktgen's clone_skb and burst hand the same skb again and again (the
+ *   device keeps IFF_TX_SKB_SHARING from ether_setup()), before the
+ *   fabric delivered the previous use: a shared skb is cloned, so every
+ *   transmit queues its own sk_buff; the data is shared read-only, as
+ *   the stack does for clones. The caller drops its reference to the
+ *   original once the clone is taken (or frees the clone on a refusal).
+ * - Nothing it holds may keep a namespace alive (as tun, which also holds
+ *   packets for an unbounded time): zerocopy pages are copied, the skb is
+ *   orphaned (the sending socket no longer pays for it; the leaf's
+ *   backlog bound and its stopped queue, whose qdisc-held packets stay
+ *   charged to their sockets, carry the back-pressure), and its route,
+ *   conntrack entry and extensions are dropped (skb_scrub_packet()).
+ */
+static struct sk_buff *ft_leaf_own(struct sk_buff *skb)
+{
+	struct sk_buff *own = skb;
+
+	if (skb_shared(skb)) {
+		own = skb_clone(skb, GFP_ATOMIC);
+		if (!own)
+			return NULL;
+	}
+	if (unlikely(skb_orphan_frags_rx(own, GFP_ATOMIC))) {
+		if (own != skb)
+			kfree_skb(own);
+		return NULL;
+	}
+	skb_orphan(own);
+	skb_scrub_packet(own, false);
+	return own;
+}
+
+static netdev_tx_t ft_leaf_xmit(struct sk_buff *orig, struct net_device *dev)
 {
 	struct ft_leaf *leaf = netdev_priv(dev);
 	struct ft_fab *fab = leaf->fab;
+	struct sk_buff *skb;
 	const u8 *dmac;
 	u32 slot;
 	s64 dst;
 	int err;
 
+	if (unlikely(netpoll_tx_running(dev)))
+		return ft_leaf_netpoll_xmit(leaf, orig);
+	skb = ft_leaf_own(orig);
+	if (unlikely(!skb)) {
+		dev_core_stats_tx_dropped_inc(dev);
+		kfree_skb(orig);
+		return NETDEV_TX_OK;
+	}
 	if (skb->len < ETH_HLEN)
 		goto drop_noroute;
 	dmac = skb->data;
 	if (is_multicast_ether_addr(dmac)) {
 		ft_leaf_control(leaf, skb, -1);
-		return NETDEV_TX_OK;
+		goto taken;
 	}
 	dst = ft_leaf_by_mac(fab, dmac);
 	if (dst < 0)
 		goto drop_noroute;
 	if (ft_leaf_is_resolution(skb)) {
 		ft_leaf_control(leaf, skb, dst);
-		return NETDEV_TX_OK;
+		goto taken;
 	}
 
 	spin_lock(&fab->lock);
@@ -230,9 +325,12 @@ static netdev_tx_t ft_leaf_xmit(struct sk_buff *skb, struct net_device *dev)
 				   1, fab->eng.cycle, &slot);
 	if (unlikely(err == -ENOSPC && fab->saf)) {
 		/* The store-and-forward pool is full: the queue is stopped
-		 * until a batch frees room, the qdisc keeps the skb.
+		 * until a batch frees room, the qdisc keeps the skb (the
+		 * caller's, still referenced when a clone was made).
 		 */
 		spin_unlock(&fab->lock);
+		if (skb != orig)
+			kfree_skb(skb);
 		return NETDEV_TX_BUSY;
 	}
 	if (unlikely(err)) {
@@ -242,7 +340,7 @@ static netdev_tx_t ft_leaf_xmit(struct sk_buff *skb, struct net_device *dev)
 		leaf->st.drop_teardown++;
 		spin_unlock(&fab->lock);
 		kfree_skb(skb);
-		return NETDEV_TX_OK;
+		goto taken;
 	}
 	if (!fab->saf) {
 		ft_skb_cb(skb)->cycle = fab->eng.cycle;
@@ -251,13 +349,16 @@ static netdev_tx_t ft_leaf_xmit(struct sk_buff *skb, struct net_device *dev)
 	if (++leaf->backlog >= fab->backlog_max)
 		netif_stop_queue(dev);
 	spin_unlock(&fab->lock);
-	return NETDEV_TX_OK;
+	goto taken;
 
 drop_noroute:
 	spin_lock(&fab->lock);
 	leaf->st.drop_noroute++;
 	spin_unlock(&fab->lock);
 	kfree_skb(skb);
+taken:
+	if (skb != orig)
+		consume_skb(orig);
 	return NETDEV_TX_OK;
 }
 
@@ -277,14 +378,25 @@ static void ft_leaf_get_stats64(struct net_device *dev,
 	spin_unlock_bh(&fab->lock);
 }
 
+/*
+ * Packets queued before the leaf went down still wait in the fabric and
+ * count against its backlog: the queue starts only if there is room, or
+ * down/up would let a leaf hold more than its bound.
+ */
 static int ft_leaf_open(struct net_device *dev)
 {
 	struct ft_leaf *leaf = netdev_priv(dev);
+	struct ft_fab *fab = leaf->fab;
 
 	ft_leaf_purge_rx(leaf);
 	napi_enable(&leaf->napi);
 	netif_carrier_on(dev);
-	netif_start_queue(dev);
+	spin_lock_bh(&fab->lock);
+	if (ft_leaf_has_room(leaf))
+		netif_start_queue(dev);
+	else
+		netif_stop_queue(dev);
+	spin_unlock_bh(&fab->lock);
 	return 0;
 }
 
@@ -305,6 +417,9 @@ static void ft_leaf_uninit(struct net_device *dev)
 
 	netif_napi_del(&leaf->napi);
 	ft_leaf_purge_rx(leaf);
+	/* Netpoll is detached and no transmit runs any more. */
+	cancel_work_sync(&leaf->npwork);
+	skb_queue_purge(&leaf->npq);
 }
 
 static const struct net_device_ops ft_leaf_netdev_ops = {
@@ -429,6 +544,8 @@ static int ft_leaf_register(struct ft_fab *fab, u32 i)
 	leaf->dev = dev;
 	leaf->index = i;
 	skb_queue_head_init(&leaf->rxq);
+	skb_queue_head_init(&leaf->npq);
+	INIT_WORK(&leaf->npwork, ft_leaf_netpoll_work);
 	netif_napi_add(dev, &leaf->napi, ft_leaf_poll);
 	ft_leaf_mac(fab, i, mac);
 	eth_hw_addr_set(dev, mac);

@@ -6,10 +6,10 @@
  * ft_saf (core/ft_saf.h) instead of ft_pairs_cycle(): one ft_saf_step()
  * per delivery cycle, each message one hop per step through edge queues
  * of at most q packets. A leaf's transmit adds the skb to the engine
- * (its cookie) without orphaning it; a pool of n * backlog entries (at
- * most FT_SAF_MAX_PKTS) bounds what the fabric holds, and a transmit that
- * finds it full stops the leaf's queue until a batch completes and frees
- * its entries. Synthetic messages are entries without an skb.
+ * (its cookie), orphaned and scrubbed as in cycle mode (leaf.c); a pool
+ * of n * backlog entries (at most FT_SAF_MAX_PKTS) bounds what the fabric
+ * holds, and a transmit that finds it full stops the leaf's queue until a
+ * batch completes and frees its entries. Synthetic messages are entries without an skb.
  *
  * Order per (source, destination) pair: ranks are drawn per pair, so the
  * random-rank discipline delivers a pair's packets in the order they were
