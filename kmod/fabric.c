@@ -52,17 +52,22 @@ struct ft_fab *ft_fab_find(struct net *net, const char *name)
 	return NULL;
 }
 
-/* Pairs a fabric can hold: every leaf's whole backlog, each packet to a
- * different leaf, plus room for synthetic message sets.
- */
+/* Pairs synthetic message sets may take, apart from the packets' pairs. */
 static u32 ft_fab_synth_pairs(u32 n)
 {
 	return max_t(u32, 65536, 16 * n);
 }
 
+/*
+ * Pairs that can be waiting at once: a leaf holds at most @backlog packets
+ * (the transmit path refuses more), so it has at most that many pairs, and
+ * never more than there are leaves to send to; plus the synthetic sets'
+ * share. The pool is that size exactly: a packet never finds it full. A
+ * shape whose pairs would pass FT_PAIRS_MAX is refused, not clamped.
+ */
 static u64 ft_fab_pair_cap(u32 n, u32 backlog)
 {
-	return min_t(u64, (u64)n * backlog + ft_fab_synth_pairs(n), FT_PAIRS_MAX);
+	return (u64)n * min(backlog, n) + ft_fab_synth_pairs(n);
 }
 
 /* Circuits a fabric can hold at once: several permutations' worth. */
@@ -141,9 +146,15 @@ static int ft_fab_check_limits(struct ft_fab_params *p, struct ft_topo *t,
 		}
 		mem += ft_fab_mem_estimate(t, p->core.max_msgs, 1);
 	} else {
+		u64 pairs = ft_fab_pair_cap(t->n, p->backlog);
+
+		if (pairs > FT_PAIRS_MAX) {
+			NL_SET_ERR_MSG_MOD(extack,
+					   "leaves x backlog pass the 4194304 waiting pairs a fabric holds: lower the backlog");
+			return -E2BIG;
+		}
 		p->core.max_msgs = ft_pairs_max_msgs(t);
-		mem = ft_fab_mem_estimate(t, p->core.max_msgs,
-					  ft_fab_pair_cap(t->n, p->backlog));
+		mem = ft_fab_mem_estimate(t, p->core.max_msgs, pairs);
 	}
 	if (mem > (u64)ft_limits.max_mem_mb << 20) {
 		NL_SET_ERR_MSG_MOD(extack, "fabric needs more memory than max_fabric_mb allows");

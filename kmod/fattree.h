@@ -80,6 +80,7 @@ struct ft_leaf_stats {
 	u64 drop_noroute;	/* unicast to no leaf of the fabric */
 	u64 drop_down;		/* arrived while this leaf was down */
 	u64 drop_teardown;	/* still queued when the fabric went away */
+	u64 drop_nopair;	/* the pair pool was full: a bug if ever seen */
 	u64 control_tx;
 	u64 control_rx;
 	u64 bytes_sent;

@@ -316,17 +316,25 @@ static netdev_tx_t ft_leaf_xmit(struct sk_buff *orig, struct net_device *dev)
 	}
 
 	spin_lock(&fab->lock);
-	if (fab->dead)
+	if (fab->dead) {
 		err = -ENODEV;
-	else if (fab->saf)
+	} else if (unlikely(leaf->backlog >= fab->backlog_max)) {
+		/* Past a stopped queue (lockless transmit on two CPUs at
+		 * once): the bound holds, the pair pool's size rests on it.
+		 */
+		netif_stop_queue(dev);
+		err = -ENOBUFS;
+	} else if (fab->saf) {
 		err = ft_fab_saf_xmit(fab, leaf, dst, skb);
-	else
+	} else {
 		err = ft_pairs_add(&fab->pairs, leaf->index, dst, FT_TAG_PACKET,
 				   1, fab->eng.cycle, &slot);
-	if (unlikely(err == -ENOSPC && fab->saf)) {
-		/* The store-and-forward pool is full: the queue is stopped
-		 * until a batch frees room, the qdisc keeps the skb (the
-		 * caller's, still referenced when a clone was made).
+	}
+	if (unlikely(err == -ENOBUFS || (err == -ENOSPC && fab->saf))) {
+		/* The leaf's backlog or the store-and-forward pool is full:
+		 * the queue is stopped until a cycle or batch frees room, the
+		 * qdisc keeps the skb (the caller's, still referenced when a
+		 * clone was made).
 		 */
 		spin_unlock(&fab->lock);
 		if (skb != orig)
@@ -334,10 +342,13 @@ static netdev_tx_t ft_leaf_xmit(struct sk_buff *orig, struct net_device *dev)
 		return NETDEV_TX_BUSY;
 	}
 	if (unlikely(err)) {
-		/* Only a fabric going away refuses: the pool is sized for
-		 * every leaf's whole backlog.
+		/* A fabric going away; a full pair pool cannot happen (it is
+		 * sized for every leaf's whole backlog) but is told apart.
 		 */
-		leaf->st.drop_teardown++;
+		if (WARN_ON_ONCE(err == -ENOSPC))
+			leaf->st.drop_nopair++;
+		else
+			leaf->st.drop_teardown++;
 		spin_unlock(&fab->lock);
 		kfree_skb(skb);
 		goto taken;
@@ -373,7 +384,8 @@ static void ft_leaf_get_stats64(struct net_device *dev,
 	s->tx_bytes = leaf->st.bytes_sent;
 	s->rx_packets = leaf->st.delivered + leaf->st.control_rx;
 	s->rx_bytes = leaf->st.bytes_delivered;
-	s->tx_dropped = leaf->st.drop_noroute + leaf->st.drop_teardown;
+	s->tx_dropped = leaf->st.drop_noroute + leaf->st.drop_teardown +
+			leaf->st.drop_nopair;
 	s->rx_dropped = leaf->st.drop_down;
 	spin_unlock_bh(&fab->lock);
 }
@@ -436,6 +448,7 @@ static const struct net_device_ops ft_leaf_netdev_ops = {
 static const char ft_leaf_stat_names[][ETH_GSTRING_LEN] = {
 	"queued", "sent", "delivered", "blocked", "drop_noroute",
 	"drop_down", "drop_teardown", "control_tx", "control_rx",
+	"drop_nopair",
 };
 
 #define FT_LEAF_NSTATS	(ARRAY_SIZE(ft_leaf_stat_names) + FATTREE_LATENCY_BUCKETS)
@@ -473,7 +486,8 @@ static void ft_leaf_get_ethtool_stats(struct net_device *dev,
 	data[6] = leaf->st.drop_teardown;
 	data[7] = leaf->st.control_tx;
 	data[8] = leaf->st.control_rx;
-	memcpy(data + 9, leaf->st.latency, sizeof(leaf->st.latency));
+	data[9] = leaf->st.drop_nopair;
+	memcpy(data + 10, leaf->st.latency, sizeof(leaf->st.latency));
 	spin_unlock_bh(&fab->lock);
 }
 

@@ -1,0 +1,51 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The pair pool is sized from what can really be waiting: a leaf holds at
+# most its backlog of packets, to at most every other leaf. A shape whose
+# pool would pass the ceiling is refused (E2BIG, with the reason) rather
+# than clamped (packets then found the pool full and were dropped as
+# "teardown"), and a backlog larger than the fabric does not make the pool
+# larger than the fabric can fill.
+top=$(cd "$(dirname "$0")" && pwd)
+ftctl=${FTCTL:-$top/ftctl}
+n=0 failed=0
+result() { # NAME OK [DETAIL]
+	n=$((n + 1))
+	if [ "$2" -eq 1 ]; then
+		echo "ok $n $1"
+	else
+		echo "not ok $n $1"
+		[ -z "${3:-}" ] || echo "# $3"
+		failed=$((failed + 1))
+	fi
+}
+free_kib() { awk '/^MemFree:/ { print $2 }' /proc/meminfo; }
+# cost SHAPE...: KiB a fabric of this shape takes (MemFree, caches dropped)
+cost() {
+	sync; echo 3 > /proc/sys/vm/drop_caches
+	a=$(free_kib)
+	"$ftctl" fabric add pool "$@" period manual || return 1
+	b=$(free_kib)
+	"$ftctl" fabric del pool
+	echo $((a - b))
+}
+
+echo "TAP version 13"
+echo "1..3"
+[ -d /sys/module/fattree ] || insmod "$top/fattree.ko" || exit 1
+
+# 4,096 leaves x backlog 2,048: 8 M waiting pairs, past the 4 M ceiling.
+out=$("$ftctl" fabric add big kary 2 64 backlog 2048 period manual 2>&1)
+rc=$?
+result "a pool past the ceiling is refused" "$([ $rc -eq 1 ] && echo 1 || echo 0)" "exit $rc: $out"
+result "... saying why" "$(echo "$out" | grep -q 'lower the backlog' && echo 1 || echo 0)" "$out"
+"$ftctl" fabric del big 2> /dev/null
+
+# 16 leaves: a backlog of 65,536 holds at most 16 pairs per leaf, as 16 does.
+small=$(cost kary 2 4 backlog 16)
+large=$(cost kary 2 4 backlog 65536)
+echo "# 16 leaves: backlog 16 takes $small KiB, backlog 65536 takes $large KiB"
+result "a backlog past the leaves' count does not grow the pool" \
+	"$([ -n "$small" ] && [ -n "$large" ] && [ "$large" -lt $((2 * small)) ] && echo 1 || echo 0)" \
+	"$small KiB against $large KiB"
+exit $((failed > 0))
