@@ -18,6 +18,9 @@
 
 #include "fattree.h"
 
+/* Demand scans run by every fabric, in debugfs: a debugging aid. */
+atomic_t ft_engine_demand_scans = ATOMIC_INIT(0);
+
 struct ft_deliver {
 	struct ft_fab *fab;
 	struct sk_buff_head out;
@@ -115,6 +118,7 @@ void ft_engine_demand(struct ft_fab *fab, bool now)
 	if (!now && time_before(jiffies, fab->demand_next))
 		return;
 	fab->demand_next = jiffies + msecs_to_jiffies(FT_DEMAND_INTERVAL_MS);
+	atomic_inc(&ft_engine_demand_scans);
 	do {
 		spin_lock_bh(&fab->lock);
 		cycle = fab->eng.cycle;

@@ -204,6 +204,7 @@ int ft_fab_init(void);
 void ft_fab_exit(void);
 
 /* engine.c */
+extern atomic_t ft_engine_demand_scans;
 int ft_engine_step(struct ft_fab *fab, u32 steps);
 int ft_engine_set_period(struct ft_fab *fab, u64 period_ns);
 void ft_engine_stop(struct ft_fab *fab);

@@ -1671,6 +1671,7 @@ int __init ft_genl_init(void)
 	/* Without debugfs the module works the same, uncounted. */
 	ft_debugfs = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	debugfs_create_file("requests", 0444, ft_debugfs, NULL, &ft_nl_requests_fops);
+	debugfs_create_atomic_t("demand_scans", 0444, ft_debugfs, &ft_engine_demand_scans);
 	return 0;
 }
 
