@@ -185,29 +185,66 @@ static int ft_engine_thread(void *data)
 	return 0;
 }
 
-void ft_engine_stop(struct ft_fab *fab)
+/*
+ * Every running cycle thread, whatever its namespace, so that unloading
+ * can stop them all before the family goes: a thread announces demand on
+ * the family's group, which must not outlive the family.
+ */
+static DEFINE_MUTEX(ft_engines_lock);	/* the list, fab->thread, the flag */
+static LIST_HEAD(ft_engines);
+static bool ft_engines_stopped;		/* unloading: start no thread */
+
+static void ft_engine_stop_locked(struct ft_fab *fab)
 {
+	lockdep_assert_held(&ft_engines_lock);
 	if (fab->thread) {
 		kthread_stop(fab->thread);
 		fab->thread = NULL;
+		list_del(&fab->engine_node);
 	}
+}
+
+void ft_engine_stop(struct ft_fab *fab)
+{
+	mutex_lock(&ft_engines_lock);
+	ft_engine_stop_locked(fab);
+	mutex_unlock(&ft_engines_lock);
+}
+
+/* Stop every cycle thread for good: the module is going. */
+void ft_engine_stop_all(void)
+{
+	struct ft_fab *fab, *tmp;
+
+	mutex_lock(&ft_engines_lock);
+	ft_engines_stopped = true;
+	list_for_each_entry_safe(fab, tmp, &ft_engines, engine_node)
+		ft_engine_stop_locked(fab);
+	mutex_unlock(&ft_engines_lock);
 }
 
 int ft_engine_set_period(struct ft_fab *fab, u64 period_ns)
 {
 	struct task_struct *t;
+	int err = 0;
 
-	ft_engine_stop(fab);
+	mutex_lock(&ft_engines_lock);
+	ft_engine_stop_locked(fab);
 	fab->period_ns = period_ns;
 	if (!period_ns)
-		return 0;
-	t = kthread_run(ft_engine_thread, fab, "fattree/%s", fab->name);
+		goto out;
+	t = ft_engines_stopped ? ERR_PTR(-ESHUTDOWN) :
+		kthread_run(ft_engine_thread, fab, "fattree/%s", fab->name);
 	if (IS_ERR(t)) {
 		fab->period_ns = 0;
-		return PTR_ERR(t);
+		err = PTR_ERR(t);
+		goto out;
 	}
 	fab->thread = t;
-	return 0;
+	list_add(&fab->engine_node, &ft_engines);
+out:
+	mutex_unlock(&ft_engines_lock);
+	return err;
 }
 
 int ft_engine_configure(struct ft_fab *fab, enum fattree_path path,

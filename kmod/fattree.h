@@ -174,6 +174,7 @@ struct ft_fab {
 	struct mutex step_lock;		/* one runner of cycles at a time */
 	u64 period_ns;			/* 0: manual stepping */
 	struct task_struct *thread;	/* runs timed cycles */
+	struct list_head engine_node;	/* in engine.c's list, with a thread */
 };
 
 /* fabric.c */
@@ -208,6 +209,7 @@ extern atomic_t ft_engine_demand_scans;
 int ft_engine_step(struct ft_fab *fab, u32 steps);
 int ft_engine_set_period(struct ft_fab *fab, u64 period_ns);
 void ft_engine_stop(struct ft_fab *fab);
+void ft_engine_stop_all(void);
 int ft_engine_inject(struct ft_fab *fab, const struct fattree_inject_row *rows,
 		     u32 nrows, struct netlink_ext_ack *extack);
 void ft_engine_drop_all(struct ft_fab *fab);
