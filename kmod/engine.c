@@ -10,7 +10,8 @@
  * stepped over netlink or from a kernel thread every period; a thread
  * that wakes late runs the cycles it missed (up to FT_CATCHUP_MAX per
  * wake-up) and counts them as overruns, so the cycle rate holds as long
- * as the machine keeps up.
+ * as the machine keeps up; when it cannot, the thread no longer sleeps
+ * but still yields the CPU between cycles.
  */
 #include <linux/kthread.h>
 #include <linux/sched/signal.h>
@@ -170,8 +171,14 @@ static int ft_engine_thread(void *data)
 			run = min_t(u64, missed, FT_CATCHUP_MAX);
 			fab->st.overruns += missed;
 			next = ktime_add_ns(next, missed * period);
-			while (run--)
+			/* A thread that cannot keep up never sleeps: let
+			 * others run between cycles (each drops the fabric's
+			 * lock), and stop when asked.
+			 */
+			while (run-- && !kthread_should_stop()) {
+				cond_resched();
 				ft_engine_cycle(fab);
+			}
 		}
 		fab->st.run_ns = ktime_to_ns(ktime_sub(ktime_get(), start));
 		ft_engine_demand(fab, false);
