@@ -108,8 +108,9 @@ unlock:
  * last carries FATTREE_A_DEMAND_LAST; when demand has just drained, an
  * announcement without entries says so. A timed fabric announces at most
  * once per FT_DEMAND_INTERVAL_MS; a step always announces its result.
- * Only when someone listens; a listener that missed some resynchronises
- * with the demand dump. Process context, under fab->step_lock.
+ * Only when someone listens, checked before the pairs are scanned; a
+ * listener that missed some resynchronises with the demand dump. Process
+ * context, under fab->step_lock.
  */
 void ft_engine_demand(struct ft_fab *fab, bool now)
 {
@@ -119,6 +120,13 @@ void ft_engine_demand(struct ft_fab *fab, bool now)
 	if (!now && time_before(jiffies, fab->demand_next))
 		return;
 	fab->demand_next = jiffies + msecs_to_jiffies(FT_DEMAND_INTERVAL_MS);
+	/* No scan under the fabric's lock for nobody: a listener that
+	 * joins later hears the next announcement, or dumps.
+	 */
+	if (!ft_genl_demand_listened(fab)) {
+		fab->demand_announced = 0;
+		return;
+	}
 	atomic_inc(&ft_engine_demand_scans);
 	do {
 		spin_lock_bh(&fab->lock);

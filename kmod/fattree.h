@@ -268,5 +268,6 @@ struct ft_leaf *ft_leaf_of(struct net_device *dev);
 int ft_genl_init(void);
 void ft_genl_exit(void);
 void ft_genl_demand_notify(struct ft_fab *fab, u64 cycle, u32 n, bool last);
+bool ft_genl_demand_listened(const struct ft_fab *fab);
 
 #endif /* _FATTREE_H */

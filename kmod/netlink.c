@@ -1533,6 +1533,12 @@ out:
 	return err;
 }
 
+/* Whether anyone in the fabric's namespace listens on the "demand" group. */
+bool ft_genl_demand_listened(const struct ft_fab *fab)
+{
+	return genl_has_listeners(&ft_genl_family, fab->net, FT_MCGRP_DEMAND);
+}
+
 /* Send fab->demand[0..n) on the "demand" group, in messages that fit;
  * @last marks the end of this cycle's announcement.
  */
@@ -1540,7 +1546,7 @@ void ft_genl_demand_notify(struct ft_fab *fab, u64 cycle, u32 n, bool last)
 {
 	u32 off = 0;
 
-	if (!genl_has_listeners(&ft_genl_family, fab->net, FT_MCGRP_DEMAND))
+	if (!ft_genl_demand_listened(fab))
 		return;
 	do {
 		u32 k = min_t(u32, n - off, FT_DEMAND_PER_MSG);
