@@ -1655,7 +1655,12 @@ static struct genl_family ft_genl_family __ro_after_init = {
 	.name = FATTREE_GENL_NAME,
 	.version = FATTREE_GENL_VERSION,
 	.netnsok = true,
-	.parallel_ops = false,
+	/* No genl_mutex: a long request must not hold up every family of
+	 * every namespace. Each handler and dump that touches a fabric
+	 * holds its namespace's ft_net_lock(); docs/design.md lists what
+	 * else the mutex used to cover.
+	 */
+	.parallel_ops = true,
 	.module = THIS_MODULE,
 	.ops = ft_genl_ops,
 	.n_ops = ARRAY_SIZE(ft_genl_ops),

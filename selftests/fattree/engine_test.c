@@ -336,14 +336,13 @@ TEST(other_families_answer_during_step)
 	struct stepper s = { .name = "long" };
 	double answer, a;
 	struct nl_sock *sk;
-	struct ft_spec spec;
 	struct ftnl nl;
 	pthread_t t;
 
 	ASSERT_EQ(0, fresh_module());
 	ASSERT_EQ(0, ftnl_open(&nl));
-	ft_spec_kary(&spec, "long", 2, 4);
-	ASSERT_EQ(0, ft_fabric_new(&nl, &spec));
+	/* 16 leaves under load: a step of seconds (17 s under emulation). */
+	ASSERT_EQ(0, loaded_fabric(&nl, "long", 2, 4, 0, 1000000));
 	sk = nl_socket_alloc();
 	ASSERT_NE(NULL, sk);
 	ASSERT_EQ(0, genl_connect(sk));
