@@ -19,8 +19,22 @@
 
 #include "fattree.h"
 
-/* Demand scans run by every fabric, in debugfs: a debugging aid. */
+/* Demand scans run by every fabric, and the most pairs one hold of a
+ * fabric's lock looked at for demand (a scan's or a dump's), in debugfs:
+ * debugging aids.
+ */
 atomic_t ft_engine_demand_scans = ATOMIC_INIT(0);
+atomic_t ft_engine_demand_hold_most = ATOMIC_INIT(0);
+
+void ft_engine_demand_looked(u32 pairs)
+{
+	int most = atomic_read(&ft_engine_demand_hold_most);
+
+	do {
+		if ((int)pairs <= most)
+			return;
+	} while (!atomic_try_cmpxchg(&ft_engine_demand_hold_most, &most, pairs));
+}
 
 struct ft_deliver {
 	struct ft_fab *fab;
@@ -114,7 +128,7 @@ unlock:
  */
 void ft_engine_demand(struct ft_fab *fab, bool now)
 {
-	u32 pos = 0, n, total = 0;
+	u32 pos = 0, n, total = 0, from;
 	u64 cycle;
 
 	if (!now && time_before(jiffies, fab->demand_next))
@@ -131,9 +145,11 @@ void ft_engine_demand(struct ft_fab *fab, bool now)
 	do {
 		spin_lock_bh(&fab->lock);
 		cycle = fab->eng.cycle;
+		from = pos;
 		n = ft_pairs_demand(&fab->pairs, &fab->circ, FT_NTAGS, cycle, &pos,
 				    fab->demand, fab->demand_max);
 		spin_unlock_bh(&fab->lock);
+		ft_engine_demand_looked(pos - from);
 		total += n;
 		/* A full batch may be followed by nothing: LAST then comes
 		 * in an empty message.

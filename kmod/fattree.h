@@ -206,6 +206,8 @@ void ft_fab_exit(void);
 
 /* engine.c */
 extern atomic_t ft_engine_demand_scans;
+extern atomic_t ft_engine_demand_hold_most;
+void ft_engine_demand_looked(u32 pairs);
 int ft_engine_step(struct ft_fab *fab, u32 steps);
 int ft_engine_set_period(struct ft_fab *fab, u64 period_ns);
 void ft_engine_stop(struct ft_fab *fab);

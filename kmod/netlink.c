@@ -1514,6 +1514,7 @@ static int ft_nl_demand_get_dumpit(struct sk_buff *skb, struct netlink_callback 
 	n = ft_pairs_demand(&fab->pairs, &fab->circ, FT_NTAGS, cycle, &pos, d,
 			    FT_DEMAND_PER_MSG);
 	spin_unlock_bh(&fab->lock);
+	ft_engine_demand_looked(pos - cb->args[0]);
 	if (!n)
 		goto out;	/* the end: an empty part closes the dump */
 	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
@@ -1683,6 +1684,9 @@ int __init ft_genl_init(void)
 	ft_debugfs = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	debugfs_create_file("requests", 0444, ft_debugfs, NULL, &ft_nl_requests_fops);
 	debugfs_create_atomic_t("demand_scans", 0444, ft_debugfs, &ft_engine_demand_scans);
+	/* Writable: a test resets it. */
+	debugfs_create_atomic_t("demand_hold_most", 0644, ft_debugfs,
+				&ft_engine_demand_hold_most);
 	return 0;
 }
 

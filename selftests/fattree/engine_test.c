@@ -308,6 +308,59 @@ TEST(demand_unscanned_without_listener)
 	ftnl_close(&nl);
 }
 
+/*
+ * A dump of the demand is open to everyone; what it costs the fabric is
+ * the time its lock is held. 4096 leaves, 8 circuits per leaf to leaves
+ * of its own switch (32768, the circuit table's size), each pair holding
+ * one message its circuit carries: no pair is in demand, and a dump that
+ * looked at them all in one hold would hold the lock for all 32768.
+ */
+TEST(demand_dump_holds_the_lock_briefly)
+{
+	const uint32_t k = 64, n = 64 * 64, per = 8;
+	struct fattree_inject_row *rows;
+	struct fattree_circuit *c;
+	struct fattree_demand *d = NULL;
+	struct ft_spec s;
+	struct ftnl nl;
+	uint32_t i, j;
+	long long most;
+
+	ASSERT_EQ(0, fresh_module());
+	ASSERT_EQ(0, ftnl_open(&nl));
+	ft_spec_kary(&s, "dd", 2, k);
+	s.lanes[0] = per;
+	s.lanes[1] = 1;
+	s.path = FATTREE_PATH_CIRCUIT;
+	ASSERT_EQ(0, ft_fabric_new(&nl, &s));
+	c = calloc(n, sizeof(*c));
+	rows = calloc(n * per, sizeof(*rows));
+	ASSERT_NE(NULL, c);
+	ASSERT_NE(NULL, rows);
+	for (j = 1; j <= per; j++) {
+		for (i = 0; i < n; i++) {
+			uint32_t dst = (i & ~(k - 1)) | ((i + j) & (k - 1));
+
+			c[i] = (struct fattree_circuit){ .src = i, .dst = dst, .lanes = 1 };
+			rows[(j - 1) * n + i] = (struct fattree_inject_row){ i, dst, 1 };
+		}
+		ASSERT_EQ(0, ft_circuit_add(&nl, "dd", c, n, NULL, NULL)) {
+			TH_LOG("circuits %u: %s", j, nl.errmsg);
+		}
+	}
+	ASSERT_EQ(0, ft_fabric_inject(&nl, "dd", rows, n * per));
+	ASSERT_EQ(0, write_str("/sys/kernel/debug/fattree/demand_hold_most", "0"));
+	EXPECT_EQ(0, ft_demand(&nl, "dd", &d));
+	most = ft_sysfs_num("/sys/kernel/debug/fattree/demand_hold_most");
+	TH_LOG("a demand dump looked at up to %lld pairs in one hold of the lock", most);
+	EXPECT_GE(1024, most);
+	free(d);
+	free(rows);
+	free(c);
+	EXPECT_EQ(0, ft_fabric_del(&nl, "dd"));
+	ftnl_close(&nl);
+}
+
 /* ---- other families during a long request ---- */
 
 struct stepper {
