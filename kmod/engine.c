@@ -26,7 +26,7 @@
 atomic_t ft_engine_demand_scans = ATOMIC_INIT(0);
 atomic_t ft_engine_demand_hold_most = ATOMIC_INIT(0);
 
-void ft_engine_demand_looked(u32 pairs)
+static void ft_engine_demand_looked(u32 pairs)
 {
 	int most = atomic_read(&ft_engine_demand_hold_most);
 
@@ -118,6 +118,29 @@ unlock:
 }
 
 /*
+ * One batch of the demand listing (ft_pairs_demand()) from *@pos, under
+ * one hold of the fabric's lock that looks at FT_DEMAND_LOOK pairs at
+ * most, so neither a scan nor anyone's dump keeps the engine and the
+ * leaves out for long, however many pairs wait. Returns the entries put
+ * in @out, the cycle they are of in *@cycle, and in *@end whether the
+ * listing is done.
+ */
+u32 ft_engine_demand_batch(struct ft_fab *fab, u32 *pos, struct ft_pairs_demand *out,
+			   u32 max, u64 *cycle, bool *end)
+{
+	u32 from = *pos, n;
+
+	spin_lock_bh(&fab->lock);
+	*cycle = fab->eng.cycle;
+	n = ft_pairs_demand(&fab->pairs, &fab->circ, FT_NTAGS, *cycle, pos, out, max,
+			    FT_DEMAND_LOOK);
+	*end = *pos >= fab->pairs.nactive;
+	spin_unlock_bh(&fab->lock);
+	ft_engine_demand_looked(*pos - from);
+	return n;
+}
+
+/*
  * Announce the pairs in demand on the "demand" group, in messages whose
  * last carries FATTREE_A_DEMAND_LAST; when demand has just drained, an
  * announcement without entries says so. A timed fabric announces at most
@@ -128,7 +151,8 @@ unlock:
  */
 void ft_engine_demand(struct ft_fab *fab, bool now)
 {
-	u32 pos = 0, n, total = 0, from;
+	u32 pos = 0, n, total = 0;
+	bool end;
 	u64 cycle;
 
 	if (!now && time_before(jiffies, fab->demand_next))
@@ -143,20 +167,17 @@ void ft_engine_demand(struct ft_fab *fab, bool now)
 	}
 	atomic_inc(&ft_engine_demand_scans);
 	do {
-		spin_lock_bh(&fab->lock);
-		cycle = fab->eng.cycle;
-		from = pos;
-		n = ft_pairs_demand(&fab->pairs, &fab->circ, FT_NTAGS, cycle, &pos,
-				    fab->demand, fab->demand_max);
-		spin_unlock_bh(&fab->lock);
-		ft_engine_demand_looked(pos - from);
+		n = ft_engine_demand_batch(fab, &pos, fab->demand, fab->demand_max,
+					   &cycle, &end);
 		total += n;
-		/* A full batch may be followed by nothing: LAST then comes
-		 * in an empty message.
+		/* The last batch may hold nothing: LAST then comes in an
+		 * empty message, as does the news that demand drained.
 		 */
-		if (n || (total && n < fab->demand_max) || (!total && fab->demand_announced))
-			ft_genl_demand_notify(fab, cycle, n, n < fab->demand_max);
-	} while (n == fab->demand_max);
+		if (n || (end && (total || fab->demand_announced)))
+			ft_genl_demand_notify(fab, cycle, n, end);
+		if (!end)
+			cond_resched();
+	} while (!end);
 	fab->demand_announced = total;
 }
 

@@ -34,6 +34,7 @@
 #define FT_CATCHUP_MAX		1000	/* missed cycles run per wake-up */
 #define FT_DEMAND_MAX		2048	/* pairs in one demand notification */
 #define FT_DEMAND_INTERVAL_MS	10	/* at most one notification per this */
+#define FT_DEMAND_LOOK		1024	/* pairs looked at per hold of the lock */
 
 /* Flows of a pair: real packets and synthetic messages stay apart. */
 enum {
@@ -207,7 +208,8 @@ void ft_fab_exit(void);
 /* engine.c */
 extern atomic_t ft_engine_demand_scans;
 extern atomic_t ft_engine_demand_hold_most;
-void ft_engine_demand_looked(u32 pairs);
+u32 ft_engine_demand_batch(struct ft_fab *fab, u32 *pos, struct ft_pairs_demand *out,
+			   u32 max, u64 *cycle, bool *end);
 int ft_engine_step(struct ft_fab *fab, u32 steps);
 int ft_engine_set_period(struct ft_fab *fab, u64 period_ns);
 void ft_engine_stop(struct ft_fab *fab);

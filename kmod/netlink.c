@@ -12,6 +12,7 @@
  */
 #include <linux/ctype.h>
 #include <linux/debugfs.h>
+#include <linux/sched/signal.h>
 #include <linux/seq_file.h>
 #include <linux/vmalloc.h>
 #include <net/genetlink.h>
@@ -1498,6 +1499,7 @@ static int ft_nl_demand_get_dumpit(struct sk_buff *skb, struct netlink_callback 
 	u32 pos = cb->args[0], n;
 	u64 cycle;
 	void *hdr;
+	bool end;
 	int err = 0;
 
 	d = kvmalloc_array(FT_DEMAND_PER_MSG, sizeof(*d), GFP_KERNEL);
@@ -1509,12 +1511,17 @@ static int ft_nl_demand_get_dumpit(struct sk_buff *skb, struct netlink_callback 
 		err = PTR_ERR(fab);
 		goto out;
 	}
-	spin_lock_bh(&fab->lock);
-	cycle = fab->eng.cycle;
-	n = ft_pairs_demand(&fab->pairs, &fab->circ, FT_NTAGS, cycle, &pos, d,
-			    FT_DEMAND_PER_MSG);
-	spin_unlock_bh(&fab->lock);
-	ft_engine_demand_looked(pos - cb->args[0]);
+	for (;;) {
+		n = ft_engine_demand_batch(fab, &pos, d, FT_DEMAND_PER_MSG, &cycle, &end);
+		if (n || end)
+			break;
+		/* None in demand among these: on, with the lock dropped. */
+		if (fatal_signal_pending(current)) {
+			err = -EINTR;
+			goto out;
+		}
+		cond_resched();
+	}
 	if (!n)
 		goto out;	/* the end: an empty part closes the dump */
 	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
