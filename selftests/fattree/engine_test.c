@@ -234,8 +234,8 @@ static int write_str(const char *path, const char *s)
 /*
  * 4096 leaves under load at a 1 us period: every cycle takes longer than
  * the period, so the thread never sleeps. Another task on its CPU must
- * still run on time, and no soft lockup may be reported (the watchdog is
- * set to 2 s; ft-vm fails on a report).
+ * still run about on time, and no soft lockup may be reported (the
+ * watchdog is set to 2 s; ft-vm fails on a report).
  */
 TEST(catchup_lets_others_run)
 {
@@ -266,7 +266,10 @@ TEST(catchup_lets_others_run)
 			max_late = late;
 	}
 	TH_LOG("a %.0f ms sleep woke up to %.1f ms late", sleep_s * 1e3, max_late * 1e3);
-	EXPECT_LT(max_late, 0.1 * scale());
+	/* Before, 2.85 s; the margin is for an emulated guest on a busy
+	 * host, whose vCPUs themselves wait (up to 240 ms seen).
+	 */
+	EXPECT_LT(max_late, 0.5 * scale());
 	EXPECT_EQ(0, ft_fabric_del(&nl, "lock"));
 	ftnl_close(&nl);
 	write_str("/proc/sys/kernel/watchdog_thresh", "10");
