@@ -17,6 +17,7 @@
 #include <sys/socket.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
+#include <linux/rtnetlink.h>
 #include <netlink/genl/ctrl.h>
 
 #include "kselftest_harness.h"
@@ -361,6 +362,75 @@ TEST(demand_dump_holds_the_lock_briefly)
 	free(rows);
 	free(c);
 	EXPECT_EQ(0, ft_fabric_del(&nl, "dd"));
+	ftnl_close(&nl);
+}
+
+/* ---- rtnl during a deletion ---- */
+
+struct rtnl_prober {
+	volatile int stop;
+	double most;	/* longest RTM_GETLINK round trip, s */
+	int calls;
+};
+
+/* Ask for the loopback device, which takes rtnl, every 5 ms. */
+static void *rtnl_probe(void *arg)
+{
+	struct rtnl_prober *p = arg;
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	static char buf[16384];
+	struct {
+		struct nlmsghdr nh;
+		struct ifinfomsg ifi;
+	} req = {
+		.nh = { .nlmsg_len = sizeof(req), .nlmsg_type = RTM_GETLINK,
+			.nlmsg_flags = NLM_F_REQUEST },
+		.ifi = { .ifi_family = AF_UNSPEC, .ifi_index = 1 },
+	};
+
+	while (fd >= 0 && !p->stop) {
+		double a = now_s();
+
+		req.nh.nlmsg_seq++;
+		if (send(fd, &req, sizeof(req), 0) < 0 || recv(fd, buf, sizeof(buf), 0) < 0)
+			break;
+		a = now_s() - a;
+		if (a > p->most)
+			p->most = a;
+		p->calls++;
+		usleep(5000);
+	}
+	if (fd >= 0)
+		close(fd);
+	return NULL;
+}
+
+/* Deleting 4096 leaves holds rtnl in bounded batches, not all at once. */
+TEST(delete_holds_rtnl_briefly)
+{
+	struct rtnl_prober p = { 0 };
+	struct ft_spec s;
+	struct ftnl nl;
+	pthread_t t;
+	double a;
+
+	ASSERT_EQ(0, fresh_module());
+	ASSERT_EQ(0, ftnl_open(&nl));
+	ft_spec_kary(&s, "del", 3, 16);
+	ASSERT_EQ(0, ft_fabric_new(&nl, &s));
+	ASSERT_EQ(0, pthread_create(&t, NULL, rtnl_probe, &p));
+	usleep(200000);
+	a = now_s();
+	EXPECT_EQ(0, ft_fabric_del(&nl, "del"));
+	a = now_s() - a;
+	usleep(200000);
+	p.stop = 1;
+	pthread_join(t, NULL);
+	TH_LOG("deleting 4096 leaves took %.0f ms; rtnl waited up to %.1f ms (%d asks)",
+	       a * 1e3, p.most * 1e3, p.calls);
+	EXPECT_LT(10, p.calls);
+	/* Before, 2 s and more under emulation; the margin is for a busy host. */
+	EXPECT_LT(p.most, 0.3 * scale());
 	ftnl_close(&nl);
 }
 
