@@ -10,13 +10,31 @@
  * stepped over netlink or from a kernel thread every period; a thread
  * that wakes late runs the cycles it missed (up to FT_CATCHUP_MAX per
  * wake-up) and counts them as overruns, so the cycle rate holds as long
- * as the machine keeps up.
+ * as the machine keeps up; when it cannot, the thread no longer sleeps
+ * but still yields the CPU between cycles.
  */
 #include <linux/kthread.h>
 #include <linux/sched/signal.h>
 #include <linux/skbuff.h>
 
 #include "fattree.h"
+
+/* Demand scans run by every fabric, and the most pairs one hold of a
+ * fabric's lock looked at for demand (a scan's or a dump's), in debugfs:
+ * debugging aids.
+ */
+atomic_t ft_engine_demand_scans = ATOMIC_INIT(0);
+atomic_t ft_engine_demand_hold_most = ATOMIC_INIT(0);
+
+static void ft_engine_demand_looked(u32 pairs)
+{
+	int most = atomic_read(&ft_engine_demand_hold_most);
+
+	do {
+		if ((int)pairs <= most)
+			return;
+	} while (!atomic_try_cmpxchg(&ft_engine_demand_hold_most, &most, pairs));
+}
 
 struct ft_deliver {
 	struct ft_fab *fab;
@@ -100,34 +118,66 @@ unlock:
 }
 
 /*
+ * One batch of the demand listing (ft_pairs_demand()) from *@pos, under
+ * one hold of the fabric's lock that looks at FT_DEMAND_LOOK pairs at
+ * most, so neither a scan nor anyone's dump keeps the engine and the
+ * leaves out for long, however many pairs wait. Returns the entries put
+ * in @out, the cycle they are of in *@cycle, and in *@end whether the
+ * listing is done.
+ */
+u32 ft_engine_demand_batch(struct ft_fab *fab, u32 *pos, struct ft_pairs_demand *out,
+			   u32 max, u64 *cycle, bool *end)
+{
+	u32 from = *pos, n;
+
+	spin_lock_bh(&fab->lock);
+	*cycle = fab->eng.cycle;
+	n = ft_pairs_demand(&fab->pairs, &fab->circ, FT_NTAGS, *cycle, pos, out, max,
+			    FT_DEMAND_LOOK);
+	*end = *pos >= fab->pairs.nactive;
+	spin_unlock_bh(&fab->lock);
+	ft_engine_demand_looked(*pos - from);
+	return n;
+}
+
+/*
  * Announce the pairs in demand on the "demand" group, in messages whose
  * last carries FATTREE_A_DEMAND_LAST; when demand has just drained, an
  * announcement without entries says so. A timed fabric announces at most
  * once per FT_DEMAND_INTERVAL_MS; a step always announces its result.
- * Only when someone listens; a listener that missed some resynchronises
- * with the demand dump. Process context, under fab->step_lock.
+ * Only when someone listens, checked before the pairs are scanned; a
+ * listener that missed some resynchronises with the demand dump. Process
+ * context, under fab->step_lock.
  */
 void ft_engine_demand(struct ft_fab *fab, bool now)
 {
 	u32 pos = 0, n, total = 0;
+	bool end;
 	u64 cycle;
 
 	if (!now && time_before(jiffies, fab->demand_next))
 		return;
 	fab->demand_next = jiffies + msecs_to_jiffies(FT_DEMAND_INTERVAL_MS);
+	/* No scan under the fabric's lock for nobody: a listener that
+	 * joins later hears the next announcement, or dumps.
+	 */
+	if (!ft_genl_demand_listened(fab)) {
+		fab->demand_announced = 0;
+		return;
+	}
+	atomic_inc(&ft_engine_demand_scans);
 	do {
-		spin_lock_bh(&fab->lock);
-		cycle = fab->eng.cycle;
-		n = ft_pairs_demand(&fab->pairs, &fab->circ, FT_NTAGS, cycle, &pos,
-				    fab->demand, fab->demand_max);
-		spin_unlock_bh(&fab->lock);
+		n = ft_engine_demand_batch(fab, &pos, fab->demand, fab->demand_max,
+					   &cycle, &end);
 		total += n;
-		/* A full batch may be followed by nothing: LAST then comes
-		 * in an empty message.
+		/* The last batch may hold nothing: LAST then comes in an
+		 * empty message, as does the news that demand drained.
 		 */
-		if (n || (total && n < fab->demand_max) || (!total && fab->demand_announced))
-			ft_genl_demand_notify(fab, cycle, n, n < fab->demand_max);
-	} while (n == fab->demand_max);
+		if (n || (end && (total || fab->demand_announced)))
+			ft_genl_demand_notify(fab, cycle, n, end);
+		if (!end)
+			cond_resched();
+	} while (!end);
 	fab->demand_announced = total;
 }
 
@@ -166,8 +216,14 @@ static int ft_engine_thread(void *data)
 			run = min_t(u64, missed, FT_CATCHUP_MAX);
 			fab->st.overruns += missed;
 			next = ktime_add_ns(next, missed * period);
-			while (run--)
+			/* A thread that cannot keep up never sleeps: let
+			 * others run between cycles (each drops the fabric's
+			 * lock), and stop when asked.
+			 */
+			while (run-- && !kthread_should_stop()) {
+				cond_resched();
 				ft_engine_cycle(fab);
+			}
 		}
 		fab->st.run_ns = ktime_to_ns(ktime_sub(ktime_get(), start));
 		ft_engine_demand(fab, false);
@@ -181,29 +237,66 @@ static int ft_engine_thread(void *data)
 	return 0;
 }
 
-void ft_engine_stop(struct ft_fab *fab)
+/*
+ * Every running cycle thread, whatever its namespace, so that unloading
+ * can stop them all before the family goes: a thread announces demand on
+ * the family's group, which must not outlive the family.
+ */
+static DEFINE_MUTEX(ft_engines_lock);	/* the list, fab->thread, the flag */
+static LIST_HEAD(ft_engines);
+static bool ft_engines_stopped;		/* unloading: start no thread */
+
+static void ft_engine_stop_locked(struct ft_fab *fab)
 {
+	lockdep_assert_held(&ft_engines_lock);
 	if (fab->thread) {
 		kthread_stop(fab->thread);
 		fab->thread = NULL;
+		list_del(&fab->engine_node);
 	}
+}
+
+void ft_engine_stop(struct ft_fab *fab)
+{
+	mutex_lock(&ft_engines_lock);
+	ft_engine_stop_locked(fab);
+	mutex_unlock(&ft_engines_lock);
+}
+
+/* Stop every cycle thread for good: the module is going. */
+void ft_engine_stop_all(void)
+{
+	struct ft_fab *fab, *tmp;
+
+	mutex_lock(&ft_engines_lock);
+	ft_engines_stopped = true;
+	list_for_each_entry_safe(fab, tmp, &ft_engines, engine_node)
+		ft_engine_stop_locked(fab);
+	mutex_unlock(&ft_engines_lock);
 }
 
 int ft_engine_set_period(struct ft_fab *fab, u64 period_ns)
 {
 	struct task_struct *t;
+	int err = 0;
 
-	ft_engine_stop(fab);
+	mutex_lock(&ft_engines_lock);
+	ft_engine_stop_locked(fab);
 	fab->period_ns = period_ns;
 	if (!period_ns)
-		return 0;
-	t = kthread_run(ft_engine_thread, fab, "fattree/%s", fab->name);
+		goto out;
+	t = ft_engines_stopped ? ERR_PTR(-ESHUTDOWN) :
+		kthread_run(ft_engine_thread, fab, "fattree/%s", fab->name);
 	if (IS_ERR(t)) {
 		fab->period_ns = 0;
-		return PTR_ERR(t);
+		err = PTR_ERR(t);
+		goto out;
 	}
 	fab->thread = t;
-	return 0;
+	list_add(&fab->engine_node, &ft_engines);
+out:
+	mutex_unlock(&ft_engines_lock);
+	return err;
 }
 
 int ft_engine_configure(struct ft_fab *fab, enum fattree_path path,

@@ -35,6 +35,7 @@
 #define FT_CATCHUP_MAX		1000	/* missed cycles run per wake-up */
 #define FT_DEMAND_MAX		2048	/* pairs in one demand notification */
 #define FT_DEMAND_INTERVAL_MS	10	/* at most one notification per this */
+#define FT_DEMAND_LOOK		1024	/* pairs looked at per hold of the lock */
 
 /* Flows of a pair: real packets and synthetic messages stay apart. */
 enum {
@@ -179,6 +180,7 @@ struct ft_fab {
 	struct mutex step_lock;		/* one runner of cycles at a time */
 	u64 period_ns;			/* 0: manual stepping */
 	struct task_struct *thread;	/* runs timed cycles */
+	struct list_head engine_node;	/* in engine.c's list, with a thread */
 };
 
 /* fabric.c */
@@ -209,9 +211,14 @@ int ft_fab_init(void);
 void ft_fab_exit(void);
 
 /* engine.c */
+extern atomic_t ft_engine_demand_scans;
+extern atomic_t ft_engine_demand_hold_most;
+u32 ft_engine_demand_batch(struct ft_fab *fab, u32 *pos, struct ft_pairs_demand *out,
+			   u32 max, u64 *cycle, bool *end);
 int ft_engine_step(struct ft_fab *fab, u32 steps);
 int ft_engine_set_period(struct ft_fab *fab, u64 period_ns);
 void ft_engine_stop(struct ft_fab *fab);
+void ft_engine_stop_all(void);
 int ft_engine_inject(struct ft_fab *fab, const struct fattree_inject_row *rows,
 		     u32 nrows, struct netlink_ext_ack *extack);
 void ft_engine_drop_all(struct ft_fab *fab);
@@ -271,5 +278,6 @@ struct ft_leaf *ft_leaf_of(struct net_device *dev);
 int ft_genl_init(void);
 void ft_genl_exit(void);
 void ft_genl_demand_notify(struct ft_fab *fab, u64 cycle, u32 n, bool last);
+bool ft_genl_demand_listened(const struct ft_fab *fab);
 
 #endif /* _FATTREE_H */

@@ -85,11 +85,16 @@ static int __init ft_module_init(void)
 	return 0;
 }
 
-/* No request can arrive once the family is gone; then every namespace's
- * fabrics are torn down.
+/*
+ * The cycle threads go first: they announce demand on the family's group,
+ * and nothing may be sent there once the family is gone (its group number
+ * is free for anyone to join or another family to take). Then no request
+ * can arrive (unregistering waits for those under way, the only other
+ * senders), and every namespace's fabrics are torn down.
  */
 static void __exit ft_module_exit(void)
 {
+	ft_engine_stop_all();
 	ft_genl_exit();
 	ft_fab_exit();
 }

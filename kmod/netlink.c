@@ -12,6 +12,7 @@
  */
 #include <linux/ctype.h>
 #include <linux/debugfs.h>
+#include <linux/sched/signal.h>
 #include <linux/seq_file.h>
 #include <linux/vmalloc.h>
 #include <net/genetlink.h>
@@ -1506,6 +1507,7 @@ static int ft_nl_demand_get_dumpit(struct sk_buff *skb, struct netlink_callback 
 	u32 pos = cb->args[0], n;
 	u64 cycle;
 	void *hdr;
+	bool end;
 	int err = 0;
 
 	d = kvmalloc_array(FT_DEMAND_PER_MSG, sizeof(*d), GFP_KERNEL);
@@ -1517,11 +1519,17 @@ static int ft_nl_demand_get_dumpit(struct sk_buff *skb, struct netlink_callback 
 		err = PTR_ERR(fab);
 		goto out;
 	}
-	spin_lock_bh(&fab->lock);
-	cycle = fab->eng.cycle;
-	n = ft_pairs_demand(&fab->pairs, &fab->circ, FT_NTAGS, cycle, &pos, d,
-			    FT_DEMAND_PER_MSG);
-	spin_unlock_bh(&fab->lock);
+	for (;;) {
+		n = ft_engine_demand_batch(fab, &pos, d, FT_DEMAND_PER_MSG, &cycle, &end);
+		if (n || end)
+			break;
+		/* None in demand among these: on, with the lock dropped. */
+		if (fatal_signal_pending(current)) {
+			err = -EINTR;
+			goto out;
+		}
+		cond_resched();
+	}
 	if (!n)
 		goto out;	/* the end: an empty part closes the dump */
 	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
@@ -1541,6 +1549,12 @@ out:
 	return err;
 }
 
+/* Whether anyone in the fabric's namespace listens on the "demand" group. */
+bool ft_genl_demand_listened(const struct ft_fab *fab)
+{
+	return genl_has_listeners(&ft_genl_family, fab->net, FT_MCGRP_DEMAND);
+}
+
 /* Send fab->demand[0..n) on the "demand" group, in messages that fit;
  * @last marks the end of this cycle's announcement.
  */
@@ -1548,7 +1562,7 @@ void ft_genl_demand_notify(struct ft_fab *fab, u64 cycle, u32 n, bool last)
 {
 	u32 off = 0;
 
-	if (!genl_has_listeners(&ft_genl_family, fab->net, FT_MCGRP_DEMAND))
+	if (!ft_genl_demand_listened(fab))
 		return;
 	do {
 		u32 k = min_t(u32, n - off, FT_DEMAND_PER_MSG);
@@ -1657,7 +1671,12 @@ static struct genl_family ft_genl_family __ro_after_init = {
 	.name = FATTREE_GENL_NAME,
 	.version = FATTREE_GENL_VERSION,
 	.netnsok = true,
-	.parallel_ops = false,
+	/* No genl_mutex: a long request must not hold up every family of
+	 * every namespace. Each handler and dump that touches a fabric
+	 * holds its namespace's ft_net_lock(); docs/design.md lists what
+	 * else the mutex used to cover.
+	 */
+	.parallel_ops = true,
 	.module = THIS_MODULE,
 	.ops = ft_genl_ops,
 	.n_ops = ARRAY_SIZE(ft_genl_ops),
@@ -1679,6 +1698,10 @@ int __init ft_genl_init(void)
 	/* Without debugfs the module works the same, uncounted. */
 	ft_debugfs = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	debugfs_create_file("requests", 0444, ft_debugfs, NULL, &ft_nl_requests_fops);
+	debugfs_create_atomic_t("demand_scans", 0444, ft_debugfs, &ft_engine_demand_scans);
+	/* Writable: a test resets it. */
+	debugfs_create_atomic_t("demand_hold_most", 0644, ft_debugfs,
+				&ft_engine_demand_hold_most);
 	return 0;
 }
 

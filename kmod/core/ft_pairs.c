@@ -343,21 +343,24 @@ int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
  * @pos: in/out: where in the active list to go on from (start at 0).
  * @out: entries.
  * @max: room in @out.
+ * @look: most active pairs to look at: the caller's bound on one call's
+ *	work, whether the pairs turn out to be in demand or not.
  *
  * A (source, destination) pair is in demand when it has messages waiting
  * and no circuit, or more messages than its circuit carries in one
  * cycle. It is listed once, at its lowest tag, with the backlog of all
  * its flows and the age of the oldest.
  *
- * Return: entries written; 0 with *@pos == q->nactive at the end.
+ * Return: entries written; *@pos == q->nactive at the end, else @max
+ * entries were written or @look pairs looked at (then perhaps none).
  */
 u32 ft_pairs_demand(const struct ft_pairs *q, const struct ft_circuits *circ,
 		    u32 ntags, u64 now, u32 *pos, struct ft_pairs_demand *out,
-		    u32 max)
+		    u32 max, u32 look)
 {
 	u32 n = 0, t, s;
 
-	for (; *pos < q->nactive && n < max; (*pos)++) {
+	for (; *pos < q->nactive && n < max && look; (*pos)++, look--) {
 		const struct ft_pair *p = &q->pair[q->active[*pos]];
 		const struct ft_circuit *c;
 		u64 backlog = p->queued, since = p->since;

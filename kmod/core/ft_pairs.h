@@ -105,6 +105,6 @@ int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
 		   struct ft_cycle_result *res);
 u32 ft_pairs_demand(const struct ft_pairs *q, const struct ft_circuits *circ,
 		    u32 ntags, u64 now, u32 *pos, struct ft_pairs_demand *out,
-		    u32 max);
+		    u32 max, u32 look);
 
 #endif /* FT_PAIRS_H */
