@@ -7,16 +7,8 @@
 top=$(cd "$(dirname "$0")" && pwd)
 ftctl=${FTCTL:-$top/ftctl}
 n=0 failed=0
-result() { # NAME OK [DETAIL]
-	n=$((n + 1))
-	if [ "$2" -eq 1 ]; then
-		echo "ok $n $1"
-	else
-		echo "not ok $n $1"
-		[ -z "${3:-}" ] || echo "# $3"
-		failed=$((failed + 1))
-	fi
-}
+t0=$(date +%s)
+. "$top/ft_lib.sh"
 
 echo "TAP version 13"
 [ -d /sys/module/fattree ] || insmod "$top/fattree.ko" || exit 1
@@ -40,13 +32,11 @@ start=$(kib)
 echo $(((start + 8192) * 1024)) > $cg/memory.max
 out=$(in_cg "$ftctl" fabric add mcg kary 2 4 period manual 2>&1)
 rc=$?
-result "over the limit: the creation fails" "$([ $rc -eq 1 ] && echo 1 || echo 0)" "exit $rc: $out"
-result "over the limit: it says why" \
-	"$(echo "$out" | grep -q 'not enough memory for the fabric' && echo 1 || echo 0)" "$out"
-result "over the limit: no fabric left" \
-	"$("$ftctl" fabric show mcg > /dev/null 2>&1 && echo 0 || echo 1)"
-result "over the limit: no OOM kill" \
-	"$([ "$(sed -n 's/^oom_kill //p' $cg/memory.events)" = 0 ] && echo 1 || echo 0)" \
+check "over the limit: the creation fails" '[ $rc -eq 1 ]' "exit $rc: $out"
+check "over the limit: it says why" \
+	'echo "$out" | grep -q "not enough memory for the fabric"' "$out"
+check "over the limit: no fabric left" '! "$ftctl" fabric show mcg > /dev/null 2>&1'
+check "over the limit: no OOM kill" '[ "$(sed -n "s/^oom_kill //p" $cg/memory.events)" = 0 ]' \
 	"$(tr '\n' ' ' < $cg/memory.events)"
 
 echo max > $cg/memory.max
@@ -54,12 +44,11 @@ start=$(kib)
 in_cg "$ftctl" fabric add mcg kary 2 4 period manual
 charged=$(($(kib) - start))
 echo "# the 16-leaf fabric charged its creator's cgroup $charged KiB"
-result "under the limit: the cgroup pays for the fabric (>= 8 MiB)" \
-	"$([ $charged -ge 8192 ] && echo 1 || echo 0)" "charged $charged KiB"
+check "under the limit: the cgroup pays for the fabric (>= 8 MiB)" '[ $charged -ge 8192 ]' \
+	"charged $charged KiB"
 "$ftctl" fabric del mcg
-result "deleted: no fabric" "$("$ftctl" fabric show mcg > /dev/null 2>&1 && echo 0 || echo 1)"
+check "deleted: no fabric" '! "$ftctl" fabric show mcg > /dev/null 2>&1'
 left=$(($(kib) - start))
 echo "# after the deletion the cgroup holds $left KiB more than before the creation"
-result "deleted: the charge is returned (within 1 MiB)" \
-	"$([ $left -le 1024 ] && echo 1 || echo 0)" "left $left KiB"
+check "deleted: the charge is returned (within 1 MiB)" '[ $left -le 1024 ]' "left $left KiB"
 exit $((failed > 0))

@@ -8,28 +8,8 @@ top=$(cd "$(dirname "$0")" && pwd)
 ftctl=${FTCTL:-$top/ftctl}
 scale=${FT_TIMEOUT_SCALE:-1}
 n=0 failed=0
-result() { # NAME OK [DETAIL]
-	n=$((n + 1))
-	if [ "$2" -eq 1 ]; then
-		echo "ok $n $1"
-	else
-		echo "not ok $n $1"
-		[ -z "${3:-}" ] || echo "# $3"
-		failed=$((failed + 1))
-	fi
-}
-# until_true SECONDS COMMAND...: poll every 0.1 s
-until_true() {
-	t=$(($1 * scale * 10))
-	shift
-	while [ $t -gt 0 ]; do
-		"$@" > /dev/null 2>&1 && return 0
-		sleep 0.1
-		t=$((t - 1))
-	done
-	return 1
-}
-
+t0=$(date +%s)
+. "$top/ft_lib.sh"
 echo "TAP version 13"
 echo "1..7"
 [ -d /sys/module/fattree ] || insmod "$top/fattree.ko" || exit 1
@@ -41,10 +21,9 @@ ip netns exec $y "$ftctl" fabric add fy kary 2 4 period manual || exit 1
 # A leaf of Y's fabric in A; A goes away.
 ip -n $y link set fy-l0 netns $a
 ip netns del $a
-until_true 10 ip -n $y link show fy-l0 && r=1 || r=0
-result "a leaf whose namespace dies returns to its fabric's namespace" $r
-result "... and not to the initial namespace" \
-	"$(ip link show fy-l0 > /dev/null 2>&1 && echo 0 || echo 1)"
+check "a leaf whose namespace dies returns to its fabric's namespace" \
+	"until_t $((10 * scale)) ip -n $y link show fy-l0 \> /dev/null 2\>\&1"
+check "... and not to the initial namespace" '! ip link show fy-l0 > /dev/null 2>&1'
 
 # Leaf 1 in B, leaf 2 at home in Y: who sees which names.
 ip -n $y link set fy-l1 netns $b
@@ -56,17 +35,14 @@ print(" ".join("%d=%s" % (l["index"], l.get("ifname", "-")) for l in json.load(s
 root=$(leafs | names)
 nobody=$(leafs --reuid=65534 --regid=65534 --clear-groups | names)
 echo "# as root: $root; as nobody: $nobody"
-result "root sees a leaf's name in another namespace" \
-	"$([ "$root" = "0=fy-l0 1=fy-l1 2=fy-l2" ] && echo 1 || echo 0)" "$root"
-result "nobody does not see a leaf's name in another namespace" \
-	"$(echo "$nobody" | grep -q '1=-' && echo 1 || echo 0)" "$nobody"
-result "nobody sees the names of the leaves in its own namespace" \
-	"$(echo "$nobody" | grep -q '0=fy-l0 .*2=fy-l2' && echo 1 || echo 0)" "$nobody"
+check "root sees a leaf's name in another namespace" '[ "$root" = "0=fy-l0 1=fy-l1 2=fy-l2" ]' "$root"
+check "nobody does not see a leaf's name in another namespace" 'echo "$nobody" | grep -q "1=-"' "$nobody"
+check "nobody sees the names of the leaves in its own namespace" \
+	'echo "$nobody" | grep -q "0=fy-l0 .*2=fy-l2"' "$nobody"
 
 # Y goes away with a leaf still in B: the fabric and that leaf go too.
 ip netns del $y
-until_true 20 sh -c "! ip -n $b link show fy-l1" && r=1 || r=0
-result "the fabric's namespace dies: its leaf elsewhere goes with it" $r
-result "... and nothing came to the initial namespace" \
-	"$(ip link show | grep -q 'fy-l' && echo 0 || echo 1)"
+check "the fabric's namespace dies: its leaf elsewhere goes with it" \
+	"until_t $((20 * scale)) ! ip -n $b link show fy-l1 \> /dev/null 2\>\&1"
+check "... and nothing came to the initial namespace" '! ip link show | grep -q fy-l'
 exit $((failed > 0))
