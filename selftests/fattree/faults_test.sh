@@ -23,30 +23,18 @@ py=/usr/bin/python3
 tmp=$(mktemp -d)
 n=0 failed=0 dpid= faults=0 pids=
 t_start=$(date +%s)
+t0=$t_start
+# ok, not_ok, check, leaf_stat, until_t
+. "$here/ft_lib.sh"
 
-ok() { n=$((n + 1)); echo "ok $n $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n $1"; [ -n "$2" ] && echo "$2" | sed 's/^/# /'; }
-check() { if eval "$2"; then ok "$1"; else not_ok "$1" "$3"; fi; }
 jget() { "$py" -c "import json,sys; f=json.load(open(sys.argv[1])); print($2)" "$1"; }
 # fabric_stat FABRIC NAME: one of a fabric's counters (ftctl's table:
 # polling starts no python, which is slow to start in the VM).
 fabric_stat() { "$ftctl" fabric show "$1" | awk -v k="$2" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }'; }
-# leaf_stat FABRIC INDEX KEY: one counter of one leaf.
-leaf_stat() { "$ftctl" leaf show "$1" | awk -v i="$2" -v k="$3" 'NR == 1 { for (c = 1; c <= NF; c++) col[$c] = c; next } $1 == i { print $col[k] }'; }
 loaded() { [ -d /sys/module/fattree ]; }
 load() { loaded || insmod "$here/fattree.ko"; }
 start_daemon() { "$ftd" --fabric "$1" --log-level warning --lease 32 --idle 8 --round-ms 5 \
 	--status-file "$tmp/ftd.json" 2>>"$tmp/ftd.log" & dpid=$!; }
-# until SECS CONDITION: poll CONDITION (a command line) until it holds or
-# SECS seconds have passed; the status is the last try's.
-until_t() {
-	local end=$(( $(date +%s) + $1 ))
-	shift
-	until eval "$*"; do
-		[ "$(date +%s)" -ge $end ] && return 1
-		sleep 0.2
-	done
-}
 # wait_gone PID SECS: 0 once PID has exited (reaped), 1 if still there.
 wait_gone() {
 	for _ in $(seq 1 $(( $2 * 10 ))); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
@@ -212,7 +200,7 @@ netns() {
 	kill -KILL $spid; wait $spid 2>/dev/null
 	faults=$((faults + 1))
 	until_t 20 'ip link show fn-l0 >/dev/null 2>&1'
-	check "a leaf whose namespace is deleted under traffic returns to the initial namespace" \
+	check "a leaf whose namespace is deleted under traffic returns to its fabric's namespace (the initial one)" \
 		'ip link show fn-l0 >/dev/null 2>&1' "$(ip -o link show | grep fn-l)"
 	before=$(fabric_stat fn synth_delivered)
 	"$ftctl" fabric inject fn 2 3 10
