@@ -111,7 +111,7 @@ unlock:
 	while ((skb = __skb_dequeue(&d.out))) {
 		struct ft_leaf *dst = fab->leaf[ft_skb_cb(skb)->dst];
 
-		ft_leaf_deliver(dst, skb);
+		ft_leaf_deliver(dst, skb, false);
 		ft_leaf_kick(dst);
 	}
 	return err;

@@ -90,7 +90,10 @@ static u32 ft_fab_circuit_cap(u32 n)
  */
 #define FT_LEAF_KERNEL_BYTES	(44 * 1024)
 
-/* Bytes a fabric of this shape will allocate, leaves' devices included. */
+/*
+ * Bytes a fabric of this shape will allocate, leaves' devices included, and
+ * the heads of the control-class clones it may hold (their data is shared).
+ */
 static u64 ft_fab_mem_estimate(const struct ft_topo *t, u32 max_msgs, u64 pairs)
 {
 	u64 dlinks = ft_topo_dlinks(t);
@@ -101,7 +104,9 @@ static u64 ft_fab_mem_estimate(const struct ft_topo *t, u32 max_msgs, u64 pairs)
 	       ft_pairs_mem_size(pairs) + pairs * sizeof(struct sk_buff_head) +
 	       ft_circuits_mem_size(ft_fab_circuit_cap(t->n)) +
 	       FT_DEMAND_MAX * sizeof(struct ft_pairs_demand) +
-	       (u64)t->n * (FT_LEAF_KERNEL_BYTES + 2 * sizeof(void *));
+	       (u64)t->n * (FT_LEAF_KERNEL_BYTES + 2 * sizeof(void *)) +
+	       (u64)max_t(u64, FT_CONTROL_MIN, FT_CONTROL_PER_LEAF * t->n) *
+	       SKB_DATA_ALIGN(sizeof(struct sk_buff));
 }
 
 static int ft_fab_check_limits(struct ft_fab_params *p, struct ft_topo *t,
@@ -208,6 +213,8 @@ static struct ft_fab *ft_fab_alloc(struct net *net, const struct ft_fab_params *
 	fab->arbitration = p->arbitration;
 	fab->profile = p->profile;
 	fab->backlog_max = p->backlog;
+	fab->control_max = max_t(u32, FT_CONTROL_MIN, FT_CONTROL_PER_LEAF * n);
+	atomic_set(&fab->control_held, 0);
 	fab->seed = p->core.seed;
 	fab->synth_pairs_max = ft_fab_synth_pairs(n);
 

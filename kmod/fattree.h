@@ -36,6 +36,13 @@
 #define FT_DEMAND_MAX		2048	/* pairs in one demand notification */
 #define FT_DEMAND_INTERVAL_MS	10	/* at most one notification per this */
 #define FT_DEMAND_LOOK		1024	/* pairs looked at per hold of the lock */
+/* Frames a leaf's receive queue holds: netdev_max_backlog's default. */
+#define FT_RXQ_MAX		1000
+/* Control-class frames a fabric holds in receive queues, per leaf and at
+ * least: room for a broadcast on the largest fabric, and sixteen at once.
+ */
+#define FT_CONTROL_PER_LEAF	16
+#define FT_CONTROL_MIN		4096
 
 /* Flows of a pair: real packets and synthetic messages stay apart. */
 enum {
@@ -48,6 +55,7 @@ enum {
 struct ft_skb_cb {
 	u64 cycle;	/* cycle it was queued in */
 	u32 dst;	/* destination leaf, once delivered */
+	bool control;	/* in a receive queue, held by the control budget */
 };
 
 static inline struct ft_skb_cb *ft_skb_cb(struct sk_buff *skb)
@@ -82,6 +90,8 @@ struct ft_leaf_stats {
 	u64 drop_down;		/* arrived while this leaf was down */
 	u64 drop_teardown;	/* still queued when the fabric went away */
 	u64 drop_nopair;	/* the pair pool was full: a bug if ever seen */
+	u64 drop_rxfull;	/* arrived to a full receive queue */
+	u64 drop_control;	/* control frames refused: budget spent */
 	u64 control_tx;
 	u64 control_rx;
 	u64 bytes_sent;
@@ -169,6 +179,11 @@ struct ft_fab {
 	struct ft_fab_stats st;
 	struct ft_leaf **leaf;		/* netdev_priv of each leaf device */
 	struct ft_fab_saf *saf;		/* store-and-forward mode, else NULL */
+	/* Control-class frames waiting in the leaves' receive queues, and
+	 * their bound: one broadcast becomes a frame per leaf (leaf.c).
+	 */
+	atomic_t control_held;
+	u32 control_max;
 
 	enum fattree_path path;
 	enum fattree_injection injection;
@@ -269,7 +284,7 @@ void ft_fab_saf_configure(struct ft_fab *fab, enum fattree_path path,
 int ft_leaves_create(struct ft_fab *fab);
 void ft_leaves_destroy(struct ft_fab *fab, struct list_head *kill);
 void ft_leaves_send_home(struct net *net);
-void ft_leaf_deliver(struct ft_leaf *dst, struct sk_buff *skb);
+void ft_leaf_deliver(struct ft_leaf *dst, struct sk_buff *skb, bool control);
 void ft_leaf_kick(struct ft_leaf *dst);
 void ft_leaf_wake(struct ft_leaf *leaf);
 struct ft_leaf *ft_leaf_of(struct net_device *dev);

@@ -15,7 +15,9 @@
  * so a sender still feels the fabric. Broadcast, multicast
  * and neighbour resolution (ARP and IPv6 neighbour discovery, unicast
  * replies included) travel in a control class outside lanes and cycles,
- * so neighbours resolve on every fabric, a manual or scheduled one too.
+ * so neighbours resolve on every fabric, a manual or scheduled one too;
+ * a budget per fabric bounds what it may hold (ft_leaf_control_take()).
+ * Every leaf's receive queue is bounded too (FT_RXQ_MAX).
  *
  * A leaf moved into another namespace returns to its fabric's namespace
  * when that namespace goes away (ft_leaves_send_home()), whatever it has
@@ -81,34 +83,63 @@ void ft_leaf_wake(struct ft_leaf *leaf)
 		netif_wake_queue(leaf->dev);
 }
 
-static void ft_leaf_count_drop_down(struct ft_leaf *leaf, u32 n)
+/* Count @n drops under a cause; any context, no fabric lock held. */
+static void ft_leaf_count_drop(struct ft_leaf *leaf, u64 *cause, u32 n)
 {
 	unsigned long flags;
 
 	spin_lock_irqsave(&leaf->fab->lock, flags);
-	leaf->st.drop_down += n;
+	*cause += n;
 	spin_unlock_irqrestore(&leaf->fab->lock, flags);
+}
+
+/* A control-class frame left the receive queues: its room is free. */
+static void ft_leaf_control_put(struct ft_fab *fab, struct sk_buff *skb)
+{
+	if (ft_skb_cb(skb)->control)
+		atomic_dec(&fab->control_held);
 }
 
 /*
  * Queue a frame for @dst's receive path (any context, no fabric lock
- * held); ft_leaf_kick() then starts its poller. A leaf that is down drops
- * it, counted. One queue and one NAPI poller per leaf keep the order in
- * which the fabric delivered, whichever CPU ran the cycle.
+ * held); ft_leaf_kick() then starts its poller. @control: the frame holds
+ * a place in the fabric's control budget, given back when it leaves the
+ * queue. A leaf that is down drops it, counted; so does a full queue (at
+ * FT_RXQ_MAX, as a NIC's ring or veth's backlog would): the poller runs in
+ * softirq and may fall behind a fabric that delivers from process context.
+ * One queue and one NAPI poller per leaf keep the order in which the
+ * fabric delivered, whichever CPU ran the cycle.
  */
-void ft_leaf_deliver(struct ft_leaf *dst, struct sk_buff *skb)
+void ft_leaf_deliver(struct ft_leaf *dst, struct sk_buff *skb, bool control)
 {
+	struct sk_buff_head *q = &dst->rxq;
+	unsigned long flags;
+	bool full;
+
+	ft_skb_cb(skb)->control = control;
 	if (!netif_running(dst->dev)) {
+		ft_leaf_control_put(dst->fab, skb);
 		kfree_skb(skb);
-		ft_leaf_count_drop_down(dst, 1);
+		ft_leaf_count_drop(dst, &dst->st.drop_down, 1);
 		return;
 	}
 	/* Scrubs the skb for its new device; frees it when it refuses. */
 	if (__dev_forward_skb(dst->dev, skb)) {
-		ft_leaf_count_drop_down(dst, 1);
+		if (control)
+			atomic_dec(&dst->fab->control_held);
+		ft_leaf_count_drop(dst, &dst->st.drop_down, 1);
 		return;
 	}
-	skb_queue_tail(&dst->rxq, skb);
+	spin_lock_irqsave(&q->lock, flags);
+	full = skb_queue_len(q) >= FT_RXQ_MAX;
+	if (!full)
+		__skb_queue_tail(q, skb);
+	spin_unlock_irqrestore(&q->lock, flags);
+	if (full) {
+		ft_leaf_control_put(dst->fab, skb);
+		kfree_skb(skb);
+		ft_leaf_count_drop(dst, &dst->st.drop_rxfull, 1);
+	}
 }
 
 void ft_leaf_kick(struct ft_leaf *dst)
@@ -127,6 +158,7 @@ static int ft_leaf_poll(struct napi_struct *napi, int budget)
 	int done = 0;
 
 	while (done < budget && (skb = skb_dequeue(&leaf->rxq))) {
+		ft_leaf_control_put(leaf->fab, skb);
 		netif_receive_skb(skb);
 		done++;
 	}
@@ -139,12 +171,16 @@ static int ft_leaf_poll(struct napi_struct *napi, int budget)
 /* Frames that arrived for a leaf that is no longer up. */
 static void ft_leaf_purge_rx(struct ft_leaf *leaf)
 {
-	u32 n = skb_queue_len(&leaf->rxq);
+	struct sk_buff *skb;
+	u32 n = 0;
 
-	if (!n)
-		return;
-	skb_queue_purge(&leaf->rxq);
-	ft_leaf_count_drop_down(leaf, n);
+	while ((skb = skb_dequeue(&leaf->rxq))) {
+		ft_leaf_control_put(leaf->fab, skb);
+		kfree_skb(skb);
+		n++;
+	}
+	if (n)
+		ft_leaf_count_drop(leaf, &leaf->st.drop_down, n);
 }
 
 /* Neighbour resolution: ARP, or ICMPv6 router/neighbour discovery. */
@@ -168,14 +204,36 @@ static bool ft_leaf_is_resolution(struct sk_buff *skb)
 	       icmp6->icmp6_type <= NDISC_REDIRECT;
 }
 
-/* Control class, now and outside the lanes: a unicast frame to its leaf,
- * a broadcast or multicast one to every other leaf.
+/*
+ * Take room for @want control-class frames in the fabric's budget, all or
+ * none: the budget bounds what one broadcast (a frame for every other
+ * leaf) and a flood of them can pin in receive queues, since the fabric
+ * charges clones to no socket.
+ */
+static bool ft_leaf_control_take(struct ft_fab *fab, u32 want)
+{
+	if (atomic_add_return(want, &fab->control_held) <= fab->control_max)
+		return true;
+	atomic_sub(want, &fab->control_held);
+	return false;
+}
+
+/*
+ * Control class, now and outside the lanes: a unicast frame to its leaf,
+ * a broadcast or multicast one to every other leaf that is up. A frame
+ * the budget has no room for is dropped whole, counted at its source.
  */
 static void ft_leaf_control(struct ft_leaf *src, struct sk_buff *skb, s64 to)
 {
 	struct ft_fab *fab = src->fab;
-	u32 i;
+	u32 want = to >= 0 ? 1 : fab->n - 1;
+	u32 i, used = 0;
 
+	if (!ft_leaf_control_take(fab, want)) {
+		ft_leaf_count_drop(src, &src->st.drop_control, 1);
+		kfree_skb(skb);
+		return;
+	}
 	spin_lock(&fab->lock);
 	src->st.control_tx++;
 	fab->st.control++;
@@ -186,9 +244,10 @@ static void ft_leaf_control(struct ft_leaf *src, struct sk_buff *skb, s64 to)
 		struct ft_leaf *dst = READ_ONCE(fab->leaf[to]);
 
 		if (dst) {
-			ft_leaf_deliver(dst, skb);
+			ft_leaf_deliver(dst, skb, true);
 			ft_leaf_kick(dst);
 		} else {
+			atomic_dec(&fab->control_held);
 			kfree_skb(skb);
 		}
 		return;
@@ -206,9 +265,11 @@ static void ft_leaf_control(struct ft_leaf *src, struct sk_buff *skb, s64 to)
 		spin_lock(&fab->lock);
 		dst->st.control_rx++;
 		spin_unlock(&fab->lock);
-		ft_leaf_deliver(dst, copy);
+		used++;
+		ft_leaf_deliver(dst, copy, true);
 		ft_leaf_kick(dst);
 	}
+	atomic_sub(want - used, &fab->control_held);
 	consume_skb(skb);
 }
 
@@ -386,7 +447,8 @@ static void ft_leaf_get_stats64(struct net_device *dev,
 	s->rx_bytes = leaf->st.bytes_delivered;
 	s->tx_dropped = leaf->st.drop_noroute + leaf->st.drop_teardown +
 			leaf->st.drop_nopair;
-	s->rx_dropped = leaf->st.drop_down;
+	s->rx_dropped = leaf->st.drop_down + leaf->st.drop_rxfull;
+	s->tx_dropped += leaf->st.drop_control;
 	spin_unlock_bh(&fab->lock);
 }
 
@@ -448,7 +510,7 @@ static const struct net_device_ops ft_leaf_netdev_ops = {
 static const char ft_leaf_stat_names[][ETH_GSTRING_LEN] = {
 	"queued", "sent", "delivered", "blocked", "drop_noroute",
 	"drop_down", "drop_teardown", "control_tx", "control_rx",
-	"drop_nopair",
+	"drop_nopair", "drop_rxfull", "drop_control",
 };
 
 #define FT_LEAF_NSTATS	(ARRAY_SIZE(ft_leaf_stat_names) + FATTREE_LATENCY_BUCKETS)
@@ -487,7 +549,9 @@ static void ft_leaf_get_ethtool_stats(struct net_device *dev,
 	data[7] = leaf->st.control_tx;
 	data[8] = leaf->st.control_rx;
 	data[9] = leaf->st.drop_nopair;
-	memcpy(data + 10, leaf->st.latency, sizeof(leaf->st.latency));
+	data[10] = leaf->st.drop_rxfull;
+	data[11] = leaf->st.drop_control;
+	memcpy(data + 12, leaf->st.latency, sizeof(leaf->st.latency));
 	spin_unlock_bh(&fab->lock);
 }
 

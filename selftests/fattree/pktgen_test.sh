@@ -8,6 +8,13 @@
 # times the backlog), pktgen ends having sent every packet without error,
 # and the destination leaf counts every one delivered. The kernel log
 # must stay clean (the runner checks it).
+#
+# pktgen's burst also sends with bottom halves off, so no receive poller
+# runs until it ends: a burst of broadcasts shows what the control class
+# may pin in receive queues. A 2-leaf fabric's receiving leaf holds at most
+# 1000 frames (the rest counted drop_rxfull); on 256 leaves, a burst of 64
+# broadcasts (16,320 clones) is cut to what the fabric's control budget of
+# 4,096 frames holds, the rest refused whole and counted drop_control.
 here=$(cd "$(dirname "$0")" && pwd)
 ftctl=$here/ftctl
 scale=${FT_TIMEOUT_SCALE:-1}
@@ -27,9 +34,10 @@ pgset() {
 cleanup() {
 	[ -w $pg/pgctrl ] && echo stop > $pg/pgctrl
 	[ -w $pg/kpktgend_0 ] && echo rem_device_all > $pg/kpktgend_0
-	for f in pgt pgm; do "$ftctl" fabric del $f 2>/dev/null; done
+	for f in pgt pgm pgr pgb; do "$ftctl" fabric del $f 2>/dev/null; done
 	rmmod pktgen 2>/dev/null
 	rmmod fattree 2>/dev/null
+	[ -n "$v6" ] && sysctl -qw net.ipv6.conf.default.disable_ipv6=$v6
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -41,12 +49,12 @@ if [ ! -d /proc/net/pktgen ] && ! modprobe pktgen 2>"$tmp/modprobe.err"; then
 	exit 4
 fi
 [ -d /sys/module/fattree ] || insmod "$here/fattree.ko" || exit 1
-echo "1..10"
+echo "1..15"
 
-# setup FABRIC COUNT CLONE BURST: pktgen on thread 0 sends COUNT packets
-# from FABRIC's leaf 0 to its leaf 1.
+# setup FABRIC COUNT CLONE BURST [DST_MAC]: pktgen on thread 0 sends COUNT
+# packets from FABRIC's leaf 0 to its leaf 1 (or to DST_MAC).
 setup() {
-	local dev=$1-l0
+	local dev=$1-l0 mac=${5:-$(cat /sys/class/net/$1-l1/address)}
 	pgset $pg/kpktgend_0 rem_device_all
 	pgset $pg/kpktgend_0 "add_device $dev"
 	pgset $pg/$dev "count $2"
@@ -55,7 +63,7 @@ setup() {
 	pgset $pg/$dev "pkt_size 64"
 	pgset $pg/$dev "delay 0"
 	pgset $pg/$dev "dst 10.77.0.2"
-	pgset $pg/$dev "dst_mac $(cat /sys/class/net/$1-l1/address)"
+	pgset $pg/$dev "dst_mac $mac"
 }
 # sofar FABRIC: the packets pktgen sent from FABRIC's leaf 0.
 sofar() { sed -n 's/.*pkts-sofar: \([0-9]*\) .*/\1/p' $pg/$1-l0; }
@@ -126,6 +134,56 @@ check "manual fabric: every packet delivered, nothing left queued" \
 	"$("$ftctl" leaf show pgm | head -3)"
 pgset $pg/kpktgend_0 rem_device_all
 "$ftctl" fabric del pgm
+# flood FABRIC LEAVES BURST: a binary fabric of LEAVES leaves, all up;
+# pktgen sends one burst of BURST broadcasts from leaf 0.
+# Leaves come up without IPv6, whose neighbour discovery and MLD would
+# flood the control class too.
+flood() {
+	local i
+	sysctl -qw net.ipv6.conf.default.disable_ipv6=1
+	"$ftctl" fabric add $1 binary $2 period manual
+	sysctl -qw net.ipv6.conf.default.disable_ipv6=$v6
+	for i in $(seq 0 $(($2 - 1))); do echo "link set $1-l$i up"; done |
+		ip -batch -
+	broadcast $1 $3
+}
+# broadcast FABRIC BURST: one burst of BURST broadcasts from leaf 0.
+broadcast() {
+	setup $1 $2 0 $2 ff:ff:ff:ff:ff:ff
+	timeout $((300 * scale)) sh -c "echo start > $pg/pgctrl"
+}
+# rx_sum FABRIC LEAVES KEY: KEY of `ethtool -S` added over leaves 1 to LEAVES - 1.
+rx_sum() {
+	local i sum=0
+	for i in $(seq 1 $(($2 - 1))); do sum=$((sum + $(eth_stat $1-l$i $3))); done
+	echo $sum
+}
+
+v6=$(sysctl -n net.ipv6.conf.default.disable_ipv6)
+flood pgr 2 1500
+rx=$(eth_stat pgr-l1 control_rx) full=$(eth_stat pgr-l1 drop_rxfull)
+check "1500 broadcasts in one burst to one leaf: it queues 1000, counts 500 drop_rxfull (control_rx $rx)" \
+	'[ "$rx" = 1500 ] && [ "$full" = 500 ]' "control_rx $rx drop_rxfull $full"
+check "... and counts them in rx_dropped" \
+	'[ "$(cat /sys/class/net/pgr-l1/statistics/rx_dropped)" = 500 ]' \
+	"rx_dropped $(cat /sys/class/net/pgr-l1/statistics/rx_dropped)"
+pgset $pg/kpktgend_0 rem_device_all
+"$ftctl" fabric del pgr
+
+flood pgb 256 64
+tx=$(eth_stat pgb-l0 control_tx) refused=$(eth_stat pgb-l0 drop_control)
+rx=$(rx_sum pgb 256 control_rx)
+check "64 broadcasts in one burst on 256 leaves: 16 pass (4096 frames), 48 refused (sent $tx, refused $refused)" \
+	'[ "$tx" = 16 ] && [ "$refused" = 48 ]'
+check "... and the leaves received 16 x 255 frames, none dropped (control_rx $rx)" \
+	'[ "$rx" = $((16 * 255)) ] && [ "$(rx_sum pgb 256 drop_rxfull)" = 0 ]'
+# Once the pollers ran, the budget is whole again: one more broadcast passes.
+until_t $((30 * scale)) 'broadcast pgb 1; [ "$(eth_stat pgb-l0 control_tx)" -gt 16 ]'
+check "... the budget is whole again once the leaves received them: a broadcast passes" \
+	'[ "$(eth_stat pgb-l0 control_tx)" = 17 ]' \
+	"control_tx $(eth_stat pgb-l0 control_tx) drop_control $(eth_stat pgb-l0 drop_control)"
+pgset $pg/kpktgend_0 rem_device_all
+"$ftctl" fabric del pgb
 rmmod pktgen 2>/dev/null	# (not when built in)
 check "pktgen and fattree unload" 'rmmod fattree'
 
