@@ -23,10 +23,13 @@ struct ft_net {
 	u32 nfabrics;
 };
 
-/* Leaves unregistered per hold of rtnl: deleting 4096 leaves under
- * emulation, another rtnl user waits 62 ms at most (2.9 s in one batch).
+/*
+ * How long one hold of rtnl may unregister leaves for: the batch size
+ * follows what a batch took (an unregistration costs 1 ms natively, over
+ * 10 ms under a debug kernel), between 1 and FT_UNREG_BATCH_MAX leaves.
  */
-#define FT_LEAVES_PER_UNREG	32
+#define FT_UNREG_HOLD_NS	(25 * NSEC_PER_MSEC)
+#define FT_UNREG_BATCH_MAX	256
 
 static unsigned int ft_net_id __read_mostly;
 static DEFINE_IDA(ft_fab_ida);
@@ -250,16 +253,19 @@ static void ft_fab_teardown(struct ft_fab *fab, struct list_head *kill)
 }
 
 /*
- * Unregister the devices on @kill, FT_LEAVES_PER_UNREG per hold of rtnl:
- * called and returning with rtnl held, which it drops between batches so
- * that other rtnl users wait for one batch, not for thousands of leaves.
- * A leaf still waiting its turn is registered but out of its fabric's
- * table, and its fabric is dead: what it sends is dropped.
+ * Unregister the devices on @kill in batches of about FT_UNREG_HOLD_NS
+ * each: called and returning with rtnl held, which it drops between
+ * batches so that other rtnl users wait for one batch, not for thousands
+ * of leaves. A batch that took more than the aim halves the next, one
+ * that took less than a quarter of it doubles it. A leaf still waiting its
+ * turn is registered but out of its fabric's table, and its fabric is
+ * dead: what it sends is dropped.
  */
 static void ft_fab_unregister(struct list_head *kill)
 {
 	struct net_device *dev, *tmp;
-	u32 n;
+	u32 n, batch_max = 16;
+	u64 t0, took;
 
 	ASSERT_RTNL();
 	while (!list_empty(kill)) {
@@ -268,10 +274,16 @@ static void ft_fab_unregister(struct list_head *kill)
 		n = 0;
 		list_for_each_entry_safe(dev, tmp, kill, unreg_list) {
 			list_move_tail(&dev->unreg_list, &batch);
-			if (++n == FT_LEAVES_PER_UNREG)
+			if (++n == batch_max)
 				break;
 		}
+		t0 = ktime_get_ns();
 		unregister_netdevice_many(&batch);
+		took = ktime_get_ns() - t0;
+		if (took > FT_UNREG_HOLD_NS)
+			batch_max = max_t(u32, batch_max / 2, 1);
+		else if (took < FT_UNREG_HOLD_NS / 4)
+			batch_max = min_t(u32, batch_max * 2, FT_UNREG_BATCH_MAX);
 		if (!list_empty(kill)) {
 			rtnl_unlock();
 			cond_resched();
