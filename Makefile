@@ -243,6 +243,7 @@ $(BUILD)/man/fattree.4 $(MANDIR)/man4/fattree.4 0644 -
 daemon/fattreed@.service $(UNITDIR)/fattreed@.service 0644 unit
 uapi/fattree.yaml $(DATADIR)/fattree.yaml 0644 -
 uapi/linux/fattree.h $(INCLUDEDIR)/linux/fattree.h 0644 -
+uapi/linux/if_fattree.h $(INCLUDEDIR)/linux/if_fattree.h 0644 -
 endef
 export INSTALL_FILES
 
@@ -347,7 +348,7 @@ install-dkms:
 		{ echo "make install-dkms: dkms.conf's PACKAGE_VERSION is not $(VERSION)" >&2; exit 1; }
 	@set -e; for f in dkms.conf Kbuild kmod/Kbuild \
 			$(filter-out %.mod.c,$(wildcard kmod/*.[ch] kmod/core/*.[ch])) \
-			uapi/linux/fattree.h; do \
+			uapi/linux/fattree.h uapi/linux/if_fattree.h; do \
 		install -D -m 0644 $$f "$(DESTDIR)$(DKMS_SRC)/$$f"; \
 	done
 	@echo "  INSTALL $(DESTDIR)$(DKMS_SRC)/ (then: dkms add fattree/$(VERSION);" \

@@ -289,6 +289,11 @@ void ft_leaf_kick(struct ft_leaf *dst);
 void ft_leaf_wake(struct ft_leaf *leaf);
 struct ft_leaf *ft_leaf_of(struct net_device *dev);
 
+/* rtnl.c */
+extern struct rtnl_link_ops ft_leaf_link_ops;
+int ft_rtnl_init(void);
+void ft_rtnl_exit(void);
+
 /* netlink.c */
 int ft_genl_init(void);
 void ft_genl_exit(void);

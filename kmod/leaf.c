@@ -617,6 +617,7 @@ static int ft_leaf_register(struct ft_fab *fab, u32 i)
 	if (!dev)
 		return -ENOMEM;
 	dev_net_set(dev, fab->net);
+	dev->rtnl_link_ops = &ft_leaf_link_ops;
 	leaf = netdev_priv(dev);
 	leaf->fab = fab;
 	leaf->dev = dev;

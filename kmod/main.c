@@ -73,16 +73,23 @@ static int __init ft_module_init(void)
 	if (err)
 		return err;
 
-	err = ft_fab_init();
+	err = ft_rtnl_init();
 	if (err)
 		return err;
+	err = ft_fab_init();
+	if (err)
+		goto err_rtnl;
 	err = ft_genl_init();
 	if (err) {
 		pr_err("cannot register the generic netlink family: %d\n", err);
-		ft_fab_exit();
-		return err;
+		goto err_fab;
 	}
 	return 0;
+err_fab:
+	ft_fab_exit();
+err_rtnl:
+	ft_rtnl_exit();
+	return err;
 }
 
 /*
@@ -90,13 +97,15 @@ static int __init ft_module_init(void)
  * and nothing may be sent there once the family is gone (its group number
  * is free for anyone to join or another family to take). Then no request
  * can arrive (unregistering waits for those under way, the only other
- * senders), and every namespace's fabrics are torn down.
+ * senders), and every namespace's fabrics are torn down, leaves
+ * included, before their link kind goes.
  */
 static void __exit ft_module_exit(void)
 {
 	ft_engine_stop_all();
 	ft_genl_exit();
 	ft_fab_exit();
+	ft_rtnl_exit();
 }
 
 module_init(ft_module_init);
