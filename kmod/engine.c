@@ -18,6 +18,7 @@
 #include <linux/skbuff.h>
 
 #include "fattree.h"
+#include "trace.h"
 
 /* Demand scans run by every fabric, and the most pairs one hold of a
  * fabric's lock looked at for demand (a scan's or a dump's), in debugfs:
@@ -65,6 +66,8 @@ static void ft_engine_done(void *arg, u32 slot, const struct ft_pair *p, u32 n)
 		if (WARN_ON_ONCE(!skb))
 			break;
 		dst->st.latency[ft_latency_bucket(now - ft_skb_cb(skb)->cycle)]++;
+		trace_fattree_deliver(fab, p->src, p->dst,
+				      now - ft_skb_cb(skb)->cycle, skb->len);
 		src->st.bytes_sent += skb->len;
 		dst->st.bytes_delivered += skb->len;
 		src->backlog--;
@@ -74,11 +77,32 @@ static void ft_engine_done(void *arg, u32 slot, const struct ft_pair *p, u32 n)
 	ft_leaf_wake(src);
 }
 
+/*
+ * The messages the cycle just run stopped, for the fattree_blocked
+ * tracepoint: at a link, or behind an earlier message of their pair (-1).
+ * Messages a circuit fabric offered without a circuit's lanes, or that
+ * have no working path, were not contending: they are not listed. Under
+ * the fabric's lock.
+ */
+static void ft_engine_trace_blocked(struct ft_fab *fab)
+{
+	const struct ft_cycle_scratch *sc = &fab->eng.scratch;
+	u32 k;
+
+	for (k = 0; k < sc->nmsgs; k++) {
+		const struct ft_cycle_msg *m = &sc->msg[k];
+
+		if (m->flags & FT_MSG_DEAD)
+			trace_fattree_blocked(fab, m->src, m->dst,
+					      m->flags & FT_MSG_ORDER ? -1 : (s32)m->at);
+	}
+}
+
 /* One delivery cycle. Caller holds fab->step_lock. */
 static int ft_engine_cycle(struct ft_fab *fab)
 {
 	struct ft_deliver d = { .fab = fab };
-	struct ft_cycle_result res;
+	struct ft_cycle_result res = { 0 };
 	struct sk_buff *skb;
 	u64 t0 = ktime_get_ns();
 	u32 i;
@@ -87,11 +111,13 @@ static int ft_engine_cycle(struct ft_fab *fab)
 	__skb_queue_head_init(&d.out);
 	spin_lock_bh(&fab->lock);
 	if (fab->saf) {
-		ft_fab_saf_cycle(fab, &d.out);
+		res.delivered = ft_fab_saf_cycle(fab, &d.out);
 		err = 0;
 		goto unlock;
 	}
 	err = ft_pairs_cycle(&fab->pairs, &fab->eng, &fab->circ, ft_engine_done, &d, &res);
+	if (!err && trace_fattree_blocked_enabled())
+		ft_engine_trace_blocked(fab);
 	if (!err) {
 		fab->st.offered += res.offered;
 		fab->st.blocked += res.offered - res.delivered;
@@ -105,7 +131,11 @@ static int ft_engine_cycle(struct ft_fab *fab)
 			fab->st.drained_cycle = fab->eng.cycle;
 	}
 unlock:
-	fab->st.cycle_ns += ktime_get_ns() - t0;
+	t0 = ktime_get_ns() - t0;
+	fab->st.cycle_ns += t0;
+	if (!err)
+		trace_fattree_cycle(fab, res.offered, res.delivered,
+				    res.offered - res.delivered, t0);
 	spin_unlock_bh(&fab->lock);
 
 	while ((skb = __skb_dequeue(&d.out))) {
@@ -173,8 +203,10 @@ void ft_engine_demand(struct ft_fab *fab, bool now)
 		/* The last batch may hold nothing: LAST then comes in an
 		 * empty message, as does the news that demand drained.
 		 */
-		if (n || (end && (total || fab->demand_announced)))
+		if (n || (end && (total || fab->demand_announced))) {
+			trace_fattree_demand(fab, cycle, n, end);
 			ft_genl_demand_notify(fab, cycle, n, end);
+		}
 		if (!end)
 			cond_resched();
 	} while (!end);
@@ -390,8 +422,10 @@ void ft_engine_drop_all(struct ft_fab *fab)
 		u32 s = fab->pairs.active[i];
 		struct ft_leaf *src = fab->leaf[fab->pairs.pair[s].src];
 
-		if (fab->pairs.pair[s].tag == FT_TAG_PACKET)
-			src->st.drop_teardown += skb_queue_len(&fab->slotq[s]);
+		if (fab->pairs.pair[s].tag == FT_TAG_PACKET &&
+		    !skb_queue_empty(&fab->slotq[s]))
+			__ft_leaf_drop(src, FT_DROP_TEARDOWN,
+				       skb_queue_len(&fab->slotq[s]));
 		skb_queue_splice_tail_init(&fab->slotq[s], &dead);
 	}
 	spin_unlock_bh(&fab->lock);
@@ -403,6 +437,25 @@ void ft_engine_drop_all(struct ft_fab *fab)
  * fails are torn down, so their pairs are in demand again; any change is
  * announced on the demand group at once. Process context.
  */
+/* The circuit table's news, for the fattree_circuit tracepoint. */
+void ft_engine_circuit_event(void *arg, const struct ft_circuit *c,
+			     enum ft_circuit_event what)
+{
+	trace_fattree_circuit(arg, c->src, c->dst, c->lanes, what);
+}
+
+/* Fail or restore one cause of directed link @id; 1 if it changed. */
+static u32 ft_engine_fail_link(struct ft_fab *fab, u32 id, u32 bit, bool on)
+{
+	bool was = ft_fail_is_failed(&fab->eng.lanes, id);
+
+	if (ft_fail_link(&fab->eng.lanes, &fab->eng.topo, id, bit, on) <= 0)
+		return 0;
+	if (ft_fail_is_failed(&fab->eng.lanes, id) != was)
+		trace_fattree_link(fab, id, on);
+	return 1;
+}
+
 void ft_engine_fail(struct ft_fab *fab, const struct ft_fail_set *fs, bool on,
 		    struct ft_fail_result *res)
 {
@@ -413,12 +466,11 @@ void ft_engine_fail(struct ft_fab *fab, const struct ft_fail_set *fs, bool on,
 	mutex_lock(&fab->step_lock);
 	spin_lock_bh(&fab->lock);
 	for (k = 0; k < fs->nids; k++)
-		res->changed += ft_fail_link(&e->lanes, &e->topo, fs->id[k],
-					     FT_FAIL_SELF, on) > 0;
+		res->changed += ft_engine_fail_link(fab, fs->id[k], FT_FAIL_SELF, on);
 	n = fs->sw ? ft_fail_switch_nlinks(&e->topo, fs->level) : 0;
 	for (k = 0; k < n; k++)
 		if (!ft_fail_switch_link(&e->topo, fs->level, fs->node, k, &id, &bit))
-			res->changed += ft_fail_link(&e->lanes, &e->topo, id, bit, on) > 0;
+			res->changed += ft_engine_fail_link(fab, id, bit, on);
 	if (on)
 		res->cut = ft_circuits_cut(&fab->circ, &e->lanes);
 	fab->st.circuits_cut += res->cut;

@@ -224,6 +224,8 @@ static struct ft_fab *ft_fab_alloc(struct net *net, const struct ft_fab_params *
 	if (ft_fabric_init(&fab->eng, &p->core) || ft_pairs_init(&fab->pairs, cap) ||
 	    ft_circuits_init(&fab->circ, ft_fab_circuit_cap(n)))
 		goto err;
+	fab->circ.event = ft_engine_circuit_event;
+	fab->circ.event_arg = fab;
 	fab->demand_max = FT_DEMAND_MAX;
 	fab->demand = kvcalloc(fab->demand_max, sizeof(*fab->demand), FT_GFP_FABRIC);
 	if (!fab->demand)

@@ -81,17 +81,23 @@ struct ft_limits {
 
 extern struct ft_limits ft_limits;
 
+/* Why a leaf dropped packets: ethtool -S drop_*, tracepoint fattree_drop. */
+enum ft_drop_cause {
+	FT_DROP_NOROUTE,	/* unicast to no leaf of the fabric */
+	FT_DROP_DOWN,		/* arrived while this leaf was down */
+	FT_DROP_TEARDOWN,	/* still queued when the fabric went away */
+	FT_DROP_NOPAIR,		/* the pair pool was full: a bug if ever seen */
+	FT_DROP_RXFULL,		/* arrived to a full receive queue */
+	FT_DROP_CONTROL,	/* control frames refused: budget spent */
+	FT_DROP_NR
+};
+
 /* Counters of one leaf; guarded by its fabric's lock. */
 struct ft_leaf_stats {
 	u64 sent;		/* messages that left this leaf */
 	u64 delivered;		/* messages that arrived here */
 	u64 blocked;		/* offers of this leaf refused in a cycle */
-	u64 drop_noroute;	/* unicast to no leaf of the fabric */
-	u64 drop_down;		/* arrived while this leaf was down */
-	u64 drop_teardown;	/* still queued when the fabric went away */
-	u64 drop_nopair;	/* the pair pool was full: a bug if ever seen */
-	u64 drop_rxfull;	/* arrived to a full receive queue */
-	u64 drop_control;	/* control frames refused: budget spent */
+	u64 drop[FT_DROP_NR];
 	u64 control_tx;
 	u64 control_rx;
 	u64 bytes_sent;
@@ -261,6 +267,8 @@ struct ft_fail_result {
 	u32 failed;	/* directed links failed in the fabric now */
 };
 
+void ft_engine_circuit_event(void *arg, const struct ft_circuit *c,
+			     enum ft_circuit_event what);
 void ft_engine_fail(struct ft_fab *fab, const struct ft_fail_set *fs, bool on,
 		    struct ft_fail_result *res);
 void ft_engine_reset_stats(struct ft_fab *fab);
@@ -271,7 +279,7 @@ int ft_fab_saf_init(struct ft_fab *fab, const struct ft_fab_params *p);
 void ft_fab_saf_free(struct ft_fab *fab);
 int ft_fab_saf_xmit(struct ft_fab *fab, struct ft_leaf *leaf, u32 dst,
 		    struct sk_buff *skb);
-void ft_fab_saf_cycle(struct ft_fab *fab, struct sk_buff_head *out);
+u32 ft_fab_saf_cycle(struct ft_fab *fab, struct sk_buff_head *out);
 int ft_fab_saf_inject(struct ft_fab *fab, const struct fattree_inject_row *rows,
 		      u32 nrows, struct netlink_ext_ack *extack);
 void ft_fab_saf_drop_all(struct ft_fab *fab, struct sk_buff_head *dead);
@@ -287,6 +295,7 @@ void ft_leaves_send_home(struct net *net);
 void ft_leaf_deliver(struct ft_leaf *dst, struct sk_buff *skb, bool control);
 void ft_leaf_kick(struct ft_leaf *dst);
 void ft_leaf_wake(struct ft_leaf *leaf);
+void __ft_leaf_drop(struct ft_leaf *leaf, enum ft_drop_cause cause, u32 n);
 struct ft_leaf *ft_leaf_of(struct net_device *dev);
 
 /* rtnl.c */

@@ -36,6 +36,7 @@
 
 #include "compat.h"
 #include "fattree.h"
+#include "trace.h"
 
 #define FT_MAC_PREFIX	0x02	/* locally administered, unicast */
 
@@ -83,13 +84,20 @@ void ft_leaf_wake(struct ft_leaf *leaf)
 		netif_wake_queue(leaf->dev);
 }
 
-/* Count @n drops under a cause; any context, no fabric lock held. */
-static void ft_leaf_count_drop(struct ft_leaf *leaf, u64 *cause, u32 n)
+/* Count @n packets @leaf dropped for @cause; under the fabric's lock. */
+void __ft_leaf_drop(struct ft_leaf *leaf, enum ft_drop_cause cause, u32 n)
+{
+	leaf->st.drop[cause] += n;
+	trace_fattree_drop(leaf->fab, leaf->index, cause, n);
+}
+
+/* The same from any context, without the fabric's lock. */
+static void ft_leaf_drop(struct ft_leaf *leaf, enum ft_drop_cause cause, u32 n)
 {
 	unsigned long flags;
 
 	spin_lock_irqsave(&leaf->fab->lock, flags);
-	*cause += n;
+	__ft_leaf_drop(leaf, cause, n);
 	spin_unlock_irqrestore(&leaf->fab->lock, flags);
 }
 
@@ -120,14 +128,14 @@ void ft_leaf_deliver(struct ft_leaf *dst, struct sk_buff *skb, bool control)
 	if (!netif_running(dst->dev)) {
 		ft_leaf_control_put(dst->fab, skb);
 		kfree_skb(skb);
-		ft_leaf_count_drop(dst, &dst->st.drop_down, 1);
+		ft_leaf_drop(dst, FT_DROP_DOWN, 1);
 		return;
 	}
 	/* Scrubs the skb for its new device; frees it when it refuses. */
 	if (__dev_forward_skb(dst->dev, skb)) {
 		if (control)
 			atomic_dec(&dst->fab->control_held);
-		ft_leaf_count_drop(dst, &dst->st.drop_down, 1);
+		ft_leaf_drop(dst, FT_DROP_DOWN, 1);
 		return;
 	}
 	spin_lock_irqsave(&q->lock, flags);
@@ -138,7 +146,7 @@ void ft_leaf_deliver(struct ft_leaf *dst, struct sk_buff *skb, bool control)
 	if (full) {
 		ft_leaf_control_put(dst->fab, skb);
 		kfree_skb(skb);
-		ft_leaf_count_drop(dst, &dst->st.drop_rxfull, 1);
+		ft_leaf_drop(dst, FT_DROP_RXFULL, 1);
 	}
 }
 
@@ -180,7 +188,7 @@ static void ft_leaf_purge_rx(struct ft_leaf *leaf)
 		n++;
 	}
 	if (n)
-		ft_leaf_count_drop(leaf, &leaf->st.drop_down, n);
+		ft_leaf_drop(leaf, FT_DROP_DOWN, n);
 }
 
 /* Neighbour resolution: ARP, or ICMPv6 router/neighbour discovery. */
@@ -230,7 +238,7 @@ static void ft_leaf_control(struct ft_leaf *src, struct sk_buff *skb, s64 to)
 	u32 i, used = 0;
 
 	if (!ft_leaf_control_take(fab, want)) {
-		ft_leaf_count_drop(src, &src->st.drop_control, 1);
+		ft_leaf_drop(src, FT_DROP_CONTROL, 1);
 		kfree_skb(skb);
 		return;
 	}
@@ -407,9 +415,9 @@ static netdev_tx_t ft_leaf_xmit(struct sk_buff *orig, struct net_device *dev)
 		 * sized for every leaf's whole backlog) but is told apart.
 		 */
 		if (WARN_ON_ONCE(err == -ENOSPC))
-			leaf->st.drop_nopair++;
+			__ft_leaf_drop(leaf, FT_DROP_NOPAIR, 1);
 		else
-			leaf->st.drop_teardown++;
+			__ft_leaf_drop(leaf, FT_DROP_TEARDOWN, 1);
 		spin_unlock(&fab->lock);
 		kfree_skb(skb);
 		goto taken;
@@ -418,14 +426,16 @@ static netdev_tx_t ft_leaf_xmit(struct sk_buff *orig, struct net_device *dev)
 		ft_skb_cb(skb)->cycle = fab->eng.cycle;
 		__skb_queue_tail(&fab->slotq[slot], skb);
 	}
-	if (++leaf->backlog >= fab->backlog_max)
+	++leaf->backlog;
+	trace_fattree_queue(fab, leaf->index, dst, leaf->backlog, skb->len);
+	if (leaf->backlog >= fab->backlog_max)
 		netif_stop_queue(dev);
 	spin_unlock(&fab->lock);
 	goto taken;
 
 drop_noroute:
 	spin_lock(&fab->lock);
-	leaf->st.drop_noroute++;
+	__ft_leaf_drop(leaf, FT_DROP_NOROUTE, 1);
 	spin_unlock(&fab->lock);
 	kfree_skb(skb);
 taken:
@@ -445,10 +455,12 @@ static void ft_leaf_get_stats64(struct net_device *dev,
 	s->tx_bytes = leaf->st.bytes_sent;
 	s->rx_packets = leaf->st.delivered + leaf->st.control_rx;
 	s->rx_bytes = leaf->st.bytes_delivered;
-	s->tx_dropped = leaf->st.drop_noroute + leaf->st.drop_teardown +
-			leaf->st.drop_nopair;
-	s->rx_dropped = leaf->st.drop_down + leaf->st.drop_rxfull;
-	s->tx_dropped += leaf->st.drop_control;
+	s->tx_dropped = leaf->st.drop[FT_DROP_NOROUTE] +
+			leaf->st.drop[FT_DROP_TEARDOWN] +
+			leaf->st.drop[FT_DROP_NOPAIR] +
+			leaf->st.drop[FT_DROP_CONTROL];
+	s->rx_dropped = leaf->st.drop[FT_DROP_DOWN] +
+			leaf->st.drop[FT_DROP_RXFULL];
 	spin_unlock_bh(&fab->lock);
 }
 
@@ -543,14 +555,14 @@ static void ft_leaf_get_ethtool_stats(struct net_device *dev,
 	data[1] = leaf->st.sent;
 	data[2] = leaf->st.delivered;
 	data[3] = leaf->st.blocked;
-	data[4] = leaf->st.drop_noroute;
-	data[5] = leaf->st.drop_down;
-	data[6] = leaf->st.drop_teardown;
+	data[4] = leaf->st.drop[FT_DROP_NOROUTE];
+	data[5] = leaf->st.drop[FT_DROP_DOWN];
+	data[6] = leaf->st.drop[FT_DROP_TEARDOWN];
 	data[7] = leaf->st.control_tx;
 	data[8] = leaf->st.control_rx;
-	data[9] = leaf->st.drop_nopair;
-	data[10] = leaf->st.drop_rxfull;
-	data[11] = leaf->st.drop_control;
+	data[9] = leaf->st.drop[FT_DROP_NOPAIR];
+	data[10] = leaf->st.drop[FT_DROP_RXFULL];
+	data[11] = leaf->st.drop[FT_DROP_CONTROL];
 	memcpy(data + 12, leaf->st.latency, sizeof(leaf->st.latency));
 	spin_unlock_bh(&fab->lock);
 }

@@ -26,6 +26,7 @@
 #include <linux/slab.h>
 
 #include "fattree.h"
+#include "trace.h"
 
 static_assert((int)FATTREE_SAF_DISCIPLINE_RANK == (int)FT_SAF_RANK);
 static_assert((int)FATTREE_SAF_DISCIPLINE_FIFO == (int)FT_SAF_FIFO);
@@ -185,6 +186,9 @@ static void ft_fab_saf_release(struct ft_fab_saf_ctx *c,
 	}
 	dst->st.latency[ft_latency_bucket(fab->eng.cycle + 1 -
 					  ft_skb_cb(skb)->cycle)]++;
+	trace_fattree_deliver(fab, p->src, p->dst,
+			      fab->eng.cycle + 1 - ft_skb_cb(skb)->cycle,
+			      skb->len);
 	src->st.bytes_sent += skb->len;
 	dst->st.bytes_delivered += skb->len;
 	src->backlog--;
@@ -259,7 +263,7 @@ static void ft_fab_saf_wake_pool(struct ft_fab *fab)
  * One delivery cycle of a store-and-forward fabric: one step of the whole
  * leveled network. Under the fabric's lock; delivered packets go on @out.
  */
-void ft_fab_saf_cycle(struct ft_fab *fab, struct sk_buff_head *out)
+u32 ft_fab_saf_cycle(struct ft_fab *fab, struct sk_buff_head *out)
 {
 	struct ft_fab_saf_ctx c = { .fab = fab, .out = out };
 	struct ft_fab_saf *sf = fab->saf;
@@ -278,6 +282,7 @@ void ft_fab_saf_cycle(struct ft_fab *fab, struct sk_buff_head *out)
 	if (res.delivered && !sf->queued)
 		fab->st.drained_cycle = fab->eng.cycle;
 	ft_fab_saf_wake_pool(fab);
+	return res.delivered;
 }
 
 /* Synthetic messages, all or nothing; under the fabric's lock. */
@@ -320,7 +325,7 @@ static void ft_fab_saf_dropped(void *arg, const struct ft_saf_pkt *p,
 	if (!skb)
 		return;
 	if (src) {
-		src->st.drop_teardown++;
+		__ft_leaf_drop(src, FT_DROP_TEARDOWN, 1);
 		src->backlog--;
 	}
 	__skb_queue_tail(c->out, skb);

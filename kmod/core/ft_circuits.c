@@ -335,6 +335,8 @@ int ft_circuits_add(struct ft_circuits *cs, const struct ft_topo *t,
 		c->carried = 0;
 		cs->where[s] = cs->n;
 		cs->active[cs->n++] = s;
+		if (cs->event)
+			cs->event(cs->event_arg, c, FT_CIRCUIT_INSTALLED);
 	}
 	return 0;
 }
@@ -345,11 +347,13 @@ int ft_circuits_add(struct ft_circuits *cs, const struct ft_topo *t,
  * @l: lane state its lanes were reserved in.
  * @slot: its slot; a slot out of range or not in use warns and is
  *        ignored.
+ * @why: what @cs->event is told.
  *
  * O(1) but for the hash chain. The last entry of @active moves into the
  * removed one's place.
  */
-void ft_circuits_remove(struct ft_circuits *cs, struct ft_lanes *l, u32 slot)
+void ft_circuits_remove(struct ft_circuits *cs, struct ft_lanes *l, u32 slot,
+			enum ft_circuit_event why)
 {
 	struct ft_circuit *c;
 	u32 pos, last;
@@ -360,6 +364,8 @@ void ft_circuits_remove(struct ft_circuits *cs, struct ft_lanes *l, u32 slot)
 	pos = cs->where[slot] & ~FT_CIRCUITS_MARK;
 	if (ft_warn_on(pos >= cs->n || cs->active[pos] != slot))
 		return;
+	if (cs->event)
+		cs->event(cs->event_arg, c, why);
 	ft_lanes_release(l, &c->path, c->lanes);
 	ft_circuits_unhash(cs, slot);
 	last = cs->active[--cs->n];
@@ -407,7 +413,7 @@ int ft_circuits_del(struct ft_circuits *cs, struct ft_lanes *l,
 	for (i = 0, p = pairs; i < n; i++, p += 2) {
 		s = ft_circuits_lookup(cs, p[0], p[1]);
 		cs->where[s] &= ~FT_CIRCUITS_MARK;
-		ft_circuits_remove(cs, l, s);
+		ft_circuits_remove(cs, l, s, FT_CIRCUIT_DELETED);
 	}
 	return 0;
 }
@@ -432,7 +438,8 @@ u32 ft_circuits_expire(struct ft_circuits *cs, struct ft_lanes *l, u64 now)
 	while (i--) {
 		c = &cs->c[cs->active[i]];
 		if (c->expires && c->expires <= now) {
-			ft_circuits_remove(cs, l, cs->active[i]);
+			ft_circuits_remove(cs, l, cs->active[i],
+					   FT_CIRCUIT_EXPIRED);
 			gone++;
 		}
 	}
@@ -460,7 +467,7 @@ u32 ft_circuits_cut(struct ft_circuits *cs, struct ft_lanes *l)
 	while (i--) {
 		if (ft_fail_path_ok(l, &cs->c[cs->active[i]].path))
 			continue;
-		ft_circuits_remove(cs, l, cs->active[i]);
+		ft_circuits_remove(cs, l, cs->active[i], FT_CIRCUIT_CUT);
 		gone++;
 	}
 	return gone;

@@ -67,6 +67,14 @@ struct ft_circuit {
 	u8 port[FT_MAX_LEVELS];
 };
 
+/* What became of a circuit, for struct ft_circuits' @event. */
+enum ft_circuit_event {
+	FT_CIRCUIT_INSTALLED,	/* admitted (ft_circuits_add()) */
+	FT_CIRCUIT_DELETED,	/* asked away (ft_circuits_del()) */
+	FT_CIRCUIT_EXPIRED,	/* its lease ended (ft_circuits_expire()) */
+	FT_CIRCUIT_CUT,		/* its path lost a link (ft_circuits_cut()) */
+};
+
 /**
  * struct ft_circuits - the circuit table of one fabric.
  * @cap: slots.
@@ -79,6 +87,11 @@ struct ft_circuit {
  * @where: position of each slot in @active (FT_CIRCUIT_NONE when free).
  * @free: stack of free slots.
  * @nfree: slots on it.
+ * @event: if set, told of every circuit installed (once admitted) or
+ *         removed (before it goes), with @event_arg: the kernel's
+ *         tracepoints. Called where the change is made, under the
+ *         caller's lock.
+ * @event_arg: its argument.
  */
 struct ft_circuits {
 	u32 cap;
@@ -90,6 +103,9 @@ struct ft_circuits {
 	u32 *where;
 	u32 *free;
 	u32 nfree;
+	void (*event)(void *arg, const struct ft_circuit *c,
+		      enum ft_circuit_event what);
+	void *event_arg;
 };
 
 size_t ft_circuits_mem_size(u32 cap);
@@ -134,7 +150,8 @@ u32 ft_circuits_expire(struct ft_circuits *cs, struct ft_lanes *l, u64 now);
  */
 u32 ft_circuits_cut(struct ft_circuits *cs, struct ft_lanes *l);
 
-/* Delete one circuit by slot (used by expire and del). */
-void ft_circuits_remove(struct ft_circuits *cs, struct ft_lanes *l, u32 slot);
+/* Delete one circuit by slot (used by del, expire and cut: @why). */
+void ft_circuits_remove(struct ft_circuits *cs, struct ft_lanes *l, u32 slot,
+			enum ft_circuit_event why);
 
 #endif /* FT_CIRCUITS_H */

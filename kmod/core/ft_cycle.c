@@ -231,6 +231,7 @@ static void ft_cycle_layout(const struct ft_cycle_cfg *cfg,
 			m->first = n;
 			m->offer = o;
 			m->cut = ~0U;
+			m->at = ~0U;
 			m->hh = (u8)hh;
 			m->hops = 0;
 			m->flags = 0;
@@ -284,6 +285,7 @@ static void ft_cycle_block(struct ft_cycle_scratch *sc, u32 k, s64 id,
 		res->order_blocked++;
 		return;
 	}
+	m->at = (u32)id;
 	ft_cycle_touch(sc, (u32)id)->blocked++;
 	res->blocked++;
 }

@@ -101,6 +101,8 @@ struct ft_link_stats {
  * @offer: index of its offer.
  * @cut: on a pair's first message: index of the pair's earliest blocked
  *       message (U32_MAX-like ~0 while none); later ones must stop.
+ * @at: the directed link that stopped it (FT_MSG_DEAD without
+ *      FT_MSG_ORDER), else ~0.
  * @hh: common level H.
  * @hops: links crossed before delivery or blocking.
  * @flags: FT_MSG_*.
@@ -112,6 +114,7 @@ struct ft_cycle_msg {
 	u32 first;
 	u32 offer;
 	u32 cut;
+	u32 at;
 	u8 hh;
 	u8 hops;
 	u8 flags;

@@ -6,6 +6,7 @@
 #include "tap.h"
 #include "harness.h"
 #include "../../kmod/core/ft_circuits.h"
+#include "../../kmod/core/ft_fail.h"
 #include "../../kmod/core/ft_rand.h"
 
 #include <stdlib.h>
@@ -524,6 +525,77 @@ static void test_leases(void)
 	ft_lanes_destroy(&l);
 }
 
+/* What the table told its event hook, in order. */
+struct heard {
+	u32 n;
+	u32 src[8], dst[8], lanes[8];
+	enum ft_circuit_event what[8];
+};
+
+static void hear(void *arg, const struct ft_circuit *c,
+		 enum ft_circuit_event what)
+{
+	struct heard *h = arg;
+
+	if (h->n < 8) {
+		h->src[h->n] = c->src;
+		h->dst[h->n] = c->dst;
+		h->lanes[h->n] = c->lanes;
+		h->what[h->n] = what;
+	}
+	h->n++;
+}
+
+static int heard_is(const struct heard *h, u32 i, u32 src, u32 dst, u32 lanes,
+		    enum ft_circuit_event what)
+{
+	return i < h->n && h->src[i] == src && h->dst[i] == dst &&
+	       h->lanes[i] == lanes && h->what[i] == what;
+}
+
+/*
+ * The event hook hears each circuit installed (once admitted, in request
+ * order), deleted, expired and cut, each once and with the circuit as it
+ * was; a refused batch tells it nothing.
+ */
+static void test_events(void)
+{
+	struct ft_circuit_req req[3];
+	struct heard h = { 0 };
+	struct ft_circuits cs;
+	struct ft_topo t;
+	struct ft_lanes l;
+	u32 bad, pairs[2] = { 10, 11 };
+
+	ft34(&t, &l);
+	ft_circuits_init(&cs, 8);
+	cs.event = hear;
+	cs.event_arg = &h;
+	req[0] = req3(0, 63, 1, 1, 2);
+	req[0].lease = 5;
+	req[1] = req3(10, 11, 1, 0, 0);
+	req[2] = req3(20, 60, 1, 3, 3);
+	tap_ok(!ft_circuits_add(&cs, &t, &l, req, 3, 0, &bad) && h.n == 3 &&
+	       heard_is(&h, 0, 0, 63, 1, FT_CIRCUIT_INSTALLED) &&
+	       heard_is(&h, 1, 10, 11, 1, FT_CIRCUIT_INSTALLED) &&
+	       heard_is(&h, 2, 20, 60, 1, FT_CIRCUIT_INSTALLED),
+	       "events: three installed, in request order");
+	tap_ok(ft_circuits_add(&cs, &t, &l, req, 1, 0, &bad) == -EEXIST &&
+	       h.n == 3, "events: a refused batch tells nothing");
+	tap_ok(!ft_circuits_del(&cs, &l, pairs, 1, &bad) && h.n == 4 &&
+	       heard_is(&h, 3, 10, 11, 1, FT_CIRCUIT_DELETED),
+	       "events: one deleted");
+	tap_ok(ft_circuits_expire(&cs, &l, 5) == 1 && h.n == 5 &&
+	       heard_is(&h, 4, 0, 63, 1, FT_CIRCUIT_EXPIRED),
+	       "events: one expired with its lease");
+	ft_fail_link(&l, &t, cs.c[cs.active[0]].path.link[0], FT_FAIL_SELF, true);
+	tap_ok(ft_circuits_cut(&cs, &l) == 1 && h.n == 6 &&
+	       heard_is(&h, 5, 20, 60, 1, FT_CIRCUIT_CUT) && !cs.n,
+	       "events: one cut by a failed link on its path");
+	ft_circuits_destroy(&cs);
+	ft_lanes_destroy(&l);
+}
+
 /* Shadow model of the random test. */
 struct shadow {
 	u32 src, dst, lanes;
@@ -955,6 +1027,7 @@ int main(void)
 	test_dup_and_room();
 	test_del();
 	test_leases();
+	test_events();
 	test_random();
 	test_big();
 	return tap_done();

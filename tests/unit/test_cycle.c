@@ -152,12 +152,19 @@ static void test_order(void)
 		order += !!(msg[k].flags & FT_MSG_ORDER);
 		if (k > msg[k].first && !(msg[k].flags & FT_MSG_DEAD))
 			good = 0;
+		/* @at names the link that stopped it, and only then. */
+		if ((msg[k].flags & FT_MSG_DEAD) && !(msg[k].flags & FT_MSG_ORDER))
+			good &= msg[k].at < ft_topo_dlinks(&s.f.topo) &&
+				s.f.scratch.lc[msg[k].at].blocked > 0;
+		else
+			good &= msg[k].at == ~0U;
 	}
 	tap_ok(good && alive == 1 && res.delivered == 1 && order == 4 &&
 	       res.order_blocked == 4 && res.blocked == 3,
 	       "one lane out of each source, one into the sink: a pair's "
 	       "second message is refused at its source link, the rest "
-	       "wait behind it, one first message wins the sink");
+	       "wait behind it, one first message wins the sink; each "
+	       "stopped at a link names it");
 	sim_run(&s, 100);
 	tap_ok(s.cycles == 8 && !s.violations,
 	       "8 messages through one lane take 8 cycles, order kept");
