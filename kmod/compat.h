@@ -40,4 +40,16 @@ static inline struct nlattr **ft_compat_dump_attrs(struct netlink_callback *cb)
 #endif
 }
 
+/*
+ * The operation a family's pre_doit and post_doit are handed: a struct
+ * genl_ops up to 6.1, a struct genl_split_ops from 6.2 on, when generic
+ * netlink split each op into its do and dump halves. Both carry the op's
+ * internal_flags.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#define ft_compat_genl_op	genl_split_ops
+#else
+#define ft_compat_genl_op	genl_ops
+#endif
+
 #endif /* _FATTREE_COMPAT_H */

@@ -194,6 +194,8 @@ static void ft_fab_free(struct ft_fab *fab)
 	kfree(fab);
 }
 
+static atomic64_t ft_fab_serials = ATOMIC64_INIT(0);
+
 static struct ft_fab *ft_fab_alloc(struct net *net, const struct ft_fab_params *p,
 				   u32 n)
 {
@@ -210,6 +212,7 @@ static struct ft_fab *ft_fab_alloc(struct net *net, const struct ft_fab_params *
 	if (id < 0)
 		goto err;
 	fab->id = id;
+	fab->serial = atomic64_inc_return(&ft_fab_serials);
 	fab->net = net;
 	fab->n = n;
 	strscpy(fab->name, p->name, sizeof(fab->name));

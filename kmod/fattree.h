@@ -168,6 +168,9 @@ struct ft_fab {
 	struct net *net;		/* namespace it was created in */
 	char name[FATTREE_NAME_LEN];
 	u32 id;				/* global, in the leaves' MACs */
+	u64 serial;			/* never reused: a dump tells a fabric
+					 * from one re-created under its name
+					 */
 	u32 n;				/* leaves */
 
 	spinlock_t lock;		/* engine, pairs, queues, counters */
@@ -267,6 +270,11 @@ struct ft_fail_result {
 	u32 failed;	/* directed links failed in the fabric now */
 };
 
+int ft_engine_circuits_add(struct ft_fab *fab, const struct ft_circuit_req *req, u32 n,
+			   u32 *bad, u32 *count);
+int ft_engine_circuits_del(struct ft_fab *fab, const u32 *pairs, u32 n, u32 *bad,
+			   u32 *count);
+bool ft_engine_circuit_failed(struct ft_fab *fab, const struct ft_circuit_req *r);
 void ft_engine_circuit_event(void *arg, const struct ft_circuit *c,
 			     enum ft_circuit_event what);
 void ft_engine_fail(struct ft_fab *fab, const struct ft_fail_set *fs, bool on,

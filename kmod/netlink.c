@@ -201,6 +201,64 @@ static int ft_nl_dump_start(struct netlink_callback *cb)
 	return 0;
 }
 
+/*
+ * What the family's pre_doit does before a request's handler (the op's
+ * internal_flags): FT_NL_LOCK holds the namespace's fabric lock until
+ * post_doit; FT_NL_FABRIC also finds the fabric the request names, in
+ * the command's fabric attribute, for the handler in info->user_ptr[0].
+ */
+#define FT_NL_LOCK	BIT(0)
+#define FT_NL_FABRIC	BIT(1)
+
+/* The attribute that names the fabric, for each FT_NL_FABRIC command. */
+static const u8 ft_nl_fabric_attr[FATTREE_CMD_MAX + 1] = {
+	[FATTREE_CMD_FABRIC_GET] = FATTREE_A_FABRIC_NAME,
+	[FATTREE_CMD_FABRIC_SET] = FATTREE_A_FABRIC_NAME,
+	[FATTREE_CMD_FABRIC_STEP] = FATTREE_A_FABRIC_NAME,
+	[FATTREE_CMD_FABRIC_INJECT] = FATTREE_A_FABRIC_NAME,
+	[FATTREE_CMD_STATS_RESET] = FATTREE_A_FABRIC_NAME,
+	[FATTREE_CMD_LINK_SET] = FATTREE_A_LINK_FABRIC,
+	[FATTREE_CMD_CIRCUIT_ADD] = FATTREE_A_CIRCUIT_FABRIC,
+	[FATTREE_CMD_CIRCUIT_DEL] = FATTREE_A_CIRCUIT_FABRIC,
+};
+
+static int ft_nl_pre_doit(const struct ft_compat_genl_op *ops, struct sk_buff *skb,
+			  struct genl_info *info)
+{
+	u8 cmd = info->genlhdr->cmd;
+	struct nlattr *a;
+	struct ft_fab *fab;
+	int type;
+
+	ft_nl_count(cmd);
+	if (!(ops->internal_flags & (FT_NL_LOCK | FT_NL_FABRIC)))
+		return 0;
+	mutex_lock(ft_net_lock(genl_info_net(info)));
+	if (!(ops->internal_flags & FT_NL_FABRIC))
+		return 0;
+	type = ft_nl_fabric_attr[cmd];
+	if (GENL_REQ_ATTR_CHECK(info, type)) {
+		mutex_unlock(ft_net_lock(genl_info_net(info)));
+		return -EINVAL;
+	}
+	a = info->attrs[type];
+	fab = ft_fab_find(genl_info_net(info), nla_data(a));
+	if (!fab) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a, "no fabric of that name in this namespace");
+		mutex_unlock(ft_net_lock(genl_info_net(info)));
+		return -ENOENT;
+	}
+	info->user_ptr[0] = fab;
+	return 0;
+}
+
+static void ft_nl_post_doit(const struct ft_compat_genl_op *ops, struct sk_buff *skb,
+			    struct genl_info *info)
+{
+	if (ops->internal_flags & (FT_NL_LOCK | FT_NL_FABRIC))
+		mutex_unlock(ft_net_lock(genl_info_net(info)));
+}
+
 static int ft_nl_requests_show(struct seq_file *m, void *v)
 {
 	int i;
@@ -237,7 +295,6 @@ static int ft_nl_info_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *msg;
 	void *hdr;
 
-	ft_nl_count(info->genlhdr->cmd);
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
@@ -442,51 +499,25 @@ static int ft_nl_fabric_params(struct genl_info *info, struct ft_fab_params *p)
 
 static int ft_nl_fabric_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct net *net = genl_info_net(info);
 	struct ft_fab_params *p;
 	int err;
 
-	ft_nl_count(info->genlhdr->cmd);
 	p = kzalloc(sizeof(*p), GFP_KERNEL);
 	if (!p)
 		return -ENOMEM;
 	err = ft_nl_fabric_params(info, p);
-	if (!err) {
-		mutex_lock(ft_net_lock(net));
-		err = ft_fab_create(net, p, info->extack);
-		mutex_unlock(ft_net_lock(net));
-	}
+	if (!err)
+		err = ft_fab_create(genl_info_net(info), p, info->extack);
 	kfree(p);
 	return err;
 }
 
-/* Look up the fabric a request names; the caller holds ft_net_lock(). */
-static struct ft_fab *ft_nl_fabric(struct genl_info *info)
-{
-	struct nlattr *a = info->attrs[FATTREE_A_FABRIC_NAME];
-	struct ft_fab *fab;
-
-	if (GENL_REQ_ATTR_CHECK(info, FATTREE_A_FABRIC_NAME))
-		return NULL;
-	fab = ft_fab_find(genl_info_net(info), nla_data(a));
-	if (!fab)
-		NL_SET_ERR_MSG_ATTR(info->extack, a, "no fabric of that name in this namespace");
-	return fab;
-}
-
 static int ft_nl_fabric_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct net *net = genl_info_net(info);
-	int err;
-
-	ft_nl_count(info->genlhdr->cmd);
 	if (GENL_REQ_ATTR_CHECK(info, FATTREE_A_FABRIC_NAME))
 		return -EINVAL;
-	mutex_lock(ft_net_lock(net));
-	err = ft_fab_delete(net, nla_data(info->attrs[FATTREE_A_FABRIC_NAME]),
-			    info->extack);
-	mutex_unlock(ft_net_lock(net));
-	return err;
+	return ft_fab_delete(genl_info_net(info),
+			     nla_data(info->attrs[FATTREE_A_FABRIC_NAME]), info->extack);
 }
 
 static int ft_nl_put_levels(struct sk_buff *msg, int type, u32 h, const u32 *v)
@@ -661,23 +692,16 @@ cancel:
 
 static int ft_nl_fabric_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct net *net = genl_info_net(info);
 	struct sk_buff *msg;
-	struct ft_fab *fab;
-	int err = -ENOENT;
+	int err;
 
-	ft_nl_count(info->genlhdr->cmd);
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
-	mutex_lock(ft_net_lock(net));
-	fab = ft_nl_fabric(info);
-	if (fab)
-		err = ft_nl_fabric_fill(msg, fab, info->snd_portid, info->snd_seq, 0);
-	mutex_unlock(ft_net_lock(net));
+	err = ft_nl_fabric_fill(msg, info->user_ptr[0], info->snd_portid, info->snd_seq, 0);
 	if (err) {
 		nlmsg_free(msg);
-		return fab ? err : -ENOENT;
+		return err;
 	}
 	return genlmsg_reply(msg, info);
 }
@@ -744,24 +768,17 @@ static int ft_nl_saf_set(struct genl_info *info, struct ft_fab *fab)
 
 static int ft_nl_fabric_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct net *net = genl_info_net(info);
 	struct nlattr **tb = info->attrs;
-	struct ft_fab *fab;
+	struct ft_fab *fab = info->user_ptr[0];
 	u64 period = 0;
-	int err = -ENOENT;
+	int err = 0;
 
-	ft_nl_count(info->genlhdr->cmd);
-	mutex_lock(ft_net_lock(net));
-	fab = ft_nl_fabric(info);
-	if (!fab)
-		goto out;
-	err = 0;
 	if (tb[FATTREE_A_FABRIC_PERIOD_NS])
 		err = ft_nl_period(info, &period);
 	if (!err)
 		err = ft_nl_saf_set(info, fab);
 	if (err)
-		goto out;
+		return err;
 	err = ft_engine_configure(fab,
 				  ft_nla_u32(tb[FATTREE_A_FABRIC_PATH], fab->path),
 				  ft_nla_u32(tb[FATTREE_A_FABRIC_INJECTION], fab->injection),
@@ -773,33 +790,21 @@ static int ft_nl_fabric_set_doit(struct sk_buff *skb, struct genl_info *info)
 		if (err)
 			NL_SET_ERR_MSG_MOD(info->extack, "cannot start the cycle thread");
 	}
-out:
-	mutex_unlock(ft_net_lock(net));
 	return err;
 }
 
 static int ft_nl_fabric_step_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct net *net = genl_info_net(info);
-	struct ft_fab *fab;
-	u32 steps;
-	int err = -ENOENT;
+	struct ft_fab *fab = info->user_ptr[0];
 
-	ft_nl_count(info->genlhdr->cmd);
 	if (GENL_REQ_ATTR_CHECK(info, FATTREE_A_FABRIC_STEPS))
 		return -EINVAL;
-	steps = nla_get_u32(info->attrs[FATTREE_A_FABRIC_STEPS]);
-	mutex_lock(ft_net_lock(net));
-	fab = ft_nl_fabric(info);
-	if (fab && fab->period_ns) {
+	if (fab->period_ns) {
 		NL_SET_ERR_MSG_MOD(info->extack,
 				   "the fabric runs on its timer: set its period to 0 to step it");
-		err = -EBUSY;
-	} else if (fab) {
-		err = ft_engine_step(fab, steps);
+		return -EBUSY;
 	}
-	mutex_unlock(ft_net_lock(net));
-	return err;
+	return ft_engine_step(fab, nla_get_u32(info->attrs[FATTREE_A_FABRIC_STEPS]));
 }
 
 /*
@@ -871,42 +876,69 @@ static int ft_nl_inject_rows(struct genl_info *info, const struct ft_fab *fab,
 
 static int ft_nl_fabric_inject_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct net *net = genl_info_net(info);
+	struct ft_fab *fab = info->user_ptr[0];
 	struct fattree_inject_row *rows;
-	struct ft_fab *fab;
 	u32 nrows;
-	int err = -ENOENT;
+	int err;
 
-	ft_nl_count(info->genlhdr->cmd);
-	mutex_lock(ft_net_lock(net));
-	fab = ft_nl_fabric(info);
-	if (fab)
-		err = ft_nl_inject_rows(info, fab, &rows, &nrows);
-	if (!err) {
-		err = ft_engine_inject(fab, rows, nrows, info->extack);
-		kvfree(rows);
-	}
-	mutex_unlock(ft_net_lock(net));
+	err = ft_nl_inject_rows(info, fab, &rows, &nrows);
+	if (err)
+		return err;
+	err = ft_engine_inject(fab, rows, nrows, info->extack);
+	kvfree(rows);
 	return err;
 }
 
 /* ---- links and leaves (dumps of one fabric) ---- */
 
-static struct ft_fab *ft_nl_dump_fabric(struct netlink_callback *cb, int type)
-{
-	struct nlattr *a = ft_compat_dump_attrs(cb)[type];
-	struct ft_fab *fab;
+/*
+ * Where a dump of one fabric's objects stands between its parts: the
+ * fabric, by serial (a fabric deleted and re-created under the same name
+ * ends the dump rather than continue it from another's position), and
+ * the position of the next object.
+ */
+struct ft_nl_dump_ctx {
+	u64 serial;
+	u32 pos;
+};
 
+/* Put the fabric's objects from ctx->pos on: 0, or -EMSGSIZE when full. */
+typedef int (*ft_nl_dump_fn)(struct sk_buff *skb, struct netlink_callback *cb,
+			     struct ft_fab *fab, struct ft_nl_dump_ctx *ctx);
+
+/*
+ * One part of a dump of the objects of the fabric named in attribute
+ * @type, filled by @fill under the namespace's fabric lock. Returns what a
+ * dumpit returns: the part's length, 0 at the end, or an error.
+ */
+static int ft_nl_dump_fabric(struct sk_buff *skb, struct netlink_callback *cb, int type,
+			     ft_nl_dump_fn fill)
+{
+	struct ft_nl_dump_ctx *ctx = (struct ft_nl_dump_ctx *)cb->ctx;
+	struct nlattr *a = ft_compat_dump_attrs(cb)[type];
+	struct net *net = sock_net(skb->sk);
+	struct ft_fab *fab;
+	int err;
+
+	BUILD_BUG_ON(sizeof(*ctx) > sizeof(cb->ctx));
 	if (!a) {
 		NL_SET_ERR_MSG(cb->extack, "name the fabric to dump");
-		return ERR_PTR(-EINVAL);
+		return -EINVAL;
 	}
-	fab = ft_fab_find(sock_net(cb->skb->sk), nla_data(a));
-	if (!fab) {
+	mutex_lock(ft_net_lock(net));
+	fab = ft_fab_find(net, nla_data(a));
+	if (!fab && !ctx->serial) {
 		NL_SET_ERR_MSG(cb->extack, "no fabric of that name in this namespace");
-		return ERR_PTR(-ENOENT);
+		err = -ENOENT;
+	} else if (!fab || (ctx->serial && ctx->serial != fab->serial)) {
+		NL_SET_ERR_MSG(cb->extack, "the fabric went away during the dump");
+		err = -ENOENT;
+	} else {
+		ctx->serial = fab->serial;
+		err = fill(skb, cb, fab, ctx);
 	}
-	return fab;
+	mutex_unlock(ft_net_lock(net));
+	return err == -EMSGSIZE && skb->len ? skb->len : (err ?: skb->len);
 }
 
 static int ft_nl_link_fill(struct sk_buff *msg, struct ft_fab *fab, u32 id,
@@ -944,44 +976,24 @@ static int ft_nl_link_fill(struct sk_buff *msg, struct ft_fab *fab, u32 id,
 	return 0;
 }
 
-static int ft_nl_link_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+static int ft_nl_link_dump(struct sk_buff *skb, struct netlink_callback *cb,
+			   struct ft_fab *fab, struct ft_nl_dump_ctx *ctx)
 {
-	struct net *net = sock_net(skb->sk);
-	struct ft_fab *fab;
 	int err = 0;
-	u32 id;
 
-	mutex_lock(ft_net_lock(net));
-	fab = ft_nl_dump_fabric(cb, FATTREE_A_LINK_FABRIC);
-	if (IS_ERR(fab)) {
-		err = PTR_ERR(fab);
-		goto out;
-	}
 	spin_lock_bh(&fab->lock);
-	for (id = cb->args[0]; id < fab->eng.lanes.n; id++) {
-		err = ft_nl_link_fill(skb, fab, id, cb);
+	for (; ctx->pos < fab->eng.lanes.n; ctx->pos++) {
+		err = ft_nl_link_fill(skb, fab, ctx->pos, cb);
 		if (err)
 			break;
 	}
 	spin_unlock_bh(&fab->lock);
-	cb->args[0] = id;
-out:
-	mutex_unlock(ft_net_lock(net));
-	return err == -EMSGSIZE && skb->len ? skb->len : (err ?: skb->len);
+	return err;
 }
 
-/* The fabric a request names in attribute @type; caller holds the lock. */
-static struct ft_fab *ft_nl_fabric_at(struct genl_info *info, int type)
+static int ft_nl_link_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	struct ft_fab *fab;
-
-	if (GENL_REQ_ATTR_CHECK(info, type))
-		return NULL;
-	fab = ft_fab_find(genl_info_net(info), nla_data(info->attrs[type]));
-	if (!fab)
-		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[type],
-				    "no fabric of that name in this namespace");
-	return fab;
+	return ft_nl_dump_fabric(skb, cb, FATTREE_A_LINK_FABRIC, ft_nl_link_dump);
 }
 
 /*
@@ -1073,66 +1085,43 @@ static int ft_nl_fail_set(struct genl_info *info, const struct ft_topo *t,
 
 static int ft_nl_link_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct net *net = genl_info_net(info);
+	struct ft_fab *fab = info->user_ptr[0];
 	struct ft_fail_result res;
 	struct ft_fail_set fs;
 	struct sk_buff *msg;
-	struct ft_fab *fab;
 	void *hdr;
-	int err = -ENOENT;
+	int err;
 
-	ft_nl_count(info->genlhdr->cmd);
 	if (GENL_REQ_ATTR_CHECK(info, FATTREE_A_LINK_FAILED))
 		return -EINVAL;
-	mutex_lock(ft_net_lock(net));
-	fab = ft_nl_fabric_at(info, FATTREE_A_LINK_FABRIC);
-	if (!fab)
-		goto out;
 	/* Its edge queues route around nothing: refuse rather than ignore. */
 	if (fab->saf) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[FATTREE_A_LINK_FABRIC],
 				    "link failures do not apply in store-and-forward mode");
-		err = -EOPNOTSUPP;
-		goto out;
+		return -EOPNOTSUPP;
 	}
 	err = ft_nl_fail_set(info, &fab->eng.topo, &fs);
 	if (err)
-		goto out;
-	err = -ENOMEM;
+		return err;
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
-		goto out;
+		return -ENOMEM;
 	ft_engine_fail(fab, &fs, nla_get_u8(info->attrs[FATTREE_A_LINK_FAILED]), &res);
 	hdr = genlmsg_put_reply(msg, info, &ft_genl_family, 0, info->genlhdr->cmd);
 	if (!hdr || nla_put_u32(msg, FATTREE_A_LINK_CHANGED, res.changed) ||
 	    nla_put_u32(msg, FATTREE_A_LINK_CIRCUITS_CUT, res.cut) ||
 	    nla_put_u32(msg, FATTREE_A_LINK_FAILED_LINKS, res.failed)) {
 		nlmsg_free(msg);
-		err = -EMSGSIZE;
-		goto out;
+		return -EMSGSIZE;
 	}
 	genlmsg_end(msg, hdr);
-	err = genlmsg_reply(msg, info);
-out:
-	mutex_unlock(ft_net_lock(net));
-	return err;
+	return genlmsg_reply(msg, info);
 }
 
 static int ft_nl_stats_reset_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct net *net = genl_info_net(info);
-	struct ft_fab *fab;
-	int err = -ENOENT;
-
-	ft_nl_count(info->genlhdr->cmd);
-	mutex_lock(ft_net_lock(net));
-	fab = ft_nl_fabric(info);
-	if (fab) {
-		ft_engine_reset_stats(fab);
-		err = 0;
-	}
-	mutex_unlock(ft_net_lock(net));
-	return err;
+	ft_engine_reset_stats(info->user_ptr[0]);
+	return 0;
 }
 
 /*
@@ -1175,31 +1164,25 @@ static int ft_nl_leaf_fill(struct sk_buff *msg, struct ft_leaf *leaf,
 	return 0;
 }
 
-static int ft_nl_leaf_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+static int ft_nl_leaf_dump(struct sk_buff *skb, struct netlink_callback *cb,
+			   struct ft_fab *fab, struct ft_nl_dump_ctx *ctx)
 {
-	struct net *net = sock_net(skb->sk);
-	bool see_all = netlink_ns_capable(cb->skb, net->user_ns, CAP_NET_ADMIN);
-	struct ft_fab *fab;
+	bool see_all = netlink_ns_capable(cb->skb, fab->net->user_ns, CAP_NET_ADMIN);
 	int err = 0;
-	u32 i;
 
-	mutex_lock(ft_net_lock(net));
-	fab = ft_nl_dump_fabric(cb, FATTREE_A_LEAF_FABRIC);
-	if (IS_ERR(fab)) {
-		err = PTR_ERR(fab);
-		goto out;
-	}
 	spin_lock_bh(&fab->lock);
-	for (i = cb->args[0]; i < fab->n; i++) {
-		err = ft_nl_leaf_fill(skb, fab->leaf[i], cb, see_all);
+	for (; ctx->pos < fab->n; ctx->pos++) {
+		err = ft_nl_leaf_fill(skb, fab->leaf[ctx->pos], cb, see_all);
 		if (err)
 			break;
 	}
 	spin_unlock_bh(&fab->lock);
-	cb->args[0] = i;
-out:
-	mutex_unlock(ft_net_lock(net));
-	return err == -EMSGSIZE && skb->len ? skb->len : (err ?: skb->len);
+	return err;
+}
+
+static int ft_nl_leaf_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return ft_nl_dump_fabric(skb, cb, FATTREE_A_LEAF_FABRIC, ft_nl_leaf_dump);
 }
 
 /* ---- circuits and demand ---- */
@@ -1277,23 +1260,6 @@ static int ft_nl_circuit_reply(struct genl_info *info, u32 count)
 	return genlmsg_reply(msg, info);
 }
 
-/* The path of a refused circuit request crosses a failed link. */
-static bool ft_nl_circuit_failed(struct ft_fab *fab, const struct ft_circuit_req *r)
-{
-	u32 port[FT_MAX_LEVELS], i;
-	struct ft_path p;
-	bool failed;
-
-	for (i = 0; i < FT_MAX_LEVELS; i++)
-		port[i] = r->port[i];
-	if (ft_topo_path(&fab->eng.topo, r->src, r->dst, port, &p))
-		return false;
-	spin_lock_bh(&fab->lock);
-	failed = !ft_fail_path_ok(&fab->eng.lanes, &p);
-	spin_unlock_bh(&fab->lock);
-	return failed;
-}
-
 /* A store-and-forward fabric has no circuits. */
 static int ft_nl_no_circuits(struct genl_info *info, const struct ft_fab *fab)
 {
@@ -1306,25 +1272,19 @@ static int ft_nl_no_circuits(struct genl_info *info, const struct ft_fab *fab)
 
 static int ft_nl_circuit_add_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct net *net = genl_info_net(info);
+	struct ft_fab *fab = info->user_ptr[0];
 	struct ft_circuit_req *req = NULL;
 	const void **where = NULL;
-	struct ft_fab *fab;
 	u32 n, i, bad = 0, count;
-	int err = -ENOENT;
+	int err;
 
-	ft_nl_count(info->genlhdr->cmd);
-	mutex_lock(ft_net_lock(net));
-	fab = ft_nl_fabric_at(info, FATTREE_A_CIRCUIT_FABRIC);
-	if (!fab)
-		goto out;
 	err = ft_nl_no_circuits(info, fab);
 	if (err)
-		goto out;
+		return err;
 	err = ft_nl_entries(info, FATTREE_A_CIRCUIT_ENTRY, sizeof(struct fattree_circuit),
 			    fab->circ.cap, &where, &n);
 	if (err)
-		goto out;
+		return err;
 	err = -ENOMEM;
 	req = kvmalloc_array(n, sizeof(*req), GFP_KERNEL);
 	if (!req)
@@ -1343,29 +1303,20 @@ static int ft_nl_circuit_add_doit(struct sk_buff *skb, struct genl_info *info)
 		req[i].lease = c->lease;
 		memcpy(req[i].port, c->port, sizeof(req[i].port));
 	}
-	spin_lock_bh(&fab->lock);
-	/* A full table is not a lack of lanes: say so apart (E2BIG). */
-	if (n > fab->circ.cap - fab->circ.n)
-		err = -E2BIG;
-	else
-		err = ft_circuits_add(&fab->circ, &fab->eng.topo, &fab->eng.lanes, req, n,
-				      fab->eng.cycle, &bad);
-	count = fab->circ.n;
-	spin_unlock_bh(&fab->lock);
+	err = ft_engine_circuits_add(fab, req, n, &bad, &count);
 	if (err == -E2BIG)
 		NL_SET_ERR_MSG_MOD(info->extack, "the circuit table has no room for them");
 	if (err == -EINVAL)
 		ft_nl_bad_entry(info, where[bad], "no such leaf, a port past w_i, or bad lanes");
 	else if (err == -EEXIST)
 		ft_nl_bad_entry(info, where[bad], "the pair of this circuit has one already");
-	else if (err == -ENOSPC && ft_nl_circuit_failed(fab, &req[bad]))
+	else if (err == -ENOSPC && ft_engine_circuit_failed(fab, &req[bad]))
 		ft_nl_bad_entry(info, where[bad], "this circuit crosses a failed link");
 	else if (err == -ENOSPC)
 		ft_nl_bad_entry(info, where[bad], "this circuit would exceed a link's lanes");
 	if (!err)
 		err = ft_nl_circuit_reply(info, count);
 out:
-	mutex_unlock(ft_net_lock(net));
 	kvfree(req);
 	kvfree(where);
 	return err;
@@ -1373,25 +1324,19 @@ out:
 
 static int ft_nl_circuit_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct net *net = genl_info_net(info);
+	struct ft_fab *fab = info->user_ptr[0];
 	const void **where = NULL;
 	u32 *pairs = NULL;
-	struct ft_fab *fab;
 	u32 n, i, bad = 0, count;
-	int err = -ENOENT;
+	int err;
 
-	ft_nl_count(info->genlhdr->cmd);
-	mutex_lock(ft_net_lock(net));
-	fab = ft_nl_fabric_at(info, FATTREE_A_CIRCUIT_FABRIC);
-	if (!fab)
-		goto out;
 	err = ft_nl_no_circuits(info, fab);
 	if (err)
-		goto out;
+		return err;
 	err = ft_nl_entries(info, FATTREE_A_CIRCUIT_PAIR, sizeof(struct fattree_pair),
 			    fab->circ.cap, &where, &n);
 	if (err)
-		goto out;
+		return err;
 	err = -ENOMEM;
 	pairs = kvmalloc_array(n, 2 * sizeof(u32), GFP_KERNEL);
 	if (!pairs)
@@ -1402,16 +1347,12 @@ static int ft_nl_circuit_del_doit(struct sk_buff *skb, struct genl_info *info)
 		pairs[2 * i] = pr->src;
 		pairs[2 * i + 1] = pr->dst;
 	}
-	spin_lock_bh(&fab->lock);
-	err = ft_circuits_del(&fab->circ, &fab->eng.lanes, pairs, n, &bad);
-	count = fab->circ.n;
-	spin_unlock_bh(&fab->lock);
+	err = ft_engine_circuits_del(fab, pairs, n, &bad, &count);
 	if (err)
 		ft_nl_bad_entry(info, where[bad], "no circuit for this pair");
 	else
 		err = ft_nl_circuit_reply(info, count);
 out:
-	mutex_unlock(ft_net_lock(net));
 	kvfree(pairs);
 	kvfree(where);
 	return err;
@@ -1444,33 +1385,28 @@ static int ft_nl_circuit_fill(struct sk_buff *msg, struct ft_fab *fab,
 	return 0;
 }
 
-static int ft_nl_circuit_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+/*
+ * Circuits may come and go between the parts of a dump: a position in the
+ * admission-ordered list, as with any netlink dump.
+ */
+static int ft_nl_circuit_dump(struct sk_buff *skb, struct netlink_callback *cb,
+			      struct ft_fab *fab, struct ft_nl_dump_ctx *ctx)
 {
-	struct net *net = sock_net(skb->sk);
-	struct ft_fab *fab;
 	int err = 0;
-	u32 i;
 
-	mutex_lock(ft_net_lock(net));
-	fab = ft_nl_dump_fabric(cb, FATTREE_A_CIRCUIT_FABRIC);
-	if (IS_ERR(fab)) {
-		err = PTR_ERR(fab);
-		goto out;
-	}
 	spin_lock_bh(&fab->lock);
-	/* Circuits may come and go between the parts of a dump: a position
-	 * in the admission-ordered list, as with any netlink dump.
-	 */
-	for (i = cb->args[0]; i < fab->circ.n; i++) {
-		err = ft_nl_circuit_fill(skb, fab, &fab->circ.c[fab->circ.active[i]], cb);
+	for (; ctx->pos < fab->circ.n; ctx->pos++) {
+		err = ft_nl_circuit_fill(skb, fab, &fab->circ.c[fab->circ.active[ctx->pos]], cb);
 		if (err)
 			break;
 	}
 	spin_unlock_bh(&fab->lock);
-	cb->args[0] = i;
-out:
-	mutex_unlock(ft_net_lock(net));
-	return err == -EMSGSIZE && skb->len ? skb->len : (err ?: skb->len);
+	return err;
+}
+
+static int ft_nl_circuit_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return ft_nl_dump_fabric(skb, cb, FATTREE_A_CIRCUIT_FABRIC, ft_nl_circuit_dump);
 }
 
 /*
@@ -1500,12 +1436,12 @@ static int ft_nl_demand_put(struct sk_buff *msg, const struct ft_pairs_demand *d
 	return 0;
 }
 
-static int ft_nl_demand_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+/* One message of entries per part; an empty part closes the dump. */
+static int ft_nl_demand_dump(struct sk_buff *skb, struct netlink_callback *cb,
+			     struct ft_fab *fab, struct ft_nl_dump_ctx *ctx)
 {
-	struct net *net = sock_net(skb->sk);
 	struct ft_pairs_demand *d;
-	struct ft_fab *fab;
-	u32 pos = cb->args[0], n;
+	u32 pos = ctx->pos, n;
 	u64 cycle;
 	void *hdr;
 	bool end;
@@ -1514,12 +1450,6 @@ static int ft_nl_demand_get_dumpit(struct sk_buff *skb, struct netlink_callback 
 	d = kvmalloc_array(FT_DEMAND_PER_MSG, sizeof(*d), GFP_KERNEL);
 	if (!d)
 		return -ENOMEM;
-	mutex_lock(ft_net_lock(net));
-	fab = ft_nl_dump_fabric(cb, FATTREE_A_DEMAND_FABRIC);
-	if (IS_ERR(fab)) {
-		err = PTR_ERR(fab);
-		goto out;
-	}
 	for (;;) {
 		n = ft_engine_demand_batch(fab, &pos, d, FT_DEMAND_PER_MSG, &cycle, &end);
 		if (n || end)
@@ -1532,7 +1462,7 @@ static int ft_nl_demand_get_dumpit(struct sk_buff *skb, struct netlink_callback 
 		cond_resched();
 	}
 	if (!n)
-		goto out;	/* the end: an empty part closes the dump */
+		goto out;
 	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
 			  &ft_genl_family, NLM_F_MULTI, FATTREE_CMD_DEMAND_GET);
 	if (!hdr || ft_nl_demand_put(skb, d, n, cycle)) {
@@ -1542,12 +1472,15 @@ static int ft_nl_demand_get_dumpit(struct sk_buff *skb, struct netlink_callback 
 		goto out;
 	}
 	genlmsg_end(skb, hdr);
-	cb->args[0] = pos;
-	err = skb->len;
+	ctx->pos = pos;
 out:
-	mutex_unlock(ft_net_lock(net));
 	kvfree(d);
 	return err;
+}
+
+static int ft_nl_demand_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return ft_nl_dump_fabric(skb, cb, FATTREE_A_DEMAND_FABRIC, ft_nl_demand_dump);
 }
 
 /* Whether anyone in the fabric's namespace listens on the "demand" group. */
@@ -1599,32 +1532,38 @@ static const struct genl_ops ft_genl_ops[] = {
 		FT_OP(FATTREE_CMD_FABRIC_NEW, ft_fabric_new_policy, FATTREE_A_FABRIC_MAX),
 		.doit = ft_nl_fabric_new_doit,
 		.flags = GENL_ADMIN_PERM,
+		.internal_flags = FT_NL_LOCK,
 	},
 	{
 		FT_OP(FATTREE_CMD_FABRIC_DEL, ft_fabric_name_policy, FATTREE_A_FABRIC_MAX),
 		.doit = ft_nl_fabric_del_doit,
 		.flags = GENL_ADMIN_PERM,
+		.internal_flags = FT_NL_LOCK,
 	},
 	{
 		FT_OP(FATTREE_CMD_FABRIC_GET, ft_fabric_name_policy, FATTREE_A_FABRIC_MAX),
 		.doit = ft_nl_fabric_get_doit,
 		.start = ft_nl_dump_start,
 		.dumpit = ft_nl_fabric_get_dumpit,
+		.internal_flags = FT_NL_FABRIC,
 	},
 	{
 		FT_OP(FATTREE_CMD_FABRIC_SET, ft_fabric_set_policy, FATTREE_A_FABRIC_MAX),
 		.doit = ft_nl_fabric_set_doit,
 		.flags = GENL_ADMIN_PERM,
+		.internal_flags = FT_NL_FABRIC,
 	},
 	{
 		FT_OP(FATTREE_CMD_FABRIC_STEP, ft_fabric_step_policy, FATTREE_A_FABRIC_MAX),
 		.doit = ft_nl_fabric_step_doit,
 		.flags = GENL_ADMIN_PERM,
+		.internal_flags = FT_NL_FABRIC,
 	},
 	{
 		FT_OP(FATTREE_CMD_FABRIC_INJECT, ft_fabric_inject_policy, FATTREE_A_FABRIC_MAX),
 		.doit = ft_nl_fabric_inject_doit,
 		.flags = GENL_ADMIN_PERM,
+		.internal_flags = FT_NL_FABRIC,
 	},
 	{
 		FT_OP(FATTREE_CMD_LINK_GET, ft_link_get_policy, FATTREE_A_LINK_MAX),
@@ -1640,11 +1579,13 @@ static const struct genl_ops ft_genl_ops[] = {
 		FT_OP(FATTREE_CMD_CIRCUIT_ADD, ft_circuit_add_policy, FATTREE_A_CIRCUIT_MAX),
 		.doit = ft_nl_circuit_add_doit,
 		.flags = GENL_ADMIN_PERM,
+		.internal_flags = FT_NL_FABRIC,
 	},
 	{
 		FT_OP(FATTREE_CMD_CIRCUIT_DEL, ft_circuit_del_policy, FATTREE_A_CIRCUIT_MAX),
 		.doit = ft_nl_circuit_del_doit,
 		.flags = GENL_ADMIN_PERM,
+		.internal_flags = FT_NL_FABRIC,
 	},
 	{
 		FT_OP(FATTREE_CMD_CIRCUIT_GET, ft_circuit_get_policy, FATTREE_A_CIRCUIT_MAX),
@@ -1660,11 +1601,13 @@ static const struct genl_ops ft_genl_ops[] = {
 		FT_OP(FATTREE_CMD_LINK_SET, ft_link_set_policy, FATTREE_A_LINK_MAX),
 		.doit = ft_nl_link_set_doit,
 		.flags = GENL_ADMIN_PERM,
+		.internal_flags = FT_NL_FABRIC,
 	},
 	{
 		FT_OP(FATTREE_CMD_STATS_RESET, ft_fabric_name_policy, FATTREE_A_FABRIC_MAX),
 		.doit = ft_nl_stats_reset_doit,
 		.flags = GENL_ADMIN_PERM,
+		.internal_flags = FT_NL_FABRIC,
 	},
 };
 
@@ -1678,6 +1621,8 @@ static struct genl_family ft_genl_family __ro_after_init = {
 	 * else the mutex used to cover.
 	 */
 	.parallel_ops = true,
+	.pre_doit = ft_nl_pre_doit,
+	.post_doit = ft_nl_post_doit,
 	.module = THIS_MODULE,
 	.ops = ft_genl_ops,
 	.n_ops = ARRAY_SIZE(ft_genl_ops),

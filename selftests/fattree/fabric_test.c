@@ -119,6 +119,57 @@ TEST_F(fabric, dump_of_missing_fabric_refused)
 	EXPECT_NE(NULL, strstr(self->nl.errmsg, "no fabric"));
 }
 
+/* A link dump whose fabric is replaced by another of its name after the
+ * dump's first message: the rest must not come from the newcomer.
+ */
+struct recreate {
+	struct ft_spec *s;
+	int msgs, err;
+	unsigned int recreated;
+};
+
+static int recreate_once(struct nl_msg *msg, void *arg)
+{
+	struct recreate *r = arg;
+	struct ftnl nl;
+
+	(void)msg;
+	if (r->msgs++)
+		return 0;
+	r->err = ftnl_open(&nl);
+	if (!r->err)
+		r->err = ft_fabric_del(&nl, r->s->name);
+	if (!r->err)
+		r->err = ft_fabric_new(&nl, r->s);
+	r->recreated = !r->err;
+	ftnl_close(&nl);
+	return 0;
+}
+
+TEST_F(fabric, dump_ends_when_its_fabric_is_recreated)
+{
+	struct recreate r = { .s = &self->s };
+	struct ft_link_info *l = NULL;
+	struct nl_msg *msg;
+	int n;
+
+	/* FT(3,4): 384 directed links, several parts of a dump. */
+	ASSERT_EQ(0, ft_fabric_new(&self->nl, &self->s));
+	n = ft_links(&self->nl, "t0", &l);
+	free(l);
+	ASSERT_EQ(384, n);
+	msg = ftnl_msg(&self->nl, FATTREE_CMD_LINK_GET, NLM_F_DUMP);
+	ASSERT_NE(NULL, msg);
+	nla_put_string(msg, FATTREE_A_LINK_FABRIC, "t0");
+	EXPECT_EQ(-ENOENT, ftnl_transact(&self->nl, msg, recreate_once, &r));
+	EXPECT_EQ(0, r.err);
+	EXPECT_TRUE(r.recreated);
+	EXPECT_LT(r.msgs, 384);
+	EXPECT_NE(NULL, strstr(self->nl.errmsg, "went away during the dump"));
+	TH_LOG("%d links dumped before the fabric was replaced; then: %s", r.msgs,
+	       self->nl.errmsg);
+}
+
 TEST_F(fabric, duplicate_name_refused)
 {
 	ASSERT_EQ(0, ft_fabric_new(&self->nl, &self->s));
