@@ -28,7 +28,8 @@ NL_LIBS      = $(shell pkg-config --libs libnl-genl-3.0)
 JSON_CFLAGS  = $(shell pkg-config --cflags json-c)
 JSON_LIBS    = $(shell pkg-config --libs json-c)
 
-FTNL_SRCS  := tools/lib/ftnl.c
+# The userspace library every tool shares: the netlink layer, durations.
+FTNL_SRCS  := tools/lib/ftnl.c tools/lib/ftunits.c
 FTCTL_SRCS := $(wildcard tools/ftctl/*.c) $(FTNL_SRCS)
 # The engine core, compiled for userspace exactly as for the kernel.
 CORE_SRCS  := $(wildcard kmod/core/*.c)

@@ -509,7 +509,7 @@ static void add_help(FILE *f)
 		"                       which waiting messages are offered each cycle\n"
 		"  arbitration random|fixed\n"
 		"                       who wins a congested link\n"
-		"  period T             cycle period: 1ms, 500us, 250000ns, 1s; manual or\n"
+		"  period T             cycle period: 1ms, 1.5ms, 500us, 1s; manual or\n"
 		"                       0 for cycles stepped with 'ftctl fabric step'\n"
 		"  backlog N            packets a leaf may hold\n"
 		"  seed S               seed of the fabric's random choices (0x.. accepted)\n"

@@ -207,8 +207,15 @@ int main(int argc, char **argv)
 		return FTCTL_EXIT_USAGE;
 	}
 	if (!strcmp(argv[optind], "help")) {
-		usage(stdout);
-		return FTCTL_EXIT_OK;
+		static char help[] = "help";
+
+		if (optind + 1 == argc) {
+			usage(stdout);
+			return FTCTL_EXIT_OK;
+		}
+		/* ftctl help OBJECT [COMMAND]: as ftctl OBJECT [COMMAND] help. */
+		memmove(&argv[optind], &argv[optind + 1], (size_t)(argc - optind - 1) * sizeof(*argv));
+		argv[argc - 1] = help;
 	}
 	for (i = 0; i < FTCTL_N_CMDS; i++)
 		names[i] = ftctl_cmds[i]->name;

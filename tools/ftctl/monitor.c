@@ -23,6 +23,7 @@
 #include <sys/ioctl.h>
 #include <json-c/json.h>
 
+#include "ftunits.h"
 #include "ftctl.h"
 #include "linux/fattree.h"
 
@@ -90,18 +91,17 @@ static double now_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* Seconds (0.5, 2) or a duration with its unit (500ms, 2s). */
 static int parse_interval(const char *word, uint64_t *ms)
 {
-	char *end;
-	double v;
+	const char *why;
+	uint64_t ns;
 
-	errno = 0;
-	v = strtod(word, &end);
-	if (!*word || *end || errno || !(v >= MIN_MS / 1000.0) || v > MAX_MS / 1000.0 ||
-	    (word[0] < '0' || word[0] > '9'))
-		return ftctl_usage_err(CMD, "bad interval SEC '%s': seconds from %.1f to %d (e.g. 0.5, 2)",
+	if (ft_parse_duration(word, 1000000000, &ns, &why) ||
+	    ns < MIN_MS * 1000000ULL || ns > MAX_MS * 1000000ULL)
+		return ftctl_usage_err(CMD, "bad interval SEC '%s': from %.1f s to %d s (e.g. 0.5, 500ms, 2s)",
 				       word, MIN_MS / 1000.0, MAX_MS / 1000);
-	*ms = (uint64_t)(v * 1000 + 0.5);
+	*ms = (ns + 500000) / 1000000;
 	return 0;
 }
 

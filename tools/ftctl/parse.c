@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ftunits.h"
 #include "ftctl.h"
 #include "linux/fattree.h"
 
@@ -233,42 +234,25 @@ int ftctl_parse_u32_list_at(const char *cmd, const char *where,
 
 int ftctl_parse_period(const char *cmd, const char *word, uint64_t *ns)
 {
-	static const struct {
-		const char *unit;
-		uint64_t mul;
-	} units[] = {
-		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 },
-		{ "s", 1000000000 },
-	};
-	char num[32];
-	uint64_t v = 0;
-	size_t i, len;
+	size_t num = strspn(word, "0123456789");
+	const char *why;
+
+	if (word[num] == '.')
+		num += 1 + strspn(word + num + 1, "0123456789");
 
 	if (!strcmp(word, "manual") || !strcmp(word, "0")) {
 		*ns = 0;
 		return 0;
 	}
-	len = strspn(word, "0123456789");
-	if (!len)
-		return ftctl_usage_err(cmd, "bad period '%s': expected a number with a unit (ns, us, ms, s), or manual",
-				       word);
-	if (!word[len])
+	if (num && !word[num])
 		return ftctl_usage_err(cmd, "bad period '%s': missing unit (ns, us, ms or s, e.g. '%sus'); 0 or manual for manual stepping",
 				       word, word);
-	if (len >= sizeof(num))
-		return ftctl_usage_err(cmd, "bad period '%s': too large", word);
-	memcpy(num, word, len);
-	num[len] = '\0';
-	for (i = 0; i < N_OF(units); i++) {
-		if (strcmp(word + len, units[i].unit))
-			continue;
-		if (parse_num(num, &v) || (v && v > UINT64_MAX / units[i].mul))
-			return ftctl_usage_err(cmd, "bad period '%s': too large", word);
-		*ns = v * units[i].mul;
+	if (!ft_parse_duration(word, 0, ns, &why))
 		return 0;
-	}
-	return ftctl_usage_err(cmd, "bad period '%s': unknown unit '%s' (ns, us, ms or s)",
-			       word, word + len);
+	if (num && !strncmp(why, "unknown unit", 12))
+		return ftctl_usage_err(cmd, "bad period '%s': unknown unit '%s' (ns, us, ms or s)",
+				       word, word + num);
+	return ftctl_usage_err(cmd, "bad period '%s': %s", word, why);
 }
 
 static void list_names(char *buf, size_t len, const char *const *names,

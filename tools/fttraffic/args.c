@@ -6,10 +6,12 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "args.h"
+#include "ftunits.h"
 
 enum {
 	O_SEED = 256, O_SHIFT, O_ROOT, O_HOT, O_H, O_NOFIX, O_FILE, O_INJECT, O_NETNS,
@@ -129,6 +131,20 @@ static int num(const char *opt, const char *arg, uint64_t lo, uint64_t hi, uint6
 	return 0;
 }
 
+/* Seconds (1.5) or a duration with its unit (1500ms, 2s), from @lo to @hi s. */
+static int seconds(const char *opt, const char *arg, double lo, double hi, double *out)
+{
+	char want[96];
+	const char *why;
+	uint64_t ns;
+
+	snprintf(want, sizeof(want), "seconds from %g to %g, or a duration (500ms, 2s)", lo, hi);
+	if (ft_parse_duration(arg, 1000000000, &ns, &why) || ns < lo * 1e9 || ns > hi * 1e9)
+		return bad(opt, arg, want);
+	*out = ns / 1e9;
+	return 0;
+}
+
 static int real(const char *opt, const char *arg, double lo, double hi, double *out)
 {
 	char *end, want[96];
@@ -182,14 +198,14 @@ int ftt_args_parse(int argc, char **argv, struct ftt_opts *o)
 			o->size = (uint32_t)v;
 			break;
 		case 'd':
-			e = real("--duration", optarg, 0.1, 86400, &o->duration);
+			e = seconds("--duration", optarg, 0.1, 86400, &o->duration);
 			o->duration_set = true;
 			break;
 		case 'r':
 			e = real("--rate", optarg, 0, 1e9, &o->rate);
 			break;
 		case 'i':
-			e = real("--interval", optarg, 0.05, 3600, &o->interval);
+			e = seconds("--interval", optarg, 0.05, 3600, &o->interval);
 			break;
 		case O_SEED:
 			e = num("--seed", optarg, 0, UINT64_MAX, &o->seed);
@@ -236,7 +252,7 @@ int ftt_args_parse(int argc, char **argv, struct ftt_opts *o)
 			o->inflight = (uint32_t)v;
 			break;
 		case O_TIMEOUT:
-			e = real("--timeout", optarg, 0.1, 86400, &o->timeout);
+			e = seconds("--timeout", optarg, 0.1, 86400, &o->timeout);
 			break;
 		case O_MAXCYCLES:
 			e = num("--max-cycles", optarg, 1, UINT32_MAX, &o->max_cycles);
@@ -301,6 +317,14 @@ int ftt_args_parse(int argc, char **argv, struct ftt_opts *o)
 			   "neither: a veth pair has no fabric and its own namespaces");
 	if (strlen(o->fabric) >= FATTREE_NAME_LEN || !*o->fabric)
 		return bad("FABRIC", o->fabric, "a fabric name");
+	if (!ftt_pattern_known(o->pattern)) {
+		char want[256] = "one of:";
+		const char *const *n;
+
+		for (n = ftt_pattern_names(); *n; n++)
+			snprintf(want + strlen(want), sizeof(want) - strlen(want), " %s", *n);
+		return bad("PATTERN", o->pattern, want);
+	}
 	if (!strcmp(o->pattern, "file") != !!o->file)
 		return bad(o->file ? "--file" : "PATTERN", o->file ? o->file : o->pattern,
 			   "--file together with the pattern 'file', and only with it");

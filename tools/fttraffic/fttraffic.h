@@ -63,6 +63,7 @@ struct ftt_pattern {
 int ftt_pattern_build(const struct ftt_pattern *p, struct ftt_set *s, char *err, size_t errlen);
 int ftt_pattern_parse_file(FILE *f, uint32_t n, struct ftt_set *s, char *err, size_t errlen);
 const char *const *ftt_pattern_names(void);
+bool ftt_pattern_known(const char *name);
 void ftt_set_free(struct ftt_set *s);
 uint64_t ftt_set_messages(const struct ftt_set *s);
 

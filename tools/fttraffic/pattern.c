@@ -26,6 +26,17 @@ const char *const *ftt_pattern_names(void)
 	return names;
 }
 
+/* Is @name a pattern? Checked with the command line, before any kernel. */
+bool ftt_pattern_known(const char *name)
+{
+	const char *const *n;
+
+	for (n = ftt_pattern_names(); *n; n++)
+		if (!strcmp(*n, name))
+			return true;
+	return false;
+}
+
 void ftt_set_free(struct ftt_set *s)
 {
 	free(s->flow);
