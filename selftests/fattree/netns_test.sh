@@ -11,12 +11,18 @@ n=0 failed=0
 t0=$(date +%s)
 . "$top/ft_lib.sh"
 echo "TAP version 13"
-echo "1..7"
+echo "1..9"
 [ -d /sys/module/fattree ] || insmod "$top/fattree.ko" || exit 1
 y=ftns-y-$$ a=ftns-a-$$ b=ftns-b-$$
 trap 'ip netns del $a 2>/dev/null; ip netns del $b 2>/dev/null; ip netns del $y 2>/dev/null' EXIT
 ip netns add $y && ip netns add $a && ip netns add $b || exit 1
 ip netns exec $y "$ftctl" fabric add fy kary 2 4 period manual || exit 1
+check "ftctl -n NETNS works in that namespace, as ip -n does" \
+	'"$ftctl" -n $y fabric show fy > /dev/null && ! "$ftctl" fabric show fy > /dev/null 2>&1'
+nserr=$("$ftctl" -n ftns-none-$$ info 2>&1)
+nsrc=$?
+check "ftctl -n of a namespace that does not exist fails (1), saying so" \
+	'[ $nsrc = 1 ] && echo "$nserr" | grep -q "see ip netns list"' "$nserr"
 
 # A leaf of Y's fabric in A; A goes away.
 ip -n $y link set fy-l0 netns $a

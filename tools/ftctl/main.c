@@ -9,9 +9,13 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ftctl.h"
 
@@ -35,10 +39,12 @@ static void usage(FILE *f)
 	size_t i, j;
 
 	fprintf(f,
-		"usage: ftctl [--json] OBJECT [COMMAND [ARGS]]\n"
+		"usage: ftctl [--json] [-n NETNS] OBJECT [COMMAND [ARGS]]\n"
 		"Configure and inspect fattree fabrics.\n\n"
 		"Options (also accepted after the command):\n"
 		"  -j, --json     machine-readable output (JSON)\n"
+		"  -n, --netns NETNS  in the network namespace NETNS (ip netns), as ip -n;\n"
+		"                 before OBJECT only\n"
 		"  -h, --help     this text\n"
 		"  -V, --version  the version of ftctl\n\n"
 		"Commands:\n");
@@ -172,24 +178,57 @@ static int strip_global_opts(struct ftctl *ctl, int argc, char **argv, int from)
 	return o;
 }
 
+/*
+ * -n NETNS: work in the network namespace ip-netns(8) calls NETNS, as
+ * ip -n does: fabrics live per namespace.
+ */
+static int enter_netns(const char *name)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	if (!*name || strchr(name, '/') ||
+	    snprintf(path, sizeof(path), "/run/netns/%s", name) >= (int)sizeof(path)) {
+		fprintf(stderr, "ftctl: -n '%s': not a namespace name\n", name);
+		return FTCTL_EXIT_USAGE;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "ftctl: -n %s: %s (see ip netns list)\n", name, strerror(errno));
+		return FTCTL_EXIT_FAIL;
+	}
+	if (setns(fd, CLONE_NEWNET)) {
+		fprintf(stderr, "ftctl: -n %s: cannot enter it: %s\n", name, strerror(errno));
+		close(fd);
+		return FTCTL_EXIT_FAIL;
+	}
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "netns", required_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 },
 	};
+	const char *netns = NULL;
 	const char *names[FTCTL_N_CMDS];
 	struct ftctl ctl = { 0 };
 	const struct ftctl_cmd *cmd;
 	size_t i;
 	int c, k, err, rc;
 
-	while ((c = getopt_long(argc, argv, "+jhV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+jhVn:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			ctl.json = true;
+			break;
+		case 'n':
+			netns = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -234,6 +273,11 @@ int main(int argc, char **argv)
 	if (rc)
 		return rc;
 
+	if (netns) {
+		rc = enter_netns(netns);
+		if (rc)
+			return rc;
+	}
 	err = ftnl_open(&ctl.nl);
 	if (err == -ENOENT) {
 		fprintf(stderr, "ftctl: the fattree module is not loaded (no netlink family '%s')\n",
