@@ -209,6 +209,7 @@ MANDIR	?= $(PREFIX)/share/man
 DATADIR	?= $(PREFIX)/share/fattree
 INCLUDEDIR ?= $(PREFIX)/include
 UNITDIR	?= $(PREFIX)/lib/systemd/system
+COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
 # The kernel the module was built for (its vermagic), else KDIR's.
 # (Computed once, when first needed.)
 INSTALL_KVER ?= $(eval INSTALL_KVER := $(or $(shell modinfo -F vermagic kmod/fattree.ko \
@@ -245,6 +246,10 @@ daemon/fattreed@.service $(UNITDIR)/fattreed@.service 0644 unit
 uapi/fattree.yaml $(DATADIR)/fattree.yaml 0644 -
 uapi/linux/fattree.h $(INCLUDEDIR)/linux/fattree.h 0644 -
 uapi/linux/if_fattree.h $(INCLUDEDIR)/linux/if_fattree.h 0644 -
+tools/completion/fattree $(COMPLETIONDIR)/ftctl 0644 -
+tools/completion/fattree $(COMPLETIONDIR)/fttraffic 0644 fttraffic
+tools/completion/fattree $(COMPLETIONDIR)/ftsim 0644 -
+tools/completion/fattree $(COMPLETIONDIR)/fattreed 0644 -
 endef
 export INSTALL_FILES
 
