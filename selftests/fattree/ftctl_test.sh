@@ -32,7 +32,7 @@ contains() { # NAME PATTERN COMMAND...
 }
 
 echo "TAP version 13"
-echo "1..27"
+echo "1..33"
 [ -d /sys/module/fattree ] || insmod "$top/fattree.ko"
 check info_answers 0 "$ftctl" info
 contains info_names_version "fattree $(cat /sys/module/fattree/version)" "$ftctl" info
@@ -99,6 +99,21 @@ check clash_name_freed_creates 0 "$ftctl" fabric add ftx kary 2 4 period manual
 "$ftctl" fabric del ftx
 "$ftctl" fabric del ftc
 rm -rf "$tmp"
+# -batch: every line checked before any runs; the first failure stops
+# the rest unless -force; the exit status is the first failure's.
+b=$(mktemp)
+printf 'fabric add bt1 kary 2 4 period 1.5ms  # a comment\n\nfabric add bt2 binary 4\n' > "$b"
+check batch_runs_every_line 0 "$ftctl" -batch "$b"
+check batch_made_both 0 sh -c "'$ftctl' fabric show bt1 && '$ftctl' fabric show bt2"
+printf 'fabric del bt1\nfabric add bt2 binary 4\nfabric del bt2\n' > "$b"
+check batch_stops_at_a_failure 1 "$ftctl" -batch "$b"
+check batch_stopped_there 0 "$ftctl" fabric show bt2
+printf 'fabric add bt3 binary 4\nfabric del nosuch\nfabric del bt2\nfabric del bt3\n' > "$b"
+check batch_force_runs_on_and_fails 1 "$ftctl" -batch "$b" -force
+printf 'fabric add bt4 binary 4\nfabric show bt4 levle\n' > "$b"
+check batch_bad_line_runs_nothing 2 sh -c "'$ftctl' -batch '$b'; rc=\$?; ! '$ftctl' fabric show bt4 > /dev/null 2>&1 && exit \$rc"
+rm -f "$b"
+
 rmmod fattree
 check missing_module_is_exit_3 3 "$ftctl" info
 contains missing_module_explained "not loaded" "$ftctl" info

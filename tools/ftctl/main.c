@@ -15,6 +15,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "ftctl.h"
@@ -40,11 +41,16 @@ static void usage(FILE *f)
 
 	fprintf(f,
 		"usage: ftctl [--json] [-n NETNS] OBJECT [COMMAND [ARGS]]\n"
+		"       ftctl [--json] [-n NETNS] -batch FILE [-force]\n"
 		"Configure and inspect fattree fabrics.\n\n"
 		"Options (also accepted after the command):\n"
 		"  -j, --json     machine-readable output (JSON)\n"
 		"  -n, --netns NETNS  in the network namespace NETNS (ip netns), as ip -n;\n"
 		"                 before OBJECT only\n"
+		"  -b, --batch FILE  the commands of FILE (- for standard input), one per\n"
+		"                 line, as ip -batch: all checked before any runs; the\n"
+		"                 first that fails stops the rest, unless --force\n"
+		"  -f, --force    with --batch: run every line, fail at the end\n"
 		"  -h, --help     this text\n"
 		"  -V, --version  the version of ftctl\n\n"
 		"Commands:\n");
@@ -206,6 +212,205 @@ static int enter_netns(const char *name)
 	return 0;
 }
 
+/*
+ * One command line from the object on (argv[0] is the object): checked
+ * whole, then, unless @parse_only, run in NETNS (when set) over a fresh
+ * netlink socket. Returns the exit status.
+ */
+static int ftctl_one(struct ftctl *ctl, int argc, char **argv, const char *netns,
+		     bool parse_only)
+{
+	const char *names[FTCTL_N_CMDS];
+	const struct ftctl_cmd *cmd;
+	size_t i;
+	int k, err, rc;
+
+	if (!strcmp(argv[0], "help")) {
+		static char help[] = "help";
+
+		if (argc == 1) {
+			usage(stdout);
+			return FTCTL_EXIT_OK;
+		}
+		/* ftctl help OBJECT [COMMAND]: as ftctl OBJECT [COMMAND] help. */
+		memmove(&argv[0], &argv[1], (size_t)(argc - 1) * sizeof(*argv));
+		argv[argc - 1] = help;
+	}
+	for (i = 0; i < FTCTL_N_CMDS; i++)
+		names[i] = ftctl_cmds[i]->name;
+	k = ftctl_match(argv[0], names, FTCTL_N_CMDS);
+	if (k < 0) {
+		fprintf(stderr, "ftctl: %s command '%s' (see ftctl --help)\n",
+			k == -2 ? "ambiguous" : "unknown", argv[0]);
+		return FTCTL_EXIT_USAGE;
+	}
+	cmd = ftctl_cmds[k];
+	argc = strip_global_opts(ctl, argc, argv, 1);
+
+	rc = cmd->parse(ctl, argc, argv);
+	if (rc == FTCTL_PARSE_HELP)
+		return FTCTL_EXIT_OK;
+	if (rc || parse_only)
+		return rc;
+
+	if (netns) {
+		rc = enter_netns(netns);
+		if (rc)
+			return rc;
+	}
+	err = ftnl_open(&ctl->nl);
+	if (err == -ENOENT) {
+		fprintf(stderr, "ftctl: the fattree module is not loaded (no netlink family '%s')\n",
+			"fattree");
+		return FTCTL_EXIT_NOMOD;
+	}
+	if (err) {
+		fprintf(stderr, "ftctl: cannot open generic netlink: %s\n", strerror(-err));
+		return FTCTL_EXIT_FAIL;
+	}
+	ftctl_tune_socket(ctl);
+	rc = cmd->run(ctl);
+	ftnl_close(&ctl->nl);
+	return rc;
+}
+
+#define FTCTL_BATCH_WORDS	256
+
+/*
+ * Split @line into words, as a shell would for plain words: blanks
+ * separate, '...' and "..." quote, a word starting with # ends the line.
+ * Returns the count, or -1 for an unclosed quote or too many words.
+ */
+static int split_words(char *line, char **w)
+{
+	char *p = line, *o;
+	int n = 0;
+	char q;
+
+	for (;;) {
+		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+			p++;
+		if (!*p || *p == '#')
+			return n;
+		if (n == FTCTL_BATCH_WORDS - 1)
+			return -1;
+		w[n++] = o = p;
+		while (*p && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r') {
+			if (*p == '\'' || *p == '"') {
+				q = *p++;
+				while (*p && *p != q)
+					*o++ = *p++;
+				if (!*p)
+					return -1;
+				p++;
+				continue;
+			}
+			*o++ = *p++;
+		}
+		if (*p)
+			p++;
+		*o = '\0';
+	}
+}
+
+/* Run one batch line in a child, so each command starts from a clean slate. */
+static int batch_line(struct ftctl *ctl, char *line, const char *netns, bool parse_only)
+{
+	char *w[FTCTL_BATCH_WORDS];
+	int n, status;
+	pid_t pid;
+
+	n = split_words(line, w);
+	if (n < 0) {
+		fprintf(stderr, "ftctl: an unclosed quote, or more than %d words\n",
+			FTCTL_BATCH_WORDS - 1);
+		return FTCTL_EXIT_USAGE;
+	}
+	if (!n)
+		return 0;
+	w[n] = NULL;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "ftctl: fork: %s\n", strerror(errno));
+		return FTCTL_EXIT_FAIL;
+	}
+	if (!pid) {
+		n = ftctl_one(ctl, n, w, netns, parse_only);
+		fflush(NULL);
+		_exit(n);
+	}
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
+		return FTCTL_EXIT_FAIL;
+	return WEXITSTATUS(status);
+}
+
+/*
+ * -batch FILE (- for standard input): one command per line, as ip -batch.
+ * Every line is checked first and nothing runs if one is malformed; then
+ * they run in order, stopping at the first that fails unless -force.
+ * The exit status is the first failure's.
+ */
+static int ftctl_batch(struct ftctl *ctl, const char *file, const char *netns, bool force)
+{
+	FILE *f = strcmp(file, "-") ? fopen(file, "r") : stdin;
+	char *line = NULL, *copy;
+	size_t cap = 0, nr;
+	int pass, rc, first = 0;
+
+	if (!f) {
+		fprintf(stderr, "ftctl: -batch %s: %s\n", file, strerror(errno));
+		return FTCTL_EXIT_FAIL;
+	}
+	/* Standard input is read once: keep its lines for the second pass. */
+	char *all = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&all, &len);
+
+	while (mem && getline(&line, &cap, f) >= 0)
+		fputs(line, mem);
+	if (f != stdin)
+		fclose(f);
+	if (!mem || fclose(mem)) {
+		fprintf(stderr, "ftctl: -batch %s: out of memory\n", file);
+		free(line);
+		return FTCTL_EXIT_FAIL;
+	}
+	if (netns && (rc = enter_netns(netns)))
+		goto out;
+	for (pass = 0; pass < 2 && !first; pass++) {
+		char *p = all, *nl;
+
+		for (nr = 1; p && *p; nr++, p = nl) {
+			nl = strchr(p, '\n');
+			if (nl)
+				*nl++ = '\0';
+			copy = strdup(p);
+			if (!copy) {
+				first = FTCTL_EXIT_FAIL;
+				break;
+			}
+			rc = batch_line(ctl, copy, NULL, pass == 0);
+			free(copy);
+			if (nl)
+				nl[-1] = '\n';
+			if (!rc)
+				continue;
+			fprintf(stderr, "ftctl: %s:%zu: %s\n", file, nr,
+				pass ? "command failed" : "bad command line");
+			if (!first)
+				first = rc;
+			if (pass && !force)
+				break;
+		}
+	}
+	rc = first;
+out:
+	free(all);
+	free(line);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -213,22 +418,39 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "netns", required_argument, NULL, 'n' },
+		{ "batch", required_argument, NULL, 'b' },
+		{ "force", no_argument, NULL, 'f' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *netns = NULL;
-	const char *names[FTCTL_N_CMDS];
+	const char *netns = NULL, *batch = NULL;
 	struct ftctl ctl = { 0 };
-	const struct ftctl_cmd *cmd;
-	size_t i;
-	int c, k, err, rc;
+	bool force = false;
+	int c, i;
 
-	while ((c = getopt_long(argc, argv, "+jhVn:", opts, NULL)) != -1) {
+	/* iproute2's spellings, -batch and -force, among the options. */
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "-batch"))
+			argv[i] = "--batch";
+		else if (!strcmp(argv[i], "-force"))
+			argv[i] = "--force";
+		/* Skip an option's value. */
+		if (!strcmp(argv[i], "--batch") || !strcmp(argv[i], "-b") ||
+		    !strcmp(argv[i], "--netns") || !strcmp(argv[i], "-n"))
+			i++;
+	}
+	while ((c = getopt_long(argc, argv, "+jhVn:b:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			ctl.json = true;
 			break;
 		case 'n':
 			netns = optarg;
+			break;
+		case 'b':
+			batch = optarg;
+			break;
+		case 'f':
+			force = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -241,55 +463,21 @@ int main(int argc, char **argv)
 			return FTCTL_EXIT_USAGE;
 		}
 	}
+	if (batch) {
+		if (optind < argc) {
+			fprintf(stderr, "ftctl: -batch takes its commands from the file, not '%s'\n",
+				argv[optind]);
+			return FTCTL_EXIT_USAGE;
+		}
+		return ftctl_batch(&ctl, batch, netns, force);
+	}
+	if (force) {
+		fprintf(stderr, "ftctl: -force goes with -batch\n");
+		return FTCTL_EXIT_USAGE;
+	}
 	if (optind >= argc) {
 		usage(stderr);
 		return FTCTL_EXIT_USAGE;
 	}
-	if (!strcmp(argv[optind], "help")) {
-		static char help[] = "help";
-
-		if (optind + 1 == argc) {
-			usage(stdout);
-			return FTCTL_EXIT_OK;
-		}
-		/* ftctl help OBJECT [COMMAND]: as ftctl OBJECT [COMMAND] help. */
-		memmove(&argv[optind], &argv[optind + 1], (size_t)(argc - optind - 1) * sizeof(*argv));
-		argv[argc - 1] = help;
-	}
-	for (i = 0; i < FTCTL_N_CMDS; i++)
-		names[i] = ftctl_cmds[i]->name;
-	k = ftctl_match(argv[optind], names, FTCTL_N_CMDS);
-	if (k < 0) {
-		fprintf(stderr, "ftctl: %s command '%s' (see ftctl --help)\n",
-			k == -2 ? "ambiguous" : "unknown", argv[optind]);
-		return FTCTL_EXIT_USAGE;
-	}
-	cmd = ftctl_cmds[k];
-	argc = strip_global_opts(&ctl, argc, argv, optind + 1);
-
-	rc = cmd->parse(&ctl, argc - optind, argv + optind);
-	if (rc == FTCTL_PARSE_HELP)
-		return FTCTL_EXIT_OK;
-	if (rc)
-		return rc;
-
-	if (netns) {
-		rc = enter_netns(netns);
-		if (rc)
-			return rc;
-	}
-	err = ftnl_open(&ctl.nl);
-	if (err == -ENOENT) {
-		fprintf(stderr, "ftctl: the fattree module is not loaded (no netlink family '%s')\n",
-			"fattree");
-		return FTCTL_EXIT_NOMOD;
-	}
-	if (err) {
-		fprintf(stderr, "ftctl: cannot open generic netlink: %s\n", strerror(-err));
-		return FTCTL_EXIT_FAIL;
-	}
-	ftctl_tune_socket(&ctl);
-	rc = cmd->run(&ctl);
-	ftnl_close(&ctl.nl);
-	return rc;
+	return ftctl_one(&ctl, argc - optind, argv + optind, netns, false);
 }
