@@ -1,0 +1,200 @@
+# SPDX-License-Identifier: GPL-2.0
+"""fattree: drive fattree fabrics from Python.
+
+A thin layer over the kernel's own YNL library (tools/net/ynl/lib in the
+kernel sources), driven by the family's YAML spec, the one description of
+the wire format: nothing here encodes or decodes an attribute by hand, so
+it cannot drift from the kernel. Replies are plain dicts and lists with
+the spec's attribute names (``stats['offered']``, ``link['max-cycle']``).
+
+    import fattree
+    ft = fattree.Fattree()
+    ft.fabric_add('ft0', kary=(3, 4), period='manual')
+    ft.step('ft0', 10)
+    print(ft.fabric('ft0')['cycle'], len(ft.links('ft0')))
+    ft.fabric_del('ft0')
+
+Refusals raise fattree.Error, whose str() is the kernel's extended-ack
+message. Changes need CAP_NET_ADMIN, reads do not.
+
+Where things are found: the spec in $FATTREE_SPEC, else the installed
+/usr/share/fattree/fattree.yaml (or /usr/local), else the source tree's
+uapi/fattree.yaml; the YNL library in $FATTREE_YNL (the directory holding
+lib/ynl.py), else build/ynl/tools/net/ynl of the source tree (make ynl
+extracts it from Debian's linux-source-6.12).
+"""
+import os
+import sys
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_TOP = os.path.dirname(_HERE)
+
+
+def _first(*paths):
+    for p in paths:
+        if p and os.path.exists(p):
+            return p
+    return None
+
+
+_SPEC = _first(os.environ.get('FATTREE_SPEC'),
+               '/usr/share/fattree/fattree.yaml',
+               '/usr/local/share/fattree/fattree.yaml',
+               os.path.join(_TOP, 'uapi', 'fattree.yaml'))
+_YNL = _first(os.environ.get('FATTREE_YNL'),
+              os.path.join(_TOP, 'build', 'ynl', 'tools', 'net', 'ynl'))
+if _YNL and _YNL not in sys.path:
+    sys.path.insert(0, _YNL)
+try:
+    from lib import YnlFamily, NlError  # noqa: E402  the kernel's YNL library
+except ImportError as e:                # pragma: no cover
+    raise ImportError('fattree needs the kernel\'s YNL Python library: set FATTREE_YNL '
+                      'to the directory holding lib/ynl.py (make ynl extracts it)') from e
+
+
+class Error(Exception):
+    """A request the kernel refused: .errno and the extended-ack message."""
+
+    def __init__(self, err):
+        self.errno = -err.nl_msg.error
+        self.extack = dict(err.nl_msg.extack or {})
+        msg = self.extack.get('msg') or os.strerror(self.errno)
+        super().__init__(f'{os.strerror(self.errno)}: {msg}')
+
+
+def _u32s(vals):
+    return b''.join(int(v).to_bytes(4, sys.byteorder) for v in vals)
+
+
+def _ports(ports):
+    # A binary member of a struct: YNL takes it as hex.
+    return bytes(ports).ljust(20, b'\0').hex()
+
+
+def _duration_ns(t):
+    """'manual', a number of seconds, or a string with a unit (1.5ms)."""
+    if t in (None, 'manual', 0, '0'):
+        return 0
+    if isinstance(t, (int, float)):
+        return round(t * 1e9)
+    for unit, mul in (('ns', 1), ('us', 10**3), ('ms', 10**6), ('s', 10**9)):
+        if t.endswith(unit) and t[:-len(unit)].replace('.', '', 1).isdigit():
+            return round(float(t[:-len(unit)]) * mul)
+    raise ValueError(f'bad period {t!r}: a number and a unit (ns, us, ms, s), or manual')
+
+
+class Fattree:
+    """The fattree family of this network namespace."""
+
+    def __init__(self, spec=None):
+        # The spec's schema is checked where it is built (tests/tools/ynl-spec).
+        self.ynl = YnlFamily(spec or _SPEC, schema='')
+
+    def _do(self, op, attrs):
+        try:
+            return self.ynl.do(op, attrs)
+        except NlError as e:
+            raise Error(e) from None
+
+    def _dump(self, op, attrs):
+        try:
+            return self.ynl.dump(op, attrs)
+        except NlError as e:
+            raise Error(e) from None
+
+    # ---- the module ----
+    def info(self):
+        """Module version, family version and limits."""
+        return self._do('info-get', {})
+
+    # ---- fabrics ----
+    def fabric_add(self, name, kary=None, binary=None, down=None, up=None, lanes=None,
+                   period='manual', **options):
+        """Create a fabric: kary=(L, K), binary=N, or down=m and up=w
+        (lists from level 1); lanes per level; period 'manual', seconds or
+        '100us'; other options by their spec name (path='dmodk',
+        backlog=64, seed=1, ...), enums by name."""
+        if kary:
+            levels, k = kary
+            down, up = [k] * levels, [1] + [k] * (levels - 1)
+        elif binary:
+            levels = binary.bit_length() - 1
+            if binary < 2 or 1 << levels != binary:
+                raise ValueError('binary N: N a power of two, 2 or more')
+            down, up = [2] * levels, [1] * levels
+        if not down or not up or len(down) != len(up):
+            raise ValueError('give kary=(L, K), binary=N, or down and up of one length')
+        attrs = {'name': name, 'levels': len(down), 'down': _u32s(down), 'up': _u32s(up),
+                 'period-ns': _duration_ns(period)}
+        if lanes:
+            attrs['lanes'] = _u32s(lanes)
+        attrs.update({k.replace('_', '-'): v for k, v in options.items()})
+        self._do('fabric-new', attrs)
+
+    def fabric_del(self, name):
+        self._do('fabric-del', {'name': name})
+
+    def fabric(self, name):
+        """One fabric: its shape, policies, cycle and counters (stats)."""
+        return self._do('fabric-get', {'name': name})
+
+    def fabrics(self):
+        """Every fabric of this namespace."""
+        return self._dump('fabric-get', {})
+
+    def fabric_set(self, name, period=None, **policies):
+        attrs = {'name': name}
+        if period is not None:
+            attrs['period-ns'] = _duration_ns(period)
+        attrs.update({k.replace('_', '-'): v for k, v in policies.items()})
+        self._do('fabric-set', attrs)
+
+    def step(self, name, cycles=1):
+        """Run cycles of a manual fabric; returns the fabric after them."""
+        self._do('fabric-step', {'name': name, 'steps': cycles})
+        return self.fabric(name)
+
+    def inject(self, name, rows):
+        """Synthetic messages: rows of (src, dst, count), all or nothing."""
+        self._do('fabric-inject', {'name': name, 'inject': [
+            {'src': s, 'dst': d, 'count': c} for s, d, c in rows]})
+
+    def stats_reset(self, name):
+        self._do('stats-reset', {'name': name})
+
+    # ---- what a fabric holds ----
+    def links(self, name):
+        return self._dump('link-get', {'fabric': name})
+
+    def leaves(self, name):
+        return self._dump('leaf-get', {'fabric': name})
+
+    def circuits(self, name):
+        return self._dump('circuit-get', {'fabric': name})
+
+    def demand(self, name):
+        """The pairs in demand: entries of src, dst, backlog, circuit-lanes, age."""
+        return [e for msg in self._dump('demand-get', {'fabric': name})
+                for e in msg.get('entry', [])]
+
+    def circuit_add(self, name, circuits):
+        """Install circuits, all or nothing: dicts with src, dst and
+        optionally lanes (1), lease (0: until deleted) and ports
+        (P_1..P_H). Returns the fabric's circuit count."""
+        return self._do('circuit-add', {'fabric': name, 'entry': [
+            {'src': c['src'], 'dst': c['dst'], 'lanes': c.get('lanes', 1),
+             'lease': c.get('lease', 0), 'port': _ports(c.get('ports', ()))}
+            for c in circuits]})['count']
+
+    def circuit_del(self, name, pairs):
+        """Delete the circuits of (src, dst) pairs, all or nothing."""
+        return self._do('circuit-del', {'fabric': name, 'pair': [
+            {'src': s, 'dst': d} for s, d in pairs]})['count']
+
+    def link_set(self, name, failed, **which):
+        """Fail (True) or restore (False) links: id=ID; or level, node,
+        port [direction 'up'|'down']; or switch_level and switch_node.
+        Returns changed, circuits-cut and failed-links."""
+        attrs = {'fabric': name, 'failed': 1 if failed else 0}
+        attrs.update({k.replace('_', '-'): v for k, v in which.items()})
+        return self._do('link-set', attrs)
