@@ -78,6 +78,16 @@ struct ft_sched *ft_sched_create(const struct ft_topo *t)
 		goto fail;
 	for (i = 0; i <= t->h; i++)
 		sched_div_init(&s->divm[i], t->mprod[i]);
+	s->pow2 = true;
+	for (i = 1; i <= t->h; i++)
+		s->pow2 &= !(t->m[i] & (t->m[i] - 1)) &&
+			   !(t->w[i] & (t->w[i] - 1));
+	/* H = the first level i with lg M_i >= the bit length of src ^ dst. */
+	for (d = 0, i = 0; s->pow2 && d < 33; d++) {
+		while (i < t->h && d > (u32)__builtin_ctz(t->mprod[i]))
+			i++;
+		s->hlev[d] = (u8)i;
+	}
 	for (i = 1; i <= t->h; i++) {
 		s->nw[i] = (t->w[i] + 63) / 64;
 		s->vb[i] = 1;
@@ -528,6 +538,17 @@ void sched_refuse(struct ft_sched_out *out, u32 level, u32 where)
 	out->fail_where = (u8)where;
 }
 
+/* @req is in ascending source order (ties in array order are stable). */
+static bool sched_by_source(const struct ft_sched_req *req, u32 n)
+{
+	u32 j;
+
+	for (j = 1; j < n; j++)
+		if (req[j].src < req[j - 1].src)
+			return false;
+	return true;
+}
+
 int ft_sched_run(struct ft_sched *s, const struct ft_sched_opts *o,
 		 const struct ft_sched_req *req, u32 n,
 		 struct ft_sched_out *out, struct ft_sched_stats *st)
@@ -543,6 +564,14 @@ int ft_sched_run(struct ft_sched *s, const struct ft_sched_opts *o,
 	if (!st)
 		st = &local;
 	memset(st, 0, sizeof(*st));
+	st->requests = n;
+	/* Requests already in order: setup and schedule in one pass. */
+	if (sched_lw_fast_ok(s, o) &&
+	    (o->order == FT_SCHED_ORDER_GIVEN ||
+	     (o->order == FT_SCHED_ORDER_SOURCE && sched_by_source(req, n)))) {
+		sched_lw_fast_all(s, req, n, out, st);
+		return 0;
+	}
 	err = sched_grow(s, n);
 	if (err)
 		return err;
@@ -562,6 +591,7 @@ int ft_sched_run(struct ft_sched *s, const struct ft_sched_opts *o,
 	}
 	switch (o->algo) {
 	case FT_SCHED_LEVELWISE:
+		st->fast = sched_lw_fast_ok(s, o);
 		err = sched_levelwise(s, o, req, n, out);
 		break;
 	case FT_SCHED_LOCAL_GREEDY:
@@ -576,23 +606,7 @@ int ft_sched_run(struct ft_sched *s, const struct ft_sched_opts *o,
 		break;
 	}
 	st->requests = n;
-	for (j = 0; j < n; j++) {
-		switch (out[j].status) {
-		case FT_SCHED_GRANTED:
-			st->granted++;
-			st->lanes_granted += req[j].lanes;
-			break;
-		case FT_SCHED_INVALID:
-			st->invalid++;
-			break;
-		default:
-			st->refused++;
-			if (out[j].fail_where == FT_SCHED_AT_UP)
-				st->fail_up[out[j].fail_level]++;
-			else
-				st->fail_down[out[j].fail_level]++;
-			break;
-		}
-	}
+	for (j = 0; j < n; j++)
+		sched_count(st, &out[j], req[j].lanes);
 	return err;
 }

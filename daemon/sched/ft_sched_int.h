@@ -38,6 +38,10 @@ struct ft_sched {
 	bool dirty[FT_MAX_LEVELS + 1];	/* bit mode: @free is stale */
 	struct sched_div divm[FT_MAX_LEVELS + 1];	/* by M_i, i = 0..h */
 	struct ft_rand rng;
+	/* Every m_i and w_i a power of two: node numbers by shifts. */
+	bool pow2;
+	/* pow2: H of (src, dst) by the bit length of src ^ dst. */
+	u8 hlev[33];
 
 	/* Per-request work arrays, grown on demand to @cap entries. */
 	u32 cap;
@@ -206,9 +210,40 @@ u32 sched_order(struct ft_sched *s, enum ft_sched_order o,
 
 void sched_refuse(struct ft_sched_out *out, u32 level, u32 where);
 
+/* Add one request's outcome to the round's totals. */
+static inline void sched_count(struct ft_sched_stats *st,
+			       const struct ft_sched_out *out, u32 lanes)
+{
+	switch (out->status) {
+	case FT_SCHED_GRANTED:
+		st->granted++;
+		st->lanes_granted += lanes;
+		break;
+	case FT_SCHED_INVALID:
+		st->invalid++;
+		break;
+	default:
+		st->refused++;
+		if (out->fail_where == FT_SCHED_AT_UP)
+			st->fail_up[out->fail_level]++;
+		else
+			st->fail_down[out->fail_level]++;
+		break;
+	}
+}
+
 int sched_levelwise(struct ft_sched *s, const struct ft_sched_opts *o,
 		    const struct ft_sched_req *req, u32 n,
 		    struct ft_sched_out *out);
+/* @o may take the level-wise fast path on @s's free lanes. */
+bool sched_lw_fast_ok(const struct ft_sched *s, const struct ft_sched_opts *o);
+/*
+ * The fast path on requests in the order given, setup included: fills
+ * all of @out[0..n) and @st (the caller zeroed it).
+ */
+void sched_lw_fast_all(struct ft_sched *s, const struct ft_sched_req *req,
+		       u32 n, struct ft_sched_out *out,
+		       struct ft_sched_stats *st);
 int sched_local(struct ft_sched *s, const struct ft_sched_opts *o,
 		const struct ft_sched_req *req, u32 n,
 		struct ft_sched_out *out);
