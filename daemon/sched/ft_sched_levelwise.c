@@ -150,44 +150,67 @@ u32 lw_node(const struct lw_level *l, u32 leaf, u32 y, bool pow2)
 }
 
 /*
- * Request @r through levels 1..@hh: fills @o's ports and status (or where
- * it failed); returns the levels where it took links.
+ * Level @l for (@src, @dst) with up-port choices @y so far: takes the
+ * first port free both ways and returns it, or SCHED_NONE with *@where.
+ * The AND is done in the up word's bit position, so the up word's chain
+ * from one request to the next (same source switch, in source order) is
+ * and, lowest bit, xor: no shift or count on it.
  */
 static inline __attribute__((always_inline))
-u32 lw_fast_one(const struct lw_level *lv, const struct ft_sched_req *r,
-		u32 hh, struct ft_sched_out *o, bool pow2)
+u32 lw_level(const struct lw_level *l, u32 src, u32 dst, u32 y,
+	     u32 *where, bool pow2)
 {
-	u32 i, y = 0, p, src = r->src, dst = r->dst;
-	u64 ub, db, uv, dv, a, *uw, *dw;
+	u64 ub = (u64)lw_node(l, src, y, pow2) << l->vshift;
+	u64 db = (u64)lw_node(l, dst, y, pow2) << l->vshift;
+	u64 *uw = l->vec[FT_UP] + (ub >> 6), *dw = l->vec[FT_DOWN] + (db >> 6);
+	u64 *u = uw, d = *dw, dv, a, bit;
+	u32 us = ub & 63, ds = db & 63;
 
-	if (hh && r->lanes != 1) {	/* no link has two lanes */
-		sched_refuse(o, 1, FT_SCHED_AT_UP);
-		return 0;
+	dv = (d >> ds) & l->mask;
+	a = *u & (dv << us);
+	if (!a) {
+		*where = !((*u >> us) & l->mask) ? FT_SCHED_AT_UP :
+			 !dv ? FT_SCHED_AT_DOWN : FT_SCHED_AT_BOTH;
+		return SCHED_NONE;
 	}
-	for (i = 1; i <= hh; i++) {
-		const struct lw_level *l = &lv[i];
+	bit = a & -a;
+	*u ^= bit;
+	*dw = d ^ (bit >> us << ds);
+	return (u32)__builtin_ctzll(a) - us;
+}
 
-		ub = (u64)lw_node(l, src, y, pow2) << l->vshift;
-		db = (u64)lw_node(l, dst, y, pow2) << l->vshift;
-		uw = l->vec[FT_UP] + (ub >> 6);
-		dw = l->vec[FT_DOWN] + (db >> 6);
-		uv = (*uw >> (ub & 63)) & l->mask;
-		dv = (*dw >> (db & 63)) & l->mask;
-		a = uv & dv;
-		if (!a) {
-			sched_refuse(o, i, !uv ? FT_SCHED_AT_UP :
-					   !dv ? FT_SCHED_AT_DOWN :
-						 FT_SCHED_AT_BOTH);
-			return i - 1;
+/*
+ * (@src, @dst), one lane, H = @hh >= 1: takes its links and writes its
+ * ports; returns 0 when granted, else the level where it failed with
+ * *@where.
+ */
+static inline __attribute__((always_inline))
+u32 lw_fast_req(const struct lw_level *lv, u32 src, u32 dst, u32 hh,
+		bool leaf1, u16 *port, u32 *where, bool pow2)
+{
+	u32 i, y = 0, p;
+	u64 *u, db, *dw;
+
+	if (leaf1) {	/* w_1 = 1: one bit per leaf, P_1 = 0 */
+		u = lv[1].vec[FT_UP] + (src >> 6);
+		dw = lv[1].vec[FT_DOWN] + (dst >> 6);
+		db = 1ULL << (dst & 63);
+		if (!(*u >> (src & 63) & 1) || !(*dw & db)) {
+			*where = *u >> (src & 63) & 1 ? FT_SCHED_AT_DOWN :
+							FT_SCHED_AT_UP;
+			return 1;
 		}
-		p = (u32)__builtin_ctzll(a);
-		*uw &= ~(1ULL << ((ub & 63) + p));
-		*dw &= ~(1ULL << ((db & 63) + p));
-		o->port[i - 1] = (u16)p;
-		y = pow2 ? (y << l->pshift) | p : y * l->w + p;
+		*u &= ~(1ULL << (src & 63));
+		*dw &= ~db;
 	}
-	o->status = FT_SCHED_GRANTED;
-	return hh;
+	for (i = 1 + leaf1; i <= hh; i++) {
+		p = lw_level(&lv[i], src, dst, y, where, pow2);
+		if (p == SCHED_NONE)
+			return i;
+		port[i - 1] = (u16)p;
+		y = pow2 ? (y << lv[i].pshift) | p : y * lv[i].w + p;
+	}
+	return 0;
 }
 
 /* Bit mode: the counters of the levels 1..@top written to are stale. */
@@ -197,43 +220,79 @@ static void lw_dirty(struct ft_sched *s, u32 top)
 		s->dirty[top--] = true;
 }
 
-/* H of @r (valid): by a table on the bit length of src ^ dst if @pow2. */
+/* H of (@src, @dst): by a table on the bit length of src ^ dst if @pow2. */
 static inline __attribute__((always_inline))
-u32 lw_common_level(const struct ft_sched *s, const struct ft_sched_req *r,
-		    bool pow2)
+u32 lw_common_level(const struct ft_sched *s, u32 src, u32 dst, bool pow2)
 {
-	u32 x = r->src ^ r->dst;
+	u32 x = src ^ dst;
 
 	if (pow2)
 		return s->hlev[x ? 32 - __builtin_clz(x) : 0];
-	return sched_common_level(s, r->src, r->dst);
+	return sched_common_level(s, src, dst);
 }
 
+/*
+ * The fast path over @n requests: @act NULL, in array order with the
+ * setup and totals of ft_sched_run() done here (into @st); else over
+ * act[0..n), set up by ft_sched_run(), which also counts.  Totals are
+ * kept in locals: a counter in memory would be a chain through memory
+ * from each request to the next.
+ */
 static inline __attribute__((always_inline))
-void lw_fast_all(struct ft_sched *s, const struct ft_sched_req *req, u32 n,
-		 struct ft_sched_out *out, struct ft_sched_stats *st,
-		 bool pow2)
+void lw_fast(struct ft_sched *s, const struct ft_sched_req *req, u32 n,
+	     const u32 *act, struct ft_sched_out *out,
+	     struct ft_sched_stats *st, bool pow2)
 {
 	struct lw_level lv[FT_MAX_LEVELS + 1];
-	struct ft_sched_out ob;
-	u32 j, hh, top = 0;
+	u32 j, r, hh, f, where = 0, top = 0, leaves = s->t.n, granted = 0;
+	u32 invalid = 0;
+	bool leaf1 = s->t.w[1] == 1;
+	u64 lanes = 0;
 
 	lw_levels(s, lv);
 	for (j = 0; j < n; j++) {
-		memset(&ob, 0, sizeof(ob));
-		if (!sched_valid(s, &req[j])) {
-			ob.status = FT_SCHED_INVALID;
+		const struct ft_sched_req *q = &req[r = act ? act[j] : j];
+		struct ft_sched_out *o = &out[r];
+
+		if (act) {
+			hh = o->hh;
 		} else {
-			hh = lw_common_level(s, &req[j], pow2);
-			ob.hh = (u8)hh;
-			top = ft_max_u32(top, lw_fast_one(lv, &req[j], hh, &ob,
-							  pow2));
+			memset(o, 0, sizeof(*o));
+			if (q->src >= leaves || q->dst >= leaves || !q->lanes) {
+				o->status = FT_SCHED_INVALID;
+				invalid++;
+				continue;
+			}
+			hh = lw_common_level(s, q->src, q->dst, pow2);
+			o->hh = (u8)hh;
 		}
-		out[j] = ob;
-		sched_count(st, &ob, req[j].lanes);
+		top = ft_max_u32(top, hh);
+		if (!hh) {
+			f = 0;
+		} else if (q->lanes != 1) {	/* no link has two lanes */
+			f = 1;
+			where = FT_SCHED_AT_UP;
+		} else {
+			f = lw_fast_req(lv, q->src, q->dst, hh, leaf1,
+					o->port, &where, pow2);
+		}
+		if (!f) {
+			o->status = FT_SCHED_GRANTED;
+			granted++;
+			lanes += q->lanes;
+			continue;
+		}
+		sched_refuse(o, f, where);
+		if (!act)
+			sched_count(st, o, q->lanes);
 	}
 	lw_dirty(s, top);
-	st->fast = 1;
+	if (!act) {
+		st->granted += granted;
+		st->lanes_granted += lanes;
+		st->invalid += invalid;
+		st->fast = 1;
+	}
 }
 
 void sched_lw_fast_all(struct ft_sched *s, const struct ft_sched_req *req,
@@ -241,22 +300,13 @@ void sched_lw_fast_all(struct ft_sched *s, const struct ft_sched_req *req,
 		       struct ft_sched_stats *st)
 {
 	if (s->pow2)
-		lw_fast_all(s, req, n, out, st, true);
+		lw_fast(s, req, n, NULL, out, st, true);
 	else
-		lw_fast_all(s, req, n, out, st, false);
+		lw_fast(s, req, n, NULL, out, st, false);
 }
 
-/* The fast path on @act[0..k) (set up by ft_sched_run(), in order). */
 static void lw_fast_order(struct ft_sched *s, const struct ft_sched_req *req,
 			  const u32 *act, u32 k, struct ft_sched_out *out)
 {
-	struct lw_level lv[FT_MAX_LEVELS + 1];
-	u32 j, top = 0;
-
-	lw_levels(s, lv);
-	for (j = 0; j < k; j++)
-		top = ft_max_u32(top, lw_fast_one(lv, &req[act[j]],
-						  out[act[j]].hh, &out[act[j]],
-						  s->pow2));
-	lw_dirty(s, top);
+	lw_fast(s, req, k, act, out, NULL, s->pow2);
 }
