@@ -20,7 +20,7 @@
  * ratio of the same run on the same core under the same load.
  * "levelwise general" is the library with force_general (no fast path).
  *
- *   bench_levelwise [--shape L:K] [--runs N] [--json] [RUNS]
+ *   bench_levelwise [--shape L:K] [--runs N] [--only NAME] [--json] [RUNS]
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -122,19 +122,19 @@ static u32 base_run(struct base *b, const struct ft_sched_req *q, u32 n,
 	u64 a;
 
 	for (j = 0; j < n; j++) {
-		struct ft_sched_out o = { 0 };
+		struct ft_sched_out *o = &out[j];
 
+		memset(o, 0, sizeof(*o));
 		s = q[j].src;
 		d = q[j].dst;
 		x = s ^ d;
 		hh = b->hlev[x ? 32 - __builtin_clz(x) : 0];
-		o.hh = (u8)hh;
+		o->hh = (u8)hh;
 		if (hh && !(b->up1[s] & b->down1[d])) {
-			o.status = FT_SCHED_REFUSED;
-			o.fail_level = 1;
-			o.fail_where = b->up1[s] ? FT_SCHED_AT_DOWN :
+			o->status = FT_SCHED_REFUSED;
+			o->fail_level = 1;
+			o->fail_where = b->up1[s] ? FT_SCHED_AT_DOWN :
 						   FT_SCHED_AT_UP;
-			out[j] = o;
 			continue;
 		}
 		if (hh)
@@ -144,9 +144,9 @@ static u32 base_run(struct base *b, const struct ft_sched_req *q, u32 n,
 			ds = (d >> lg * (i - 1) << lg * (i - 2)) | y;
 			a = b->up[i][us] & b->down[i][ds];
 			if (!a) {
-				o.status = FT_SCHED_REFUSED;
-				o.fail_level = (u8)i;
-				o.fail_where = !b->up[i][us] ? FT_SCHED_AT_UP :
+				o->status = FT_SCHED_REFUSED;
+				o->fail_level = (u8)i;
+				o->fail_where = !b->up[i][us] ? FT_SCHED_AT_UP :
 					       !b->down[i][ds] ? FT_SCHED_AT_DOWN :
 					       FT_SCHED_AT_BOTH;
 				break;
@@ -154,11 +154,10 @@ static u32 base_run(struct base *b, const struct ft_sched_req *q, u32 n,
 			p = (u32)__builtin_ctzll(a);
 			b->up[i][us] &= ~(1ULL << p);
 			b->down[i][ds] &= ~(1ULL << p);
-			o.port[i - 1] = (u16)p;
+			o->port[i - 1] = (u16)p;
 			y = y << lg | p;
 		}
-		granted += !o.status;
-		out[j] = o;
+		granted += !o->status;
 	}
 	return granted;
 }
@@ -261,10 +260,11 @@ static void json_ratio(const char *key, double num, double den,
 static int usage(FILE *f, int rc)
 {
 	fprintf(f,
-		"usage: bench_levelwise [--shape L:K] [--runs N] [--json] [RUNS]\n"
+		"usage: bench_levelwise [--shape L:K] [--runs N] [--only NAME] [--json] [RUNS]\n"
 		"Median and spread (p10, p90) of the time to schedule one random\n"
 		"permutation of FT(L,K) (default 3:16) with each algorithm on one core,\n"
-		"over RUNS runs (default 1001), beside seed 002's Table 1.\n");
+		"over RUNS runs (default 1001), beside seed 002's Table 1.  --only:\n"
+		"the algorithms whose name starts with NAME (and the baseline).\n");
 	return rc;
 }
 
@@ -279,7 +279,7 @@ int main(int argc, char **argv)
 	u64 *base_ns, bgranted = 0;
 	u32 m[FT_MAX_LEVELS], w[FT_MAX_LEVELS], c[FT_MAX_LEVELS];
 	u32 runs = 1001, nv = sizeof(v) / sizeof(v[0]), i, k, j, x, n, cpu;
-	u32 levels = 3, kk = 16, a;
+	u32 levels = 3, kk = 16, a, nout = 0;
 	struct ft_sched_stats st;
 	struct ft_sched_opts o;
 	struct ft_sched_cycles cy;
@@ -288,7 +288,7 @@ int main(int argc, char **argv)
 	struct ft_rand r;
 	u64 *run_ns, *all_ns, t0, t1, t2, granted, lruns;
 	u32 *free_before;
-	const char *tab_req = "-", *tab_batch = "-";
+	const char *tab_req = "-", *tab_batch = "-", *only = "";
 	char why[256], tab1[2][16];
 	bool json = false;
 	cpu_set_t set;
@@ -299,6 +299,8 @@ int main(int argc, char **argv)
 		} else if (!strcmp(argv[a], "--shape") && a + 1 < (u32)argc) {
 			if (sscanf(argv[++a], "%u:%u", &levels, &kk) != 2)
 				return usage(stderr, 2);
+		} else if (!strcmp(argv[a], "--only") && a + 1 < (u32)argc) {
+			only = argv[++a];
 		} else if (!strcmp(argv[a], "--runs") && a + 1 < (u32)argc) {
 			runs = (u32)atoi(argv[++a]);
 		} else if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
@@ -389,6 +391,8 @@ int main(int argc, char **argv)
 	for (i = 0; i < nv; i++) {
 		struct dist d, dall;
 
+		if (strncmp(v[i].name, only, strlen(only)))
+			continue;
 		ft_sched_opts_default(&o, v[i].algo);
 		o.order = v[i].order;
 		o.random_fit = v[i].random_fit;
@@ -427,8 +431,8 @@ int main(int argc, char **argv)
 		if (!i)
 			lw_median = (double)d.median;
 		if (json) {
-			printf("  {\"algorithm\": \"%s\", \"options\": {\"order\": \"%s\", "
-			       "\"random_fit\": %s%s}, ", v[i].name,
+			printf("%s  {\"algorithm\": \"%s\", \"options\": {\"order\": \"%s\", "
+			       "\"random_fit\": %s%s}, ", nout++ ? ",\n" : "", v[i].name,
 			       ft_sched_order_name(o.order),
 			       o.random_fit ? "true" : "false",
 			       o.force_general ? ", \"force_general\": true" : "");
@@ -438,9 +442,9 @@ int main(int argc, char **argv)
 			json_ratio("per_baseline", d.median, bd.median, ", ");
 			json_ratio("per_fpga", d.median / 1e3, fpga_us, ", ");
 			printf("\"requests_per_s\": %.0f, \"granted_pct\": %.4f, "
-			       "\"granted\": %llu, \"validated\": true}%s\n",
+			       "\"granted\": %llu, \"validated\": true}",
 			       n / (d.median / 1e9), 100.0 * granted / ((double)runs * n),
-			       (unsigned long long)granted, ",");
+			       (unsigned long long)granted);
 		} else {
 			printf("%-22s %10.2f %10.2f %10.2f %12.1f %14.2f %9.1f%% %9.2f\n",
 			       v[i].name, d.p10 / 1e3, d.median / 1e3, d.p90 / 1e3,
@@ -451,13 +455,13 @@ int main(int argc, char **argv)
 		if (i || !have_base)
 			continue;
 		if (json) {
-			printf("  {\"algorithm\": \"baseline\", \"options\": "
+			printf(",\n  {\"algorithm\": \"baseline\", \"options\": "
 			       "{\"order\": \"source\", \"random_fit\": false}, ");
 			json_dist("batch_us", &bd, 1e3, ", ");
 			json_dist("request_ns", &bd, n, ", ");
 			json_ratio("per_fpga", bd.median / 1e3, fpga_us, ", ");
 			printf("\"requests_per_s\": %.0f, \"granted_pct\": %.4f, "
-			       "\"granted\": %llu, \"validated\": true},\n",
+			       "\"granted\": %llu, \"validated\": true}",
 			       n / (bd.median / 1e9),
 			       100.0 * bgranted / ((double)runs * n),
 			       (unsigned long long)bgranted);
@@ -473,7 +477,7 @@ int main(int argc, char **argv)
 	 * cycle per LCA level) and compacted: one batch per run.
 	 */
 	lruns = runs / 10 + 1;
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < 2 && !strncmp("leiserson", only, strlen(only)); i++) {
 		struct dist d;
 
 		granted = 0;
@@ -489,14 +493,15 @@ int main(int argc, char **argv)
 		}
 		d = distribution(run_ns, (u32)lruns);
 		if (json) {
-			printf("  {\"algorithm\": \"%s\", \"options\": {}, ",
+			printf("%s  {\"algorithm\": \"%s\", \"options\": {}, ",
+			       nout++ ? ",\n" : "",
 			       i ? "leiserson compact" : "leiserson");
 			json_dist("batch_us", &d, 1e3, ", ");
 			json_dist("request_ns", &d, n, ", ");
 			printf("\"requests_per_s\": %.0f, \"cycles\": %llu, "
-			       "\"runs\": %llu}%s\n", n / (d.median / 1e9),
+			       "\"runs\": %llu}", n / (d.median / 1e9),
 			       (unsigned long long)granted,
-			       (unsigned long long)lruns, i ? "" : ",");
+			       (unsigned long long)lruns);
 		} else {
 			printf("%-22s %10.2f %10.2f %10.2f %12.1f %14s %6llu cycles\n",
 			       i ? "leiserson compact" : "leiserson", d.p10 / 1e3,
@@ -505,7 +510,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (json)
-		printf("]}\n");
+		printf("\n]}\n");
 	else
 		printf("seed 002 FPGA (Table 1): %s ns per request, %s ns per batch\n",
 		       tab_req, tab_batch);
