@@ -88,13 +88,17 @@ struct ft_sched *ft_sched_create(const struct ft_topo *t)
 			i++;
 		s->hlev[d] = (u8)i;
 	}
+	s->words = true;
 	for (i = 1; i <= t->h; i++) {
 		s->nw[i] = (t->w[i] + 63) / 64;
 		s->vb[i] = 1;
 		while (s->vb[i] < t->w[i])
 			s->vb[i] <<= 1;
-		if (s->nw[i] > 1)
+		/* A word per node where it costs little: no shift or mask. */
+		if (s->nw[i] > 1 || (t->w[i] > 1 && (t->w[i] > 8 ||
+						     t->nodes[i - 1] <= 4096)))
 			s->vb[i] = 64 * s->nw[i];
+		s->words &= s->vb[i] == 64 || (i == 1 && t->w[1] == 1);
 		for (d = 0; d < 2; d++) {
 			s->vec[i][d] = calloc(sched_vec_words(s, i),
 					      sizeof(u64));

@@ -4,7 +4,8 @@
  *
  * Free lanes of every directed link are kept as seed 002's availability
  * bit vectors: per level i and direction, vb[i] bits per level-(i-1)
- * node u (a power of two >= w_i, or whole words when w_i > 64), bit p of
+ * node u (a power of two >= w_i; a whole word when w_i > 8 or the level
+ * is small, and whole words when w_i > 64), bit p of
  * node u set when the link through u's up-port p has a free lane.  A
  * level whose links all have at most one free lane is in bit mode: the
  * bits are the truth and the counters (@free) are written back only when
@@ -40,6 +41,8 @@ struct ft_sched {
 	struct ft_rand rng;
 	/* Every m_i and w_i a power of two: node numbers by shifts. */
 	bool pow2;
+	/* vb = 64 at every level but a single-port leaf level (w_1 = 1). */
+	bool words;
 	/* pow2: H of (src, dst) by the bit length of src ^ dst. */
 	u8 hlev[33];
 

@@ -152,29 +152,43 @@ u32 lw_node(const struct lw_level *l, u32 leaf, u32 y, bool pow2)
 /*
  * Level @l for (@src, @dst) with up-port choices @y so far: takes the
  * first port free both ways and returns it, or SCHED_NONE with *@where.
- * The AND is done in the up word's bit position, so the up word's chain
- * from one request to the next (same source switch, in source order) is
- * and, lowest bit, xor: no shift or count on it.
+ * With one word per node (@words) the vectors are used as they are;
+ * packed, the AND is done in the up word's bit position, so the up
+ * word's chain from one request to the next (same source switch, in
+ * source order) is still and, lowest bit, xor.
  */
 static inline __attribute__((always_inline))
 u32 lw_level(const struct lw_level *l, u32 src, u32 dst, u32 y,
-	     u32 *where, bool pow2)
+	     u32 *where, bool pow2, bool words)
 {
-	u64 ub = (u64)lw_node(l, src, y, pow2) << l->vshift;
-	u64 db = (u64)lw_node(l, dst, y, pow2) << l->vshift;
-	u64 *uw = l->vec[FT_UP] + (ub >> 6), *dw = l->vec[FT_DOWN] + (db >> 6);
-	u64 *u = uw, d = *dw, dv, a, bit;
-	u32 us = ub & 63, ds = db & 63;
+	u64 ub, db, *uw, *dw, u, d, dv, a, bit;
+	u32 us, ds;
 
-	dv = (d >> ds) & l->mask;
-	a = *u & (dv << us);
+	if (words) {
+		uw = l->vec[FT_UP] + lw_node(l, src, y, pow2);
+		dw = l->vec[FT_DOWN] + lw_node(l, dst, y, pow2);
+		u = *uw;
+		dv = d = *dw;
+		us = ds = 0;
+	} else {
+		ub = (u64)lw_node(l, src, y, pow2) << l->vshift;
+		db = (u64)lw_node(l, dst, y, pow2) << l->vshift;
+		uw = l->vec[FT_UP] + (ub >> 6);
+		dw = l->vec[FT_DOWN] + (db >> 6);
+		us = ub & 63;
+		ds = db & 63;
+		u = *uw;
+		d = *dw;
+		dv = (d >> ds) & l->mask;
+	}
+	a = u & (dv << us);
 	if (!a) {
-		*where = !((*u >> us) & l->mask) ? FT_SCHED_AT_UP :
+		*where = !((u >> us) & l->mask) ? FT_SCHED_AT_UP :
 			 !dv ? FT_SCHED_AT_DOWN : FT_SCHED_AT_BOTH;
 		return SCHED_NONE;
 	}
 	bit = a & -a;
-	*u ^= bit;
+	*uw = u ^ bit;
 	*dw = d ^ (bit >> us << ds);
 	return (u32)__builtin_ctzll(a) - us;
 }
@@ -182,11 +196,13 @@ u32 lw_level(const struct lw_level *l, u32 src, u32 dst, u32 y,
 /*
  * (@src, @dst), one lane, H = @hh >= 1: takes its links and writes its
  * ports; returns 0 when granted, else the level where it failed with
- * *@where.
+ * *@where.  A constant @hmax >= hh (the tree's h) unrolls the loop over
+ * levels, which also frees the registers it would spill.
  */
 static inline __attribute__((always_inline))
 u32 lw_fast_req(const struct lw_level *lv, u32 src, u32 dst, u32 hh,
-		bool leaf1, u16 *port, u32 *where, bool pow2)
+		u16 *port, u32 *where, bool pow2, bool leaf1, bool words,
+		u32 hmax)
 {
 	u32 i, y = 0, p;
 	u64 *u, db, *dw;
@@ -203,21 +219,17 @@ u32 lw_fast_req(const struct lw_level *lv, u32 src, u32 dst, u32 hh,
 		*u &= ~(1ULL << (src & 63));
 		*dw &= ~db;
 	}
+	if (hmax && hh > hmax)
+		__builtin_unreachable();
+#pragma GCC unroll 4
 	for (i = 1 + leaf1; i <= hh; i++) {
-		p = lw_level(&lv[i], src, dst, y, where, pow2);
+		p = lw_level(&lv[i], src, dst, y, where, pow2, words);
 		if (p == SCHED_NONE)
 			return i;
 		port[i - 1] = (u16)p;
 		y = pow2 ? (y << lv[i].pshift) | p : y * lv[i].w + p;
 	}
 	return 0;
-}
-
-/* Bit mode: the counters of the levels 1..@top written to are stale. */
-static void lw_dirty(struct ft_sched *s, u32 top)
-{
-	while (top)
-		s->dirty[top--] = true;
 }
 
 /* H of (@src, @dst): by a table on the bit length of src ^ dst if @pow2. */
@@ -234,20 +246,19 @@ u32 lw_common_level(const struct ft_sched *s, u32 src, u32 dst, bool pow2)
 /*
  * The fast path over @n requests: @act NULL, in array order with the
  * setup and totals of ft_sched_run() done here (into @st); else over
- * act[0..n), set up by ft_sched_run(), which also counts.  Totals are
- * kept in locals: a counter in memory would be a chain through memory
- * from each request to the next.
+ * act[0..n), set up by ft_sched_run(), which also counts.  The loop keeps
+ * no counter of its own (registers are short, a spill costs more than
+ * the count): refusals and invalid requests, the rare cases, are counted
+ * in @st, the rest is derived at the end.
  */
 static inline __attribute__((always_inline))
 void lw_fast(struct ft_sched *s, const struct ft_sched_req *req, u32 n,
 	     const u32 *act, struct ft_sched_out *out,
-	     struct ft_sched_stats *st, bool pow2)
+	     struct ft_sched_stats *st, bool pow2, bool leaf1, bool words,
+	     u32 hmax)
 {
 	struct lw_level lv[FT_MAX_LEVELS + 1];
-	u32 j, r, hh, f, where = 0, top = 0, leaves = s->t.n, granted = 0;
-	u32 invalid = 0;
-	bool leaf1 = s->t.w[1] == 1;
-	u64 lanes = 0;
+	u32 j, r, hh, f, where = 0, leaves = s->t.n;
 
 	lw_levels(s, lv);
 	for (j = 0; j < n; j++) {
@@ -260,53 +271,77 @@ void lw_fast(struct ft_sched *s, const struct ft_sched_req *req, u32 n,
 			memset(o, 0, sizeof(*o));
 			if (q->src >= leaves || q->dst >= leaves || !q->lanes) {
 				o->status = FT_SCHED_INVALID;
-				invalid++;
+				st->invalid++;
 				continue;
 			}
 			hh = lw_common_level(s, q->src, q->dst, pow2);
 			o->hh = (u8)hh;
+			if (!hh) {	/* granted, no links */
+				st->lanes_granted += q->lanes - 1;
+				continue;
+			}
 		}
-		top = ft_max_u32(top, hh);
-		if (!hh) {
-			f = 0;
-		} else if (q->lanes != 1) {	/* no link has two lanes */
+		if (q->lanes != 1) {	/* no link has two lanes */
 			f = 1;
 			where = FT_SCHED_AT_UP;
 		} else {
-			f = lw_fast_req(lv, q->src, q->dst, hh, leaf1,
-					o->port, &where, pow2);
+			f = lw_fast_req(lv, q->src, q->dst, hh, o->port, &where,
+					pow2, leaf1, words, hmax);
 		}
 		if (!f) {
 			o->status = FT_SCHED_GRANTED;
-			granted++;
-			lanes += q->lanes;
 			continue;
 		}
 		sched_refuse(o, f, where);
 		if (!act)
 			sched_count(st, o, q->lanes);
 	}
-	lw_dirty(s, top);
-	if (!act) {
-		st->granted += granted;
-		st->lanes_granted += lanes;
-		st->invalid += invalid;
+	/* Bit mode: the counters are stale (at worst needlessly synced). */
+	for (j = 1; n && j <= s->t.h; j++)
+		s->dirty[j] = true;
+	if (!act) {	/* every granted request with H >= 1 has one lane */
+		st->granted = n - st->refused - st->invalid;
+		st->lanes_granted += st->granted;
 		st->fast = 1;
 	}
 }
 
+/*
+ * x86-64: a second copy for CPUs with BMI2 (x86-64-v3), chosen when the
+ * program is loaded: its shifts take their count from any register, so
+ * fewer values are spilled.  FT_SCHED_NO_CLONES builds the portable copy
+ * alone (tests run it too).
+ */
+#if defined(__x86_64__) && !defined(FT_SCHED_NO_CLONES) && \
+	defined(__has_attribute)
+#if __has_attribute(target_clones)
+#define LW_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#endif
+#endif
+#ifndef LW_CLONES
+#define LW_CLONES
+#endif
+
+LW_CLONES
 void sched_lw_fast_all(struct ft_sched *s, const struct ft_sched_req *req,
 		       u32 n, struct ft_sched_out *out,
 		       struct ft_sched_stats *st)
 {
-	if (s->pow2)
-		lw_fast(s, req, n, NULL, out, st, true);
+	bool leaf1 = s->t.w[1] == 1, ft = s->pow2 && leaf1 && s->words;
+
+	/* Seed 002's FT(l, w), l = 3 or 2, are the first cases. */
+	if (ft && s->t.h == 3)
+		lw_fast(s, req, n, NULL, out, st, true, true, true, 3);
+	else if (ft && s->t.h == 2)
+		lw_fast(s, req, n, NULL, out, st, true, true, true, 2);
 	else
-		lw_fast(s, req, n, NULL, out, st, false);
+		lw_fast(s, req, n, NULL, out, st, s->pow2, leaf1, s->words, 0);
 }
 
+LW_CLONES
 static void lw_fast_order(struct ft_sched *s, const struct ft_sched_req *req,
 			  const u32 *act, u32 k, struct ft_sched_out *out)
 {
-	lw_fast(s, req, k, act, out, NULL, s->pow2);
+	lw_fast(s, req, k, act, out, NULL, s->pow2, s->t.w[1] == 1, s->words,
+		0);
 }

@@ -146,7 +146,7 @@ int main(void)
 {
 	static const struct {
 		const char *name;
-		u32 h, m[4], w[4], trials;
+		u32 h, m[14], w[14], trials;
 	} shapes[] = {
 		{ "FT(3,16)", 3, { 16, 16, 16 }, { 1, 16, 16 }, 40 },
 		{ "FT(2,64)", 2, { 64, 64 }, { 1, 64 }, 40 },
@@ -161,6 +161,13 @@ int main(void)
 		{ "XGFT(2;6,12;1,6) (not 2^k)", 2, { 6, 12 }, { 1, 6 }, 300 },
 		{ "XGFT(2;48,40;1,48) (not 2^k, w 48)", 2, { 48, 40 },
 		  { 1, 48 }, 40 },
+		/* Big levels with narrow switches keep their vectors packed. */
+		{ "XGFT(14;2..2;1,2..2) (packed)", 14,
+		  { 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2 },
+		  { 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2 }, 10 },
+		{ "XGFT(9;3..3;3..3) (packed, not 2^k)", 9,
+		  { 3, 3, 3, 3, 3, 3, 3, 3, 3 }, { 3, 3, 3, 3, 3, 3, 3, 3, 3 },
+		  10 },
 	};
 	struct ft_rand r;
 	struct ft_topo t, rs;
