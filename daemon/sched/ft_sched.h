@@ -29,7 +29,10 @@
  *    random_fit) for both links.  An all-zero AND refuses the request at
  *    that level.  Without release_on_failure (the paper) the refused
  *    request KEEPS the lanes it took at the levels below; with it, they
- *    are given back at once.
+ *    are given back at once.  Fast path (same decisions, chosen at run
+ *    time): with one lane per link, first fit and no release, each
+ *    request goes through all its levels before the next one, in one
+ *    pass with the setup (see ft_sched_levelwise.c).
  *  - LOCAL_GREEDY / LOCAL_RANDOM: seed 002's local baselines, request by
  *    request: at each level the up-port is chosen from the up-link vector
  *    alone (lowest free / uniform among free) and taken; then the forced
