@@ -98,7 +98,9 @@ struct ft_sched *ft_sched_create(const struct ft_topo *t)
 		if (s->nw[i] > 1 || (t->w[i] > 1 && (t->w[i] > 8 ||
 						     t->nodes[i - 1] <= 4096)))
 			s->vb[i] = 64 * s->nw[i];
-		s->words &= s->vb[i] == 64 || (i == 1 && t->w[1] == 1);
+		s->words &= s->vb[i] == 64 * s->nw[i] ||
+			    (i == 1 && t->w[1] == 1);
+		s->wide |= s->nw[i] > 1;
 		for (d = 0; d < 2; d++) {
 			s->vec[i][d] = calloc(sched_vec_words(s, i),
 					      sizeof(u64));

@@ -41,8 +41,10 @@ struct ft_sched {
 	struct ft_rand rng;
 	/* Every m_i and w_i a power of two: node numbers by shifts. */
 	bool pow2;
-	/* vb = 64 at every level but a single-port leaf level (w_1 = 1). */
+	/* vb = 64 nw at every level but a single-port leaf level (w_1 = 1). */
 	bool words;
+	/* Some level has w_i > 64 (nw > 1). */
+	bool wide;
 	/* pow2: H of (src, dst) by the bit length of src ^ dst. */
 	u8 hlev[33];
 

@@ -102,7 +102,7 @@ bool sched_lw_fast_ok(const struct ft_sched *s, const struct ft_sched_opts *o)
 	    o->release_on_failure || o->force_general)
 		return false;
 	for (i = 1; i <= s->t.h; i++)
-		if (!s->bitmode[i] || s->nw[i] != 1)
+		if (!s->bitmode[i])
 			return false;
 	return true;
 }
@@ -113,6 +113,8 @@ bool sched_lw_fast_ok(const struct ft_sched *s, const struct ft_sched_opts *o)
  */
 struct lw_level {
 	u64 *vec[2];
+	bool words;		/* vb = 64 nw: whole words per node */
+	u32 nw;			/* words per node when w_i > 64 */
 	u64 mask;		/* the vb low bits */
 	u32 vshift;		/* lg vb */
 	u32 mshift, wshift;	/* pow2: lg M_(i-1), lg W_(i-1) */
@@ -129,7 +131,9 @@ static void lw_levels(const struct ft_sched *s, struct lw_level *lv)
 	for (i = 1; i <= t->h; i++) {
 		lv[i].vec[FT_UP] = s->vec[i][FT_UP];
 		lv[i].vec[FT_DOWN] = s->vec[i][FT_DOWN];
-		lv[i].mask = s->vb[i] == 64 ? ~0ULL : (1ULL << s->vb[i]) - 1;
+		lv[i].words = s->vb[i] == 64 * s->nw[i];
+		lv[i].nw = s->nw[i];
+		lv[i].mask = s->vb[i] >= 64 ? ~0ULL : (1ULL << s->vb[i]) - 1;
 		lv[i].vshift = (u32)__builtin_ctz(s->vb[i]);
 		lv[i].mshift = (u32)__builtin_ctz(t->mprod[i - 1]);
 		lv[i].wshift = (u32)__builtin_ctz(t->wprod[i - 1]);
@@ -152,35 +156,48 @@ u32 lw_node(const struct lw_level *l, u32 leaf, u32 y, bool pow2)
 /*
  * Level @l for (@src, @dst) with up-port choices @y so far: takes the
  * first port free both ways and returns it, or SCHED_NONE with *@where.
- * With one word per node (@words) the vectors are used as they are;
- * packed, the AND is done in the up word's bit position, so the up
- * word's chain from one request to the next (same source switch, in
- * source order) is still and, lowest bit, xor.
+ * With whole words per node (@words known, else the level's) the
+ * vectors are used as they are, nw words of them if @wide; packed, the
+ * AND is done in the up word's bit position, so the up word's chain from
+ * one request to the next (same source switch, in source order) is
+ * still and, lowest bit, xor.
  */
 static inline __attribute__((always_inline))
 u32 lw_level(const struct lw_level *l, u32 src, u32 dst, u32 y,
-	     u32 *where, bool pow2, bool words)
+	     u32 *where, bool pow2, bool words, bool wide)
 {
-	u64 ub, db, *uw, *dw, u, d, dv, a, bit;
-	u32 us, ds;
+	u64 ub, db, *uw, *dw, u = 0, d = 0, dv, a = 0, bit, ua = 0, da = 0;
+	u32 us, ds, nw = wide ? l->nw : 1, k;
 
-	if (words) {
-		uw = l->vec[FT_UP] + lw_node(l, src, y, pow2);
-		dw = l->vec[FT_DOWN] + lw_node(l, dst, y, pow2);
-		u = *uw;
-		dv = d = *dw;
-		us = ds = 0;
-	} else {
-		ub = (u64)lw_node(l, src, y, pow2) << l->vshift;
-		db = (u64)lw_node(l, dst, y, pow2) << l->vshift;
-		uw = l->vec[FT_UP] + (ub >> 6);
-		dw = l->vec[FT_DOWN] + (db >> 6);
-		us = ub & 63;
-		ds = db & 63;
-		u = *uw;
-		d = *dw;
-		dv = (d >> ds) & l->mask;
+	if (words || l->words) {
+		uw = l->vec[FT_UP] + (size_t)lw_node(l, src, y, pow2) * nw;
+		dw = l->vec[FT_DOWN] + (size_t)lw_node(l, dst, y, pow2) * nw;
+		for (k = 0; k < nw && !a; k++) {
+			u = uw[k];
+			d = dw[k];
+			a = u & d;
+			ua |= u;
+			da |= d;
+		}
+		if (!a) {
+			*where = !ua ? FT_SCHED_AT_UP : !da ? FT_SCHED_AT_DOWN :
+							      FT_SCHED_AT_BOTH;
+			return SCHED_NONE;
+		}
+		bit = a & -a;
+		uw[k - 1] = u ^ bit;
+		dw[k - 1] = d ^ bit;
+		return (k - 1) * 64 + (u32)__builtin_ctzll(a);
 	}
+	ub = (u64)lw_node(l, src, y, pow2) << l->vshift;
+	db = (u64)lw_node(l, dst, y, pow2) << l->vshift;
+	uw = l->vec[FT_UP] + (ub >> 6);
+	dw = l->vec[FT_DOWN] + (db >> 6);
+	us = ub & 63;
+	ds = db & 63;
+	u = *uw;
+	d = *dw;
+	dv = (d >> ds) & l->mask;
 	a = u & (dv << us);
 	if (!a) {
 		*where = !((u >> us) & l->mask) ? FT_SCHED_AT_UP :
@@ -202,7 +219,7 @@ u32 lw_level(const struct lw_level *l, u32 src, u32 dst, u32 y,
 static inline __attribute__((always_inline))
 u32 lw_fast_req(const struct lw_level *lv, u32 src, u32 dst, u32 hh,
 		u16 *port, u32 *where, bool pow2, bool leaf1, bool words,
-		u32 hmax)
+		bool wide, u32 hmax)
 {
 	u32 i, y = 0, p;
 	u64 *u, db, *dw;
@@ -223,7 +240,7 @@ u32 lw_fast_req(const struct lw_level *lv, u32 src, u32 dst, u32 hh,
 		__builtin_unreachable();
 #pragma GCC unroll 4
 	for (i = 1 + leaf1; i <= hh; i++) {
-		p = lw_level(&lv[i], src, dst, y, where, pow2, words);
+		p = lw_level(&lv[i], src, dst, y, where, pow2, words, wide);
 		if (p == SCHED_NONE)
 			return i;
 		port[i - 1] = (u16)p;
@@ -255,7 +272,7 @@ static inline __attribute__((always_inline))
 void lw_fast(struct ft_sched *s, const struct ft_sched_req *req, u32 n,
 	     const u32 *act, struct ft_sched_out *out,
 	     struct ft_sched_stats *st, bool pow2, bool leaf1, bool words,
-	     u32 hmax)
+	     bool wide, u32 hmax)
 {
 	struct lw_level lv[FT_MAX_LEVELS + 1];
 	u32 j, r, hh, f, where = 0, leaves = s->t.n;
@@ -286,7 +303,7 @@ void lw_fast(struct ft_sched *s, const struct ft_sched_req *req, u32 n,
 			where = FT_SCHED_AT_UP;
 		} else {
 			f = lw_fast_req(lv, q->src, q->dst, hh, o->port, &where,
-					pow2, leaf1, words, hmax);
+					pow2, leaf1, words, wide, hmax);
 		}
 		if (!f) {
 			o->status = FT_SCHED_GRANTED;
@@ -329,13 +346,16 @@ void sched_lw_fast_all(struct ft_sched *s, const struct ft_sched_req *req,
 {
 	bool leaf1 = s->t.w[1] == 1, ft = s->pow2 && leaf1 && s->words;
 
-	/* Seed 002's FT(l, w), l = 3 or 2, are the first cases. */
-	if (ft && s->t.h == 3)
-		lw_fast(s, req, n, NULL, out, st, true, true, true, 3);
-	else if (ft && s->t.h == 2)
-		lw_fast(s, req, n, NULL, out, st, true, true, true, 2);
+	/* Seed 002's FT(l, w), l = 3 or 2, w <= 64, are the first cases. */
+	if (ft && !s->wide && s->t.h == 3)
+		lw_fast(s, req, n, NULL, out, st, true, true, true, false, 3);
+	else if (ft && !s->wide && s->t.h == 2)
+		lw_fast(s, req, n, NULL, out, st, true, true, true, false, 2);
+	else if (ft && s->t.h == 2)	/* FT(2, w), w = 128, 256 */
+		lw_fast(s, req, n, NULL, out, st, true, true, true, true, 2);
 	else
-		lw_fast(s, req, n, NULL, out, st, s->pow2, leaf1, s->words, 0);
+		lw_fast(s, req, n, NULL, out, st, s->pow2, leaf1, s->words,
+			s->wide, 0);
 }
 
 LW_CLONES
@@ -343,5 +363,5 @@ static void lw_fast_order(struct ft_sched *s, const struct ft_sched_req *req,
 			  const u32 *act, u32 k, struct ft_sched_out *out)
 {
 	lw_fast(s, req, k, act, out, NULL, s->pow2, s->t.w[1] == 1, s->words,
-		0);
+		s->wide, 0);
 }

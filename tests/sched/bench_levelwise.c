@@ -13,7 +13,7 @@
  * 15/17/19 ns per request, 480/4352/38912 ns per batch on FT(3,4),
  * FT(3,8), FT(3,16).
  *
- * The in-run baseline (K a power of two) is a minimal single-pass
+ * The in-run baseline (K a power of two <= 64) is a minimal single-pass
  * level-wise loop written here, one word per switch and direction, first
  * fit: it must make the library's decisions on every permutation, and it
  * is timed alternately with "levelwise", so library / baseline is a
@@ -84,7 +84,7 @@ static bool base_init(struct base *b, u32 levels, u32 k, u32 n)
 	u32 i;
 
 	memset(b, 0, sizeof(*b));
-	if (k & (k - 1))
+	if (k & (k - 1) || k > 64)	/* a switch in one word */
 		return false;
 	b->levels = levels;
 	b->lg = (u32)__builtin_ctz(k);
@@ -311,7 +311,7 @@ int main(int argc, char **argv)
 			return usage(stderr, 2);
 		}
 	}
-	if (levels < 1 || levels > FT_MAX_LEVELS || kk < 2 || kk > 64)
+	if (levels < 1 || levels > FT_MAX_LEVELS || kk < 2 || kk > FT_MAX_W)
 		return usage(stderr, 2);
 	if (!runs)
 		runs = 1;

@@ -161,6 +161,11 @@ int main(void)
 		{ "XGFT(2;6,12;1,6) (not 2^k)", 2, { 6, 12 }, { 1, 6 }, 300 },
 		{ "XGFT(2;48,40;1,48) (not 2^k, w 48)", 2, { 48, 40 },
 		  { 1, 48 }, 40 },
+		/* Switches wider than a word: nw words per node. */
+		{ "FT(2,128)", 2, { 128, 128 }, { 1, 128 }, 10 },
+		{ "FT(2,256)", 2, { 256, 256 }, { 1, 256 }, 4 },
+		{ "XGFT(3;6,80,2;1,80,100) (w 80, 100)", 3, { 6, 80, 2 },
+		  { 1, 80, 100 }, 20 },
 		/* Big levels with narrow switches keep their vectors packed. */
 		{ "XGFT(14;2..2;1,2..2) (packed)", 14,
 		  { 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2 },
