@@ -37,6 +37,8 @@ struct colour {
 	u32 d;
 	u32 *sl;	/* left vertex u, colour c: edge or SCHED_NONE */
 	u32 *sr;
+	u64 *ml;	/* d <= 64: colours used at left vertex u, as bits */
+	u64 *mr;
 	u32 *eu;
 	u32 *ev;
 	u32 *col;
@@ -58,25 +60,61 @@ static void colour_set(struct colour *g, u32 e, u32 c)
 	g->col[e] = c;
 	g->sl[(size_t)g->eu[e] * g->d + c] = e;
 	g->sr[(size_t)g->ev[e] * g->d + c] = e;
+	if (g->ml) {
+		g->ml[g->eu[e]] |= 1ULL << c;
+		g->mr[g->ev[e]] |= 1ULL << c;
+	}
 }
 
-/* Colour edge @e; both its ends have fewer than d coloured edges. */
+static void colour_clear(struct colour *g, u32 e)
+{
+	u32 c = g->col[e];
+
+	g->sl[(size_t)g->eu[e] * g->d + c] = SCHED_NONE;
+	g->sr[(size_t)g->ev[e] * g->d + c] = SCHED_NONE;
+	if (g->ml) {
+		g->ml[g->eu[e]] &= ~(1ULL << c);
+		g->mr[g->ev[e]] &= ~(1ULL << c);
+	}
+}
+
+/* The first colour free at both @u and @v, or SCHED_NONE. */
+static u32 colour_common(const struct colour *g, u32 u, u32 v)
+{
+	const u32 *ru = g->sl + (size_t)u * g->d, *rv = g->sr + (size_t)v * g->d;
+	u64 m;
+	u32 c;
+
+	if (g->ml) {
+		m = ~(g->ml[u] | g->mr[v]);
+		if (g->d < 64)
+			m &= (1ULL << g->d) - 1;
+		return m ? (u32)__builtin_ctzll(m) : SCHED_NONE;
+	}
+	for (c = 0; c < g->d; c++)
+		if (ru[c] == SCHED_NONE && rv[c] == SCHED_NONE)
+			return c;
+	return SCHED_NONE;
+}
+
+/*
+ * Colour edge @e; both its ends have fewer than d coloured edges.  A
+ * colour free at both ends is taken as it is (most edges); only when
+ * there is none does an alternating path move other edges.
+ */
 static void colour_edge(struct colour *g, u32 e)
 {
 	u32 d = g->d, u = g->eu[e], v = g->ev[e], a, b, c, x, f, len = 0, j;
 	u32 *ru = g->sl + (size_t)u * d, *rv = g->sr + (size_t)v * d;
 	bool right = true;
 
-	a = free_slot(ru, d);
-	if (rv[a] == SCHED_NONE) {
-		colour_set(g, e, a);
+	c = colour_common(g, u, v);
+	if (c != SCHED_NONE) {
+		colour_set(g, e, c);
 		return;
 	}
-	b = free_slot(rv, d);
-	if (ru[b] == SCHED_NONE) {
-		colour_set(g, e, b);
-		return;
-	}
+	a = g->ml ? (u32)__builtin_ctzll(~g->ml[u]) : free_slot(ru, d);
+	b = g->ml ? (u32)__builtin_ctzll(~g->mr[v]) : free_slot(rv, d);
 	/* The a/b path from v: a-edges go right to left, b-edges back. */
 	x = v;
 	c = a;
@@ -89,11 +127,8 @@ static void colour_edge(struct colour *g, u32 e)
 		right = !right;
 		c = c == a ? b : a;
 	}
-	for (j = 0; j < len; j++) {
-		f = g->path[j];
-		g->sl[(size_t)g->eu[f] * d + g->col[f]] = SCHED_NONE;
-		g->sr[(size_t)g->ev[f] * d + g->col[f]] = SCHED_NONE;
-	}
+	for (j = 0; j < len; j++)
+		colour_clear(g, g->path[j]);
 	for (j = 0; j < len; j++) {
 		f = g->path[j];
 		colour_set(g, f, g->col[f] == a ? b : a);
@@ -164,12 +199,21 @@ static int optimal_exact(struct ft_sched *s, const struct ft_sched_opts *o,
 		free(degr);
 		free(g.sl);
 		free(g.sr);
+		free(g.ml);
+		free(g.mr);
+		g.ml = g.mr = NULL;
 		degl = calloc(nv, sizeof(u32));
 		degr = calloc(nv, sizeof(u32));
 		g.sl = malloc((cells + 1) * sizeof(u32));
 		g.sr = malloc((cells + 1) * sizeof(u32));
 		if (!degl || !degr || !g.sl || !g.sr)
 			goto out;
+		if (g.d <= 64) {
+			g.ml = calloc(nv, sizeof(u64));
+			g.mr = calloc(nv, sizeof(u64));
+			if (!g.ml || !g.mr)
+				goto out;
+		}
 		memset(g.sl, 0xff, cells * sizeof(u32));
 		memset(g.sr, 0xff, cells * sizeof(u32));
 		/* Keep a subgraph of degree <= d, greedily in request order. */
@@ -226,6 +270,8 @@ out:
 	free(degr);
 	free(g.sl);
 	free(g.sr);
+	free(g.ml);
+	free(g.mr);
 	free(g.eu);
 	free(g.ev);
 	free(g.col);
