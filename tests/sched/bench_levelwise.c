@@ -446,11 +446,14 @@ int main(int argc, char **argv)
 			       n / (d.median / 1e9), 100.0 * granted / ((double)runs * n),
 			       (unsigned long long)granted);
 		} else {
-			printf("%-22s %10.2f %10.2f %10.2f %12.1f %14.2f %9.1f%% %9.2f\n",
+			printf("%-22s %10.2f %10.2f %10.2f %12.1f %14.2f %9.1f%%",
 			       v[i].name, d.p10 / 1e3, d.median / 1e3, d.p90 / 1e3,
 			       (double)d.median / n, dall.median / 1e3,
-			       100.0 * granted / ((double)runs * n),
-			       bd.median ? (double)d.median / bd.median : 0.0);
+			       100.0 * granted / ((double)runs * n));
+			if (bd.median)
+				printf(" %9.2f\n", (double)d.median / bd.median);
+			else
+				printf(" %9s\n", "-");
 		}
 		if (i || !have_base)
 			continue;
