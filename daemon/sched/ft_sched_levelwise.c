@@ -231,7 +231,8 @@ void lw_fast(struct ft_sched *s, const struct ft_sched_req *req, u32 n,
 					pow2, leaf1, words, wide, hmax);
 		}
 		if (!f) {
-			o->status = FT_SCHED_GRANTED;
+			if (act)	/* else still 0 from the memset */
+				o->status = FT_SCHED_GRANTED;
 			continue;
 		}
 		sched_refuse(o, f, where);
