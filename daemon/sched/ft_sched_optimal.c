@@ -43,6 +43,7 @@ struct colour {
 	u32 *ev;
 	u32 *col;
 	u32 *path;
+	u32 *path2;
 };
 
 static u32 free_slot(const u32 *row, u32 d)
@@ -97,16 +98,42 @@ static u32 colour_common(const struct colour *g, u32 u, u32 v)
 	return SCHED_NONE;
 }
 
+/* An alternating path being walked: at vertex @x, next colour @c. */
+struct walk {
+	u32 x, c, len;
+	bool right;	/* @x is a right vertex */
+	u32 *path;
+};
+
+/* One edge further along @w's a/b path; false at its end. */
+static bool walk_step(const struct colour *g, struct walk *w, u32 a, u32 b)
+{
+	u32 f = (w->right ? g->sr : g->sl)[(size_t)w->x * g->d + w->c];
+
+	if (f == SCHED_NONE)
+		return false;
+	w->path[w->len++] = f;
+	w->x = w->right ? g->eu[f] : g->ev[f];
+	w->right = !w->right;
+	w->c = w->c == a ? b : a;
+	return true;
+}
+
 /*
  * Colour edge @e; both its ends have fewer than d coloured edges.  A
- * colour free at both ends is taken as it is (most edges); only when
- * there is none does an alternating path move other edges.
+ * colour free at both ends is taken as it is (most edges).  Else, with a
+ * free at u and b free at v: swapping a and b along the a/b path from v
+ * frees a at v, along the b/a path from u frees b at u (neither path can
+ * reach the other end in a bipartite graph).  Both are walked in step
+ * and the shorter one is swapped.
  */
 static void colour_edge(struct colour *g, u32 e)
 {
-	u32 d = g->d, u = g->eu[e], v = g->ev[e], a, b, c, x, f, len = 0, j;
+	u32 d = g->d, u = g->eu[e], v = g->ev[e], a, b, c, f, j;
 	u32 *ru = g->sl + (size_t)u * d, *rv = g->sr + (size_t)v * d;
-	bool right = true;
+	struct walk wv = { v, 0, 0, true, g->path };
+	struct walk wu = { u, 0, 0, false, g->path2 };
+	struct walk *w;
 
 	c = colour_common(g, u, v);
 	if (c != SCHED_NONE) {
@@ -115,25 +142,27 @@ static void colour_edge(struct colour *g, u32 e)
 	}
 	a = g->ml ? (u32)__builtin_ctzll(~g->ml[u]) : free_slot(ru, d);
 	b = g->ml ? (u32)__builtin_ctzll(~g->mr[v]) : free_slot(rv, d);
-	/* The a/b path from v: a-edges go right to left, b-edges back. */
-	x = v;
-	c = a;
+	wv.c = a;
+	wu.c = b;
 	for (;;) {
-		f = (right ? g->sr : g->sl)[(size_t)x * d + c];
-		if (f == SCHED_NONE)
+		if (!walk_step(g, &wv, a, b)) {
+			w = &wv;
+			c = a;
 			break;
-		g->path[len++] = f;
-		x = right ? g->eu[f] : g->ev[f];
-		right = !right;
-		c = c == a ? b : a;
+		}
+		if (!walk_step(g, &wu, a, b)) {
+			w = &wu;
+			c = b;
+			break;
+		}
 	}
-	for (j = 0; j < len; j++)
-		colour_clear(g, g->path[j]);
-	for (j = 0; j < len; j++) {
-		f = g->path[j];
+	for (j = 0; j < w->len; j++)
+		colour_clear(g, w->path[j]);
+	for (j = 0; j < w->len; j++) {
+		f = w->path[j];
 		colour_set(g, f, g->col[f] == a ? b : a);
 	}
-	colour_set(g, e, a);
+	colour_set(g, e, c);
 }
 
 /* F_i when every link of level i has the same free lanes, else SCHED_NONE. */
@@ -187,7 +216,8 @@ static int optimal_exact(struct ft_sched *s, const struct ft_sched_opts *o,
 	g.ev = malloc((size_t)(k + 1) * sizeof(u32));
 	g.col = malloc((size_t)(k + 1) * sizeof(u32));
 	g.path = malloc((size_t)(k + 1) * sizeof(u32));
-	if (!g.eu || !g.ev || !g.col || !g.path)
+	g.path2 = malloc((size_t)(k + 1) * sizeof(u32));
+	if (!g.eu || !g.ev || !g.col || !g.path || !g.path2)
 		goto out;
 	for (j = 0; j < k; j++)
 		y[act[j]] = 0;
@@ -276,6 +306,7 @@ out:
 	free(g.ev);
 	free(g.col);
 	free(g.path);
+	free(g.path2);
 	return err;
 }
 
