@@ -293,18 +293,22 @@ static int sched_check_path(const struct ft_sched *s, u32 src, u32 dst,
 	return 0;
 }
 
-bool sched_path_fits(const struct ft_sched *s, u32 src, u32 dst, u32 hh,
-		     const u16 *port, u32 lanes)
+bool sched_take_fitting(struct ft_sched *s, u32 src, u32 dst, u32 hh,
+			const u16 *port, u32 lanes)
 {
-	u32 i, y = 0;
+	u32 i, y = 0, us[FT_MAX_LEVELS + 1], ds[FT_MAX_LEVELS + 1];
 
-	for (i = 1; i <= hh; i++) {
-		if (sched_free(s, i, sched_node(s, i, src, y), port[i - 1],
-			       FT_UP) < lanes ||
-		    sched_free(s, i, sched_node(s, i, dst, y), port[i - 1],
-			       FT_DOWN) < lanes)
+	for (i = 1; i <= hh; i++) {	/* each node once: check, then take */
+		us[i] = sched_node(s, i, src, y);
+		ds[i] = sched_node(s, i, dst, y);
+		if (sched_free(s, i, us[i], port[i - 1], FT_UP) < lanes ||
+		    sched_free(s, i, ds[i], port[i - 1], FT_DOWN) < lanes)
 			return false;
 		y = y * s->t.w[i] + port[i - 1];
+	}
+	for (i = 1; i <= hh; i++) {
+		sched_take(s, i, us[i], port[i - 1], FT_UP, lanes);
+		sched_take(s, i, ds[i], port[i - 1], FT_DOWN, lanes);
 	}
 	return true;
 }
@@ -346,10 +350,7 @@ int ft_sched_take(struct ft_sched *s, u32 src, u32 dst, const u32 *port,
 
 	if (err)
 		return err;
-	if (!sched_path_fits(s, src, dst, hh, p16, lanes))
-		return -ENOSPC;
-	sched_take_path(s, src, dst, hh, p16, lanes);
-	return 0;
+	return sched_take_fitting(s, src, dst, hh, p16, lanes) ? 0 : -ENOSPC;
 }
 
 int ft_sched_give(struct ft_sched *s, u32 src, u32 dst, const u32 *port,

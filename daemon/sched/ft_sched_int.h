@@ -198,9 +198,9 @@ static inline bool sched_valid(const struct ft_sched *s,
 /* Give back the lanes of levels 1..@upto of a path (both directions). */
 void sched_give_levels(struct ft_sched *s, u32 src, u32 dst,
 		       const u16 *port, u32 upto, u32 lanes);
-/* All links of the path through @port have @lanes free. */
-bool sched_path_fits(const struct ft_sched *s, u32 src, u32 dst, u32 hh,
-		     const u16 *port, u32 lanes);
+/* Take the path's @lanes if all its links have them, else nothing. */
+bool sched_take_fitting(struct ft_sched *s, u32 src, u32 dst, u32 hh,
+			const u16 *port, u32 lanes);
 /* Take the path's lanes (caller checked that it fits). */
 void sched_take_path(struct ft_sched *s, u32 src, u32 dst, u32 hh,
 		     const u16 *port, u32 lanes);

@@ -286,13 +286,9 @@ static int optimal_exact(struct ft_sched *s, const struct ft_sched_opts *o,
 	for (j = 0; j < n; j++) {
 		if (out[j].status != FT_SCHED_GRANTED || !out[j].hh)
 			continue;
-		if (!sched_path_fits(s, req[j].src, req[j].dst, out[j].hh,
-				     out[j].port, 1)) {
+		if (!sched_take_fitting(s, req[j].src, req[j].dst, out[j].hh,
+					out[j].port, 1))
 			sched_refuse(&out[j], out[j].hh, FT_SCHED_AT_BOTH);
-			continue;
-		}
-		sched_take_path(s, req[j].src, req[j].dst, out[j].hh,
-				out[j].port, 1);
 	}
 	err = 0;
 out:
