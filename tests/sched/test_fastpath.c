@@ -14,8 +14,20 @@
 
 static struct ft_sched_req q[MAXN];
 static struct ft_sched_out fo[MAXN], go[MAXN];
+/* Fast rounds in one pass with the setup, and over an order. */
+static u32 fused, ordered;
 
-/* First difference between the two outcomes of request @j, or NULL. */
+static bool by_source(u32 n)
+{
+	u32 j;
+
+	for (j = 1; j < n; j++)
+		if (q[j].src < q[j - 1].src)
+			return false;
+	return true;
+}
+
+/* The first field in which outcomes @a and @b differ, or NULL. */
 static const char *differs(const struct ft_sched_out *a,
 			   const struct ft_sched_out *b)
 {
@@ -49,11 +61,13 @@ static u32 requests(struct ft_rand *r, const struct ft_topo *t)
 
 	if (ft_rand_below(r, 2))	/* a random partial load */
 		n = ft_rand_below(r, n + 1);
-	for (i = 0; ft_rand_below(r, 4) == 0 && i < n; i += 7) {
-		q[i].lanes = ft_rand_below(r, 3);	/* 0: invalid */
+	for (i = 0; !ft_rand_below(r, 4) && i < n; i++) {	/* a few */
+		j = ft_rand_below(r, n);
+		q[j].lanes = ft_rand_below(r, 3);	/* 0: invalid */
 		if (ft_rand_below(r, 2))
-			q[i].dst = t->n + ft_rand_below(r, 3);
+			q[j].dst = t->n + ft_rand_below(r, 3);
 	}
+	/* Out of source order: SOURCE then sorts (the fused pass is off). */
 	for (i = n; ft_rand_below(r, 3) == 0 && i > 1; i--) {
 		j = ft_rand_below(r, i);
 		x = q[i - 1];
@@ -100,6 +114,11 @@ static bool compare(struct ft_rand *r, const struct ft_topo *t, u32 trials,
 			}
 			*fast += fst.fast;
 			*reqs += n;
+			if (o.order == FT_SCHED_ORDER_GIVEN ||
+			    (o.order == FT_SCHED_ORDER_SOURCE && by_source(n)))
+				fused++;
+			else
+				ordered++;
 			for (j = 0; j < n && !(d = differs(&fo[j], &go[j])); j++)
 				;
 			if (!d && !same_stats(&fst, &gst))
@@ -193,5 +212,8 @@ int main(void)
 	tap_ok(same && fast == 2 * 5 * 200,
 	       "200 random shapes: fast path = general path on %u requests "
 	       "(fast path ran %u times)", reqs, fast);
+	tap_ok(fused > 1000 && ordered > 1000,
+	       "both ways in: %u rounds in one pass, %u over an order", fused,
+	       ordered);
 	return tap_done();
 }
