@@ -78,13 +78,29 @@ struct ft_sched *ft_sched_create(const struct ft_topo *t)
 		goto fail;
 	for (i = 0; i <= t->h; i++)
 		sched_div_init(&s->divm[i], t->mprod[i]);
+	s->pow2 = true;
+	for (i = 1; i <= t->h; i++)
+		s->pow2 &= !(t->m[i] & (t->m[i] - 1)) &&
+			   !(t->w[i] & (t->w[i] - 1));
+	/* H = the first level i with lg M_i >= the bit length of src ^ dst. */
+	for (d = 0, i = 0; s->pow2 && d < 33; d++) {
+		while (i < t->h && d > (u32)__builtin_ctz(t->mprod[i]))
+			i++;
+		s->hlev[d] = (u8)i;
+	}
+	s->words = true;
 	for (i = 1; i <= t->h; i++) {
 		s->nw[i] = (t->w[i] + 63) / 64;
 		s->vb[i] = 1;
 		while (s->vb[i] < t->w[i])
 			s->vb[i] <<= 1;
-		if (s->nw[i] > 1)
+		/* A word per node where it costs little: no shift or mask. */
+		if (s->nw[i] > 1 || (t->w[i] > 1 && (t->w[i] > 8 ||
+						     t->nodes[i - 1] <= 4096)))
 			s->vb[i] = 64 * s->nw[i];
+		s->words &= s->vb[i] == 64 * s->nw[i] ||
+			    (i == 1 && t->w[1] == 1);
+		s->wide |= s->nw[i] > 1;
 		for (d = 0; d < 2; d++) {
 			s->vec[i][d] = calloc(sched_vec_words(s, i),
 					      sizeof(u64));
@@ -277,18 +293,22 @@ static int sched_check_path(const struct ft_sched *s, u32 src, u32 dst,
 	return 0;
 }
 
-bool sched_path_fits(const struct ft_sched *s, u32 src, u32 dst, u32 hh,
-		     const u16 *port, u32 lanes)
+bool sched_take_fitting(struct ft_sched *s, u32 src, u32 dst, u32 hh,
+			const u16 *port, u32 lanes)
 {
-	u32 i, y = 0;
+	u32 i, y = 0, us[FT_MAX_LEVELS + 1], ds[FT_MAX_LEVELS + 1];
 
-	for (i = 1; i <= hh; i++) {
-		if (sched_free(s, i, sched_node(s, i, src, y), port[i - 1],
-			       FT_UP) < lanes ||
-		    sched_free(s, i, sched_node(s, i, dst, y), port[i - 1],
-			       FT_DOWN) < lanes)
+	for (i = 1; i <= hh; i++) {	/* each node once: check, then take */
+		us[i] = sched_node(s, i, src, y);
+		ds[i] = sched_node(s, i, dst, y);
+		if (sched_free(s, i, us[i], port[i - 1], FT_UP) < lanes ||
+		    sched_free(s, i, ds[i], port[i - 1], FT_DOWN) < lanes)
 			return false;
 		y = y * s->t.w[i] + port[i - 1];
+	}
+	for (i = 1; i <= hh; i++) {
+		sched_take(s, i, us[i], port[i - 1], FT_UP, lanes);
+		sched_take(s, i, ds[i], port[i - 1], FT_DOWN, lanes);
 	}
 	return true;
 }
@@ -330,10 +350,7 @@ int ft_sched_take(struct ft_sched *s, u32 src, u32 dst, const u32 *port,
 
 	if (err)
 		return err;
-	if (!sched_path_fits(s, src, dst, hh, p16, lanes))
-		return -ENOSPC;
-	sched_take_path(s, src, dst, hh, p16, lanes);
-	return 0;
+	return sched_take_fitting(s, src, dst, hh, p16, lanes) ? 0 : -ENOSPC;
 }
 
 int ft_sched_give(struct ft_sched *s, u32 src, u32 dst, const u32 *port,
@@ -528,6 +545,17 @@ void sched_refuse(struct ft_sched_out *out, u32 level, u32 where)
 	out->fail_where = (u8)where;
 }
 
+/* @req is in ascending source order (ties in array order are stable). */
+static bool sched_by_source(const struct ft_sched_req *req, u32 n)
+{
+	u32 j;
+
+	for (j = 1; j < n; j++)
+		if (req[j].src < req[j - 1].src)
+			return false;
+	return true;
+}
+
 int ft_sched_run(struct ft_sched *s, const struct ft_sched_opts *o,
 		 const struct ft_sched_req *req, u32 n,
 		 struct ft_sched_out *out, struct ft_sched_stats *st)
@@ -543,6 +571,14 @@ int ft_sched_run(struct ft_sched *s, const struct ft_sched_opts *o,
 	if (!st)
 		st = &local;
 	memset(st, 0, sizeof(*st));
+	st->requests = n;
+	/* Requests already in order: setup and schedule in one pass. */
+	if (sched_lw_fast_ok(s, o) &&
+	    (o->order == FT_SCHED_ORDER_GIVEN ||
+	     (o->order == FT_SCHED_ORDER_SOURCE && sched_by_source(req, n)))) {
+		sched_lw_fast_all(s, req, n, out, st);
+		return 0;
+	}
 	err = sched_grow(s, n);
 	if (err)
 		return err;
@@ -562,6 +598,7 @@ int ft_sched_run(struct ft_sched *s, const struct ft_sched_opts *o,
 	}
 	switch (o->algo) {
 	case FT_SCHED_LEVELWISE:
+		st->fast = sched_lw_fast_ok(s, o);
 		err = sched_levelwise(s, o, req, n, out);
 		break;
 	case FT_SCHED_LOCAL_GREEDY:
@@ -576,23 +613,7 @@ int ft_sched_run(struct ft_sched *s, const struct ft_sched_opts *o,
 		break;
 	}
 	st->requests = n;
-	for (j = 0; j < n; j++) {
-		switch (out[j].status) {
-		case FT_SCHED_GRANTED:
-			st->granted++;
-			st->lanes_granted += req[j].lanes;
-			break;
-		case FT_SCHED_INVALID:
-			st->invalid++;
-			break;
-		default:
-			st->refused++;
-			if (out[j].fail_where == FT_SCHED_AT_UP)
-				st->fail_up[out[j].fail_level]++;
-			else
-				st->fail_down[out[j].fail_level]++;
-			break;
-		}
-	}
+	for (j = 0; j < n; j++)
+		sched_count(st, &out[j], req[j].lanes);
 	return err;
 }

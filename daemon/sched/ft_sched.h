@@ -29,7 +29,10 @@
  *    random_fit) for both links.  An all-zero AND refuses the request at
  *    that level.  Without release_on_failure (the paper) the refused
  *    request KEEPS the lanes it took at the levels below; with it, they
- *    are given back at once.
+ *    are given back at once.  Fast path (same decisions, chosen at run
+ *    time): with one lane per link, first fit and no release, each
+ *    request goes through all its levels before the next one, in one
+ *    pass with the setup (see ft_sched_levelwise.c).
  *  - LOCAL_GREEDY / LOCAL_RANDOM: seed 002's local baselines, request by
  *    request: at each level the up-port is chosen from the up-link vector
  *    alone (lowest free / uniform among free) and taken; then the forced
@@ -111,12 +114,15 @@ enum ft_sched_order {
  *        LOCAL_RANDOM, RANDOM); equal seeds give equal schedules.
  * @rearrange: OPTIMAL: search steps per refused request for the path
  *             search and rearrangement passes; 0 disables both.
+ * @force_general: LEVELWISE: never take the fast path (tests and
+ *                 benchmarks compare both; the decisions are the same).
  */
 struct ft_sched_opts {
 	enum ft_sched_algo algo;
 	enum ft_sched_order order;
 	bool release_on_failure;
 	bool random_fit;
+	bool force_general;
 	u64 seed;
 	u32 rearrange;
 };
@@ -179,6 +185,8 @@ struct ft_sched_out {
  * @filled: OPTIMAL: granted by the path search after the main pass.
  * @rearranged: OPTIMAL: granted by moving one other request.
  * @exact: OPTIMAL: 1 if the edge-colouring pass ran, 0 for the fallback.
+ * @fast: LEVELWISE: 1 if the fast path ran (one lane per link, first fit,
+ *        no release, every switch's vector in one word), 0 otherwise.
  */
 struct ft_sched_stats {
 	u32 requests;
@@ -191,6 +199,7 @@ struct ft_sched_stats {
 	u32 filled;
 	u32 rearranged;
 	u32 exact;
+	u32 fast;
 };
 
 struct ft_sched;

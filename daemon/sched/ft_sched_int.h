@@ -4,7 +4,8 @@
  *
  * Free lanes of every directed link are kept as seed 002's availability
  * bit vectors: per level i and direction, vb[i] bits per level-(i-1)
- * node u (a power of two >= w_i, or whole words when w_i > 64), bit p of
+ * node u (a power of two >= w_i; a whole word when w_i > 8 or the level
+ * is small, and whole words when w_i > 64), bit p of
  * node u set when the link through u's up-port p has a free lane.  A
  * level whose links all have at most one free lane is in bit mode: the
  * bits are the truth and the counters (@free) are written back only when
@@ -38,6 +39,14 @@ struct ft_sched {
 	bool dirty[FT_MAX_LEVELS + 1];	/* bit mode: @free is stale */
 	struct sched_div divm[FT_MAX_LEVELS + 1];	/* by M_i, i = 0..h */
 	struct ft_rand rng;
+	/* Every m_i and w_i a power of two: node numbers by shifts. */
+	bool pow2;
+	/* vb = 64 nw at every level but a single-port leaf level (w_1 = 1). */
+	bool words;
+	/* Some level has w_i > 64 (nw > 1). */
+	bool wide;
+	/* pow2: H of (src, dst) by the bit length of src ^ dst. */
+	u8 hlev[33];
 
 	/* Per-request work arrays, grown on demand to @cap entries. */
 	u32 cap;
@@ -189,9 +198,9 @@ static inline bool sched_valid(const struct ft_sched *s,
 /* Give back the lanes of levels 1..@upto of a path (both directions). */
 void sched_give_levels(struct ft_sched *s, u32 src, u32 dst,
 		       const u16 *port, u32 upto, u32 lanes);
-/* All links of the path through @port have @lanes free. */
-bool sched_path_fits(const struct ft_sched *s, u32 src, u32 dst, u32 hh,
-		     const u16 *port, u32 lanes);
+/* Take the path's @lanes if all its links have them, else nothing. */
+bool sched_take_fitting(struct ft_sched *s, u32 src, u32 dst, u32 hh,
+			const u16 *port, u32 lanes);
 /* Take the path's lanes (caller checked that it fits). */
 void sched_take_path(struct ft_sched *s, u32 src, u32 dst, u32 hh,
 		     const u16 *port, u32 lanes);
@@ -206,9 +215,40 @@ u32 sched_order(struct ft_sched *s, enum ft_sched_order o,
 
 void sched_refuse(struct ft_sched_out *out, u32 level, u32 where);
 
+/* Add one request's outcome to the round's totals. */
+static inline void sched_count(struct ft_sched_stats *st,
+			       const struct ft_sched_out *out, u32 lanes)
+{
+	switch (out->status) {
+	case FT_SCHED_GRANTED:
+		st->granted++;
+		st->lanes_granted += lanes;
+		break;
+	case FT_SCHED_INVALID:
+		st->invalid++;
+		break;
+	default:
+		st->refused++;
+		if (out->fail_where == FT_SCHED_AT_UP)
+			st->fail_up[out->fail_level]++;
+		else
+			st->fail_down[out->fail_level]++;
+		break;
+	}
+}
+
 int sched_levelwise(struct ft_sched *s, const struct ft_sched_opts *o,
 		    const struct ft_sched_req *req, u32 n,
 		    struct ft_sched_out *out);
+/* @o may take the level-wise fast path on @s's free lanes. */
+bool sched_lw_fast_ok(const struct ft_sched *s, const struct ft_sched_opts *o);
+/*
+ * The fast path on requests in the order given, setup included: fills
+ * all of @out[0..n) and @st (the caller zeroed it).
+ */
+void sched_lw_fast_all(struct ft_sched *s, const struct ft_sched_req *req,
+		       u32 n, struct ft_sched_out *out,
+		       struct ft_sched_stats *st);
 int sched_local(struct ft_sched *s, const struct ft_sched_opts *o,
 		const struct ft_sched_req *req, u32 n,
 		struct ft_sched_out *out);

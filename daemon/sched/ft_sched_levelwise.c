@@ -3,11 +3,302 @@
  * Level-wise scheduling (seed 002, Figure 7), level-major as in the
  * paper's batch: level i is scheduled for every request still alive
  * before level i + 1 ("a new set of sources for level h+1 are created
- * from the set of scheduled sources at level h").
+ * from the set of scheduled sources at level h").  The fast path comes
+ * first (its x86-64 copies must be defined before their first use), the
+ * general path, sched_levelwise(), last.
  */
 #include "ft_sched_int.h"
 
 #define VEC_WORDS	(FT_MAX_W / 64)
+
+/*
+ * The fast path: one lane per link (every level in bit mode), first fit,
+ * no release.  Without release a request's choice at level i depends
+ * only on the level-i vectors, which only the level-i choices of the
+ * requests before it have changed, so serving each request through all
+ * its levels before the next one gives exactly the level-major decisions
+ * of sched_levelwise() below, in one pass.
+ */
+bool sched_lw_fast_ok(const struct ft_sched *s, const struct ft_sched_opts *o)
+{
+	u32 i;
+
+	if (o->algo != FT_SCHED_LEVELWISE || o->random_fit ||
+	    o->release_on_failure || o->force_general)
+		return false;
+	for (i = 1; i <= s->t.h; i++)
+		if (!s->bitmode[i])
+			return false;
+	return true;
+}
+
+/*
+ * Per-level constants, copied to the stack so that the stores into the
+ * vectors and @out cannot make the compiler reload them per request.
+ */
+struct lw_level {
+	u64 *vec[2];
+	bool words;		/* vb = 64 nw: whole words per node */
+	u32 nw;			/* words per node when w_i > 64 */
+	u64 mask;		/* the vb low bits */
+	u32 vshift;		/* lg vb */
+	u32 mshift, wshift;	/* pow2: lg M_(i-1), lg W_(i-1) */
+	u32 pshift;		/* pow2: lg w_i */
+	struct sched_div div;	/* by M_(i-1) */
+	u32 wprod, w;
+};
+
+static void lw_levels(const struct ft_sched *s, struct lw_level *lv)
+{
+	const struct ft_topo *t = &s->t;
+	u32 i;
+
+	for (i = 1; i <= t->h; i++) {
+		lv[i].vec[FT_UP] = s->vec[i][FT_UP];
+		lv[i].vec[FT_DOWN] = s->vec[i][FT_DOWN];
+		lv[i].words = s->vb[i] == 64 * s->nw[i];
+		lv[i].nw = s->nw[i];
+		lv[i].mask = s->vb[i] >= 64 ? ~0ULL : (1ULL << s->vb[i]) - 1;
+		lv[i].vshift = (u32)__builtin_ctz(s->vb[i]);
+		lv[i].mshift = (u32)__builtin_ctz(t->mprod[i - 1]);
+		lv[i].wshift = (u32)__builtin_ctz(t->wprod[i - 1]);
+		lv[i].pshift = (u32)__builtin_ctz(t->w[i]);
+		lv[i].div = s->divm[i - 1];
+		lv[i].wprod = t->wprod[i - 1];
+		lv[i].w = t->w[i];
+	}
+}
+
+/* Level-(i-1) node on @leaf's side: sched_node() by shifts if @pow2. */
+static inline __attribute__((always_inline))
+u32 lw_node(const struct lw_level *l, u32 leaf, u32 y, bool pow2)
+{
+	if (pow2)
+		return (leaf >> l->mshift << l->wshift) | y;
+	return sched_div(&l->div, leaf) * l->wprod + y;
+}
+
+/*
+ * Level @l for (@src, @dst) with up-port choices @y so far: takes the
+ * first port free both ways and returns it, or SCHED_NONE with *@where.
+ * With whole words per node (@words known, else the level's) the
+ * vectors are used as they are, nw words of them if @wide; packed, the
+ * AND is done in the up word's bit position, so the up word's chain from
+ * one request to the next (same source switch, in source order) is
+ * still and, lowest bit, xor.
+ */
+static inline __attribute__((always_inline))
+u32 lw_level(const struct lw_level *l, u32 src, u32 dst, u32 y,
+	     u32 *where, bool pow2, bool words, bool wide)
+{
+	u64 ub, db, *uw, *dw, u = 0, d = 0, dv, a = 0, bit, ua = 0, da = 0;
+	u32 us, ds, nw = wide ? l->nw : 1, k;
+
+	if (words || l->words) {
+		uw = l->vec[FT_UP] + (size_t)lw_node(l, src, y, pow2) * nw;
+		dw = l->vec[FT_DOWN] + (size_t)lw_node(l, dst, y, pow2) * nw;
+		for (k = 0; k < nw && !a; k++) {
+			u = uw[k];
+			d = dw[k];
+			a = u & d;
+			ua |= u;
+			da |= d;
+		}
+		if (!a) {
+			*where = !ua ? FT_SCHED_AT_UP : !da ? FT_SCHED_AT_DOWN :
+							      FT_SCHED_AT_BOTH;
+			return SCHED_NONE;
+		}
+		bit = a & -a;
+		uw[k - 1] = u ^ bit;
+		dw[k - 1] = d ^ bit;
+		return (k - 1) * 64 + (u32)__builtin_ctzll(a);
+	}
+	ub = (u64)lw_node(l, src, y, pow2) << l->vshift;
+	db = (u64)lw_node(l, dst, y, pow2) << l->vshift;
+	uw = l->vec[FT_UP] + (ub >> 6);
+	dw = l->vec[FT_DOWN] + (db >> 6);
+	us = ub & 63;
+	ds = db & 63;
+	u = *uw;
+	d = *dw;
+	dv = (d >> ds) & l->mask;
+	a = u & (dv << us);
+	if (!a) {
+		*where = !((u >> us) & l->mask) ? FT_SCHED_AT_UP :
+			 !dv ? FT_SCHED_AT_DOWN : FT_SCHED_AT_BOTH;
+		return SCHED_NONE;
+	}
+	bit = a & -a;
+	*uw = u ^ bit;
+	*dw = d ^ (bit >> us << ds);
+	return (u32)__builtin_ctzll(a) - us;
+}
+
+/*
+ * (@src, @dst), one lane, H = @hh >= 1: takes its links and writes its
+ * ports; returns 0 when granted, else the level where it failed with
+ * *@where.  A constant @hmax >= hh (the tree's h) unrolls the loop over
+ * levels, which also frees the registers it would spill.
+ */
+static inline __attribute__((always_inline))
+u32 lw_fast_req(const struct lw_level *lv, u32 src, u32 dst, u32 hh,
+		u16 *port, u32 *where, bool pow2, bool leaf1, bool words,
+		bool wide, u32 hmax)
+{
+	u32 i, y = 0, p;
+	u64 *u, db, *dw;
+
+	if (leaf1) {	/* w_1 = 1: one bit per leaf, P_1 = 0 */
+		u = lv[1].vec[FT_UP] + (src >> 6);
+		dw = lv[1].vec[FT_DOWN] + (dst >> 6);
+		db = 1ULL << (dst & 63);
+		if (!(*u >> (src & 63) & 1) || !(*dw & db)) {
+			*where = *u >> (src & 63) & 1 ? FT_SCHED_AT_DOWN :
+							FT_SCHED_AT_UP;
+			return 1;
+		}
+		*u &= ~(1ULL << (src & 63));
+		*dw &= ~db;
+	}
+	if (hmax && hh > hmax)
+		__builtin_unreachable();
+#pragma GCC unroll 4
+	for (i = 1 + leaf1; i <= hh; i++) {
+		p = lw_level(&lv[i], src, dst, y, where, pow2, words, wide);
+		if (p == SCHED_NONE)
+			return i;
+		port[i - 1] = (u16)p;
+		y = pow2 ? (y << lv[i].pshift) | p : y * lv[i].w + p;
+	}
+	return 0;
+}
+
+/* H of (@src, @dst): by a table on the bit length of src ^ dst if @pow2. */
+static inline __attribute__((always_inline))
+u32 lw_common_level(const struct ft_sched *s, u32 src, u32 dst, bool pow2)
+{
+	u32 x = src ^ dst;
+
+	if (pow2)
+		return s->hlev[x ? 32 - __builtin_clz(x) : 0];
+	return sched_common_level(s, src, dst);
+}
+
+/*
+ * The fast path over @n requests: @act NULL, in array order with the
+ * setup and totals of ft_sched_run() done here (into @st); else over
+ * act[0..n), set up by ft_sched_run(), which also counts.  The loop keeps
+ * no counter of its own (registers are short, a spill costs more than
+ * the count): refusals and invalid requests, the rare cases, are counted
+ * in @st, the rest is derived at the end.
+ */
+static inline __attribute__((always_inline))
+void lw_fast(struct ft_sched *s, const struct ft_sched_req *req, u32 n,
+	     const u32 *act, struct ft_sched_out *out,
+	     struct ft_sched_stats *st, bool pow2, bool leaf1, bool words,
+	     bool wide, u32 hmax)
+{
+	struct lw_level lv[FT_MAX_LEVELS + 1];
+	u32 j, r, hh, f, where = 0, leaves = s->t.n;
+
+	lw_levels(s, lv);
+	for (j = 0; j < n; j++) {
+		const struct ft_sched_req *q = &req[r = act ? act[j] : j];
+		struct ft_sched_out *o = &out[r];
+
+		if (act) {
+			hh = o->hh;
+		} else {
+			memset(o, 0, sizeof(*o));
+			if (q->src >= leaves || q->dst >= leaves || !q->lanes) {
+				o->status = FT_SCHED_INVALID;
+				st->invalid++;
+				continue;
+			}
+			hh = lw_common_level(s, q->src, q->dst, pow2);
+			o->hh = (u8)hh;
+			if (!hh) {	/* granted, no links */
+				st->lanes_granted += q->lanes - 1;
+				continue;
+			}
+		}
+		if (q->lanes != 1) {	/* no link has two lanes */
+			f = 1;
+			where = FT_SCHED_AT_UP;
+		} else {
+			f = lw_fast_req(lv, q->src, q->dst, hh, o->port, &where,
+					pow2, leaf1, words, wide, hmax);
+		}
+		if (!f) {
+			if (act)	/* else still 0 from the memset */
+				o->status = FT_SCHED_GRANTED;
+			continue;
+		}
+		sched_refuse(o, f, where);
+		if (!act)
+			sched_count(st, o, q->lanes);
+	}
+	/* Bit mode: the counters are stale (at worst needlessly synced). */
+	for (j = 1; n && j <= s->t.h; j++)
+		s->dirty[j] = true;
+	if (!act) {	/* every granted request with H >= 1 has one lane */
+		st->granted = n - st->refused - st->invalid;
+		st->lanes_granted += st->granted;
+		st->fast = 1;
+	}
+}
+
+/*
+ * x86-64: a second copy for CPUs with BMI2 (x86-64-v3), chosen when the
+ * program is loaded: its shifts take their count from any register, so
+ * fewer values are spilled.  FT_SCHED_NO_CLONES builds the portable copy
+ * alone (tests run it too).
+ */
+#if defined(__x86_64__) && !defined(FT_SCHED_NO_CLONES) && \
+	defined(__has_attribute)
+#if __has_attribute(target_clones)
+#define LW_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#endif
+#endif
+#ifndef LW_CLONES
+#define LW_CLONES
+#endif
+
+LW_CLONES
+static void lw_fast_all(struct ft_sched *s, const struct ft_sched_req *req,
+			u32 n, struct ft_sched_out *out,
+			struct ft_sched_stats *st)
+{
+	bool leaf1 = s->t.w[1] == 1, ft = s->pow2 && leaf1 && s->words;
+
+	/* Seed 002's FT(l, w), l = 3 or 2, w <= 64, are the first cases. */
+	if (ft && !s->wide && s->t.h == 3)
+		lw_fast(s, req, n, NULL, out, st, true, true, true, false, 3);
+	else if (ft && !s->wide && s->t.h == 2)
+		lw_fast(s, req, n, NULL, out, st, true, true, true, false, 2);
+	else if (ft && s->t.h == 2)	/* FT(2, w), w = 128, 256 */
+		lw_fast(s, req, n, NULL, out, st, true, true, true, true, 2);
+	else
+		lw_fast(s, req, n, NULL, out, st, s->pow2, leaf1, s->words,
+			s->wide, 0);
+}
+
+/* Exported plainly: clang makes copies of static functions only. */
+void sched_lw_fast_all(struct ft_sched *s, const struct ft_sched_req *req,
+		       u32 n, struct ft_sched_out *out,
+		       struct ft_sched_stats *st)
+{
+	lw_fast_all(s, req, n, out, st);
+}
+
+LW_CLONES
+static void lw_fast_order(struct ft_sched *s, const struct ft_sched_req *req,
+			  const u32 *act, u32 k, struct ft_sched_out *out)
+{
+	lw_fast(s, req, k, act, out, NULL, s->pow2, s->t.w[1] == 1, s->words,
+		s->wide, 0);
+}
 
 int sched_levelwise(struct ft_sched *s, const struct ft_sched_opts *o,
 		    const struct ft_sched_req *req, u32 n,
@@ -20,6 +311,10 @@ int sched_levelwise(struct ft_sched *s, const struct ft_sched_opts *o,
 	u32 i, j, keep, r, us, ds, p, nw, w, q, where;
 	const struct ft_sched_req *rq;
 
+	if (sched_lw_fast_ok(s, o)) {
+		lw_fast_order(s, req, act, k, out);
+		return 0;
+	}
 	for (j = 0; j < k; j++)
 		y[act[j]] = 0;
 	for (i = 1; k && i <= t->h; i++) {

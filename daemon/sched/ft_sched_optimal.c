@@ -37,10 +37,13 @@ struct colour {
 	u32 d;
 	u32 *sl;	/* left vertex u, colour c: edge or SCHED_NONE */
 	u32 *sr;
+	u64 *ml;	/* d <= 64: colours used at left vertex u, as bits */
+	u64 *mr;
 	u32 *eu;
 	u32 *ev;
 	u32 *col;
 	u32 *path;
+	u32 *path2;
 };
 
 static u32 free_slot(const u32 *row, u32 d)
@@ -58,47 +61,108 @@ static void colour_set(struct colour *g, u32 e, u32 c)
 	g->col[e] = c;
 	g->sl[(size_t)g->eu[e] * g->d + c] = e;
 	g->sr[(size_t)g->ev[e] * g->d + c] = e;
+	if (g->ml) {
+		g->ml[g->eu[e]] |= 1ULL << c;
+		g->mr[g->ev[e]] |= 1ULL << c;
+	}
 }
 
-/* Colour edge @e; both its ends have fewer than d coloured edges. */
+static void colour_clear(struct colour *g, u32 e)
+{
+	u32 c = g->col[e];
+
+	g->sl[(size_t)g->eu[e] * g->d + c] = SCHED_NONE;
+	g->sr[(size_t)g->ev[e] * g->d + c] = SCHED_NONE;
+	if (g->ml) {
+		g->ml[g->eu[e]] &= ~(1ULL << c);
+		g->mr[g->ev[e]] &= ~(1ULL << c);
+	}
+}
+
+/* The first colour free at both @u and @v, or SCHED_NONE. */
+static u32 colour_common(const struct colour *g, u32 u, u32 v)
+{
+	const u32 *ru = g->sl + (size_t)u * g->d, *rv = g->sr + (size_t)v * g->d;
+	u64 m;
+	u32 c;
+
+	if (g->ml) {
+		m = ~(g->ml[u] | g->mr[v]);
+		if (g->d < 64)
+			m &= (1ULL << g->d) - 1;
+		return m ? (u32)__builtin_ctzll(m) : SCHED_NONE;
+	}
+	for (c = 0; c < g->d; c++)
+		if (ru[c] == SCHED_NONE && rv[c] == SCHED_NONE)
+			return c;
+	return SCHED_NONE;
+}
+
+/* An alternating path being walked: at vertex @x, next colour @c. */
+struct walk {
+	u32 x, c, len;
+	bool right;	/* @x is a right vertex */
+	u32 *path;
+};
+
+/* One edge further along @w's a/b path; false at its end. */
+static bool walk_step(const struct colour *g, struct walk *w, u32 a, u32 b)
+{
+	u32 f = (w->right ? g->sr : g->sl)[(size_t)w->x * g->d + w->c];
+
+	if (f == SCHED_NONE)
+		return false;
+	w->path[w->len++] = f;
+	w->x = w->right ? g->eu[f] : g->ev[f];
+	w->right = !w->right;
+	w->c = w->c == a ? b : a;
+	return true;
+}
+
+/*
+ * Colour edge @e; both its ends have fewer than d coloured edges.  A
+ * colour free at both ends is taken as it is (most edges).  Else, with a
+ * free at u and b free at v: swapping a and b along the a/b path from v
+ * frees a at v, along the b/a path from u frees b at u (neither path can
+ * reach the other end in a bipartite graph).  Both are walked in step
+ * and the shorter one is swapped.
+ */
 static void colour_edge(struct colour *g, u32 e)
 {
-	u32 d = g->d, u = g->eu[e], v = g->ev[e], a, b, c, x, f, len = 0, j;
+	u32 d = g->d, u = g->eu[e], v = g->ev[e], a, b, c, f, j;
 	u32 *ru = g->sl + (size_t)u * d, *rv = g->sr + (size_t)v * d;
-	bool right = true;
+	struct walk wv = { v, 0, 0, true, g->path };
+	struct walk wu = { u, 0, 0, false, g->path2 };
+	struct walk *w;
 
-	a = free_slot(ru, d);
-	if (rv[a] == SCHED_NONE) {
-		colour_set(g, e, a);
+	c = colour_common(g, u, v);
+	if (c != SCHED_NONE) {
+		colour_set(g, e, c);
 		return;
 	}
-	b = free_slot(rv, d);
-	if (ru[b] == SCHED_NONE) {
-		colour_set(g, e, b);
-		return;
-	}
-	/* The a/b path from v: a-edges go right to left, b-edges back. */
-	x = v;
-	c = a;
+	a = g->ml ? (u32)__builtin_ctzll(~g->ml[u]) : free_slot(ru, d);
+	b = g->ml ? (u32)__builtin_ctzll(~g->mr[v]) : free_slot(rv, d);
+	wv.c = a;
+	wu.c = b;
 	for (;;) {
-		f = (right ? g->sr : g->sl)[(size_t)x * d + c];
-		if (f == SCHED_NONE)
+		if (!walk_step(g, &wv, a, b)) {
+			w = &wv;
+			c = a;
 			break;
-		g->path[len++] = f;
-		x = right ? g->eu[f] : g->ev[f];
-		right = !right;
-		c = c == a ? b : a;
+		}
+		if (!walk_step(g, &wu, a, b)) {
+			w = &wu;
+			c = b;
+			break;
+		}
 	}
-	for (j = 0; j < len; j++) {
-		f = g->path[j];
-		g->sl[(size_t)g->eu[f] * d + g->col[f]] = SCHED_NONE;
-		g->sr[(size_t)g->ev[f] * d + g->col[f]] = SCHED_NONE;
-	}
-	for (j = 0; j < len; j++) {
-		f = g->path[j];
+	for (j = 0; j < w->len; j++)
+		colour_clear(g, w->path[j]);
+	for (j = 0; j < w->len; j++) {
+		f = w->path[j];
 		colour_set(g, f, g->col[f] == a ? b : a);
 	}
-	colour_set(g, e, a);
+	colour_set(g, e, c);
 }
 
 /* F_i when every link of level i has the same free lanes, else SCHED_NONE. */
@@ -152,7 +216,8 @@ static int optimal_exact(struct ft_sched *s, const struct ft_sched_opts *o,
 	g.ev = malloc((size_t)(k + 1) * sizeof(u32));
 	g.col = malloc((size_t)(k + 1) * sizeof(u32));
 	g.path = malloc((size_t)(k + 1) * sizeof(u32));
-	if (!g.eu || !g.ev || !g.col || !g.path)
+	g.path2 = malloc((size_t)(k + 1) * sizeof(u32));
+	if (!g.eu || !g.ev || !g.col || !g.path || !g.path2)
 		goto out;
 	for (j = 0; j < k; j++)
 		y[act[j]] = 0;
@@ -164,12 +229,21 @@ static int optimal_exact(struct ft_sched *s, const struct ft_sched_opts *o,
 		free(degr);
 		free(g.sl);
 		free(g.sr);
+		free(g.ml);
+		free(g.mr);
+		g.ml = g.mr = NULL;
 		degl = calloc(nv, sizeof(u32));
 		degr = calloc(nv, sizeof(u32));
 		g.sl = malloc((cells + 1) * sizeof(u32));
 		g.sr = malloc((cells + 1) * sizeof(u32));
 		if (!degl || !degr || !g.sl || !g.sr)
 			goto out;
+		if (g.d <= 64) {
+			g.ml = calloc(nv, sizeof(u64));
+			g.mr = calloc(nv, sizeof(u64));
+			if (!g.ml || !g.mr)
+				goto out;
+		}
 		memset(g.sl, 0xff, cells * sizeof(u32));
 		memset(g.sr, 0xff, cells * sizeof(u32));
 		/* Keep a subgraph of degree <= d, greedily in request order. */
@@ -212,13 +286,9 @@ static int optimal_exact(struct ft_sched *s, const struct ft_sched_opts *o,
 	for (j = 0; j < n; j++) {
 		if (out[j].status != FT_SCHED_GRANTED || !out[j].hh)
 			continue;
-		if (!sched_path_fits(s, req[j].src, req[j].dst, out[j].hh,
-				     out[j].port, 1)) {
+		if (!sched_take_fitting(s, req[j].src, req[j].dst, out[j].hh,
+					out[j].port, 1))
 			sched_refuse(&out[j], out[j].hh, FT_SCHED_AT_BOTH);
-			continue;
-		}
-		sched_take_path(s, req[j].src, req[j].dst, out[j].hh,
-				out[j].port, 1);
 	}
 	err = 0;
 out:
@@ -226,10 +296,13 @@ out:
 	free(degr);
 	free(g.sl);
 	free(g.sr);
+	free(g.ml);
+	free(g.mr);
 	free(g.eu);
 	free(g.ev);
 	free(g.col);
 	free(g.path);
+	free(g.path2);
 	return err;
 }
 

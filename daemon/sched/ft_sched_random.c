@@ -44,13 +44,11 @@ int sched_random(struct ft_sched *s, const struct ft_sched_opts *o,
 		for (i = 1; i <= out[r].hh; i++)
 			out[r].port[i - 1] = (u16)ft_rand_below(&s->rng,
 								s->t.w[i]);
-		if (!sched_path_fits(s, rq->src, rq->dst, out[r].hh,
-				     out[r].port, rq->lanes)) {
+		if (!sched_take_fitting(s, rq->src, rq->dst, out[r].hh,
+					out[r].port, rq->lanes)) {
 			random_blame(s, rq, &out[r]);
 			continue;
 		}
-		sched_take_path(s, rq->src, rq->dst, out[r].hh, out[r].port,
-				rq->lanes);
 		out[r].status = FT_SCHED_GRANTED;
 	}
 	return 0;

@@ -13,7 +13,14 @@
  * 15/17/19 ns per request, 480/4352/38912 ns per batch on FT(3,4),
  * FT(3,8), FT(3,16).
  *
- *   bench_levelwise [--shape L:K] [--runs N] [--json] [RUNS]
+ * The in-run baseline (K a power of two <= 64) is a minimal single-pass
+ * level-wise loop written here, one word per switch and direction, first
+ * fit: it must make the library's decisions on every permutation, and it
+ * is timed alternately with "levelwise", so library / baseline is a
+ * ratio of the same run on the same core under the same load.
+ * "levelwise general" is the library with force_general (no fast path).
+ *
+ *   bench_levelwise [--shape L:K] [--runs N] [--only NAME] [--json] [RUNS]
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -33,18 +40,21 @@ static const struct variant {
 	enum ft_sched_algo algo;
 	enum ft_sched_order order;
 	bool random_fit;
+	bool general;
 } v[] = {
-	{ "levelwise", FT_SCHED_LEVELWISE, FT_SCHED_ORDER_SOURCE, false },
+	{ "levelwise", FT_SCHED_LEVELWISE, FT_SCHED_ORDER_SOURCE, false, false },
+	{ "levelwise general", FT_SCHED_LEVELWISE, FT_SCHED_ORDER_SOURCE,
+	  false, true },
 	{ "levelwise random-fit", FT_SCHED_LEVELWISE, FT_SCHED_ORDER_SOURCE,
-	  true },
+	  true, false },
 	{ "levelwise farthest", FT_SCHED_LEVELWISE, FT_SCHED_ORDER_FARTHEST,
-	  false },
+	  false, false },
 	{ "levelwise random-rank", FT_SCHED_LEVELWISE, FT_SCHED_ORDER_RANDOM,
-	  false },
-	{ "local-greedy", FT_SCHED_LOCAL_GREEDY, FT_SCHED_ORDER_SOURCE, false },
-	{ "local-random", FT_SCHED_LOCAL_RANDOM, FT_SCHED_ORDER_SOURCE, false },
-	{ "random", FT_SCHED_RANDOM, FT_SCHED_ORDER_SOURCE, false },
-	{ "optimal", FT_SCHED_OPTIMAL, FT_SCHED_ORDER_SOURCE, false },
+	  false, false },
+	{ "local-greedy", FT_SCHED_LOCAL_GREEDY, FT_SCHED_ORDER_SOURCE, false, false },
+	{ "local-random", FT_SCHED_LOCAL_RANDOM, FT_SCHED_ORDER_SOURCE, false, false },
+	{ "random", FT_SCHED_RANDOM, FT_SCHED_ORDER_SOURCE, false, false },
+	{ "optimal", FT_SCHED_OPTIMAL, FT_SCHED_ORDER_SOURCE, false, false },
 };
 
 /* Seed 002's Table 1 (3-level trees): ns per request, ns per batch. */
@@ -55,6 +65,114 @@ static const struct {
 struct dist {
 	u64 p10, median, p90, min, max;
 };
+
+/*
+ * The baseline: FT(L,K), K = 2^lg.  Level 1 has one link per leaf (a
+ * byte each way); level i >= 2 one K-bit word per level-(i-1) switch and
+ * direction, switch (leaf >> lg (i-1)) << lg (i-2) | y, y the ports so
+ * far.
+ */
+struct base {
+	u32 levels, lg, n;
+	u8 *up1, *down1;
+	u64 *up[FT_MAX_LEVELS + 1], *down[FT_MAX_LEVELS + 1];
+	u8 hlev[33];	/* H by the bit length of src ^ dst */
+};
+
+static bool base_init(struct base *b, u32 levels, u32 k, u32 n)
+{
+	u32 i;
+
+	memset(b, 0, sizeof(*b));
+	if (k & (k - 1) || k > 64)	/* a switch in one word */
+		return false;
+	b->levels = levels;
+	b->lg = (u32)__builtin_ctz(k);
+	b->n = n;
+	b->up1 = malloc(n);
+	b->down1 = malloc(n);
+	for (i = 2; i <= levels; i++) {
+		b->up[i] = malloc(n / k * sizeof(u64));
+		b->down[i] = malloc(n / k * sizeof(u64));
+		if (!b->up[i] || !b->down[i])
+			return false;
+	}
+	for (i = 0; i < 33; i++)
+		b->hlev[i] = (u8)((i + b->lg - 1) / b->lg);
+	return b->up1 && b->down1;
+}
+
+static void base_reset(struct base *b)
+{
+	u64 full = b->lg == 6 ? ~0ULL : (1ULL << (1U << b->lg)) - 1;
+	u32 i, j;
+
+	memset(b->up1, 1, b->n);
+	memset(b->down1, 1, b->n);
+	for (i = 2; i <= b->levels; i++)
+		for (j = 0; j < b->n >> b->lg; j++)
+			b->up[i][j] = b->down[i][j] = full;
+}
+
+/* One permutation (valid, one lane each): returns the requests granted. */
+static u32 base_run(struct base *b, const struct ft_sched_req *q, u32 n,
+		    struct ft_sched_out *out)
+{
+	u32 j, i, s, d, x, hh, y, us, ds, p, lg = b->lg, granted = 0;
+	u64 a;
+
+	for (j = 0; j < n; j++) {
+		struct ft_sched_out *o = &out[j];
+
+		memset(o, 0, sizeof(*o));
+		s = q[j].src;
+		d = q[j].dst;
+		x = s ^ d;
+		hh = b->hlev[x ? 32 - __builtin_clz(x) : 0];
+		o->hh = (u8)hh;
+		if (hh && !(b->up1[s] & b->down1[d])) {
+			o->status = FT_SCHED_REFUSED;
+			o->fail_level = 1;
+			o->fail_where = b->up1[s] ? FT_SCHED_AT_DOWN :
+						   FT_SCHED_AT_UP;
+			continue;
+		}
+		if (hh)
+			b->up1[s] = b->down1[d] = 0;
+		for (i = 2, y = 0; i <= hh; i++) {
+			us = (s >> lg * (i - 1) << lg * (i - 2)) | y;
+			ds = (d >> lg * (i - 1) << lg * (i - 2)) | y;
+			a = b->up[i][us] & b->down[i][ds];
+			if (!a) {
+				o->status = FT_SCHED_REFUSED;
+				o->fail_level = (u8)i;
+				o->fail_where = !b->up[i][us] ? FT_SCHED_AT_UP :
+					       !b->down[i][ds] ? FT_SCHED_AT_DOWN :
+					       FT_SCHED_AT_BOTH;
+				break;
+			}
+			p = (u32)__builtin_ctzll(a);
+			b->up[i][us] &= ~(1ULL << p);
+			b->down[i][ds] &= ~(1ULL << p);
+			o->port[i - 1] = (u16)p;
+			y = y << lg | p;
+		}
+		granted += !o->status;
+	}
+	return granted;
+}
+
+static void base_free(struct base *b)
+{
+	u32 i;
+
+	free(b->up1);
+	free(b->down1);
+	for (i = 2; i <= b->levels; i++) {
+		free(b->up[i]);
+		free(b->down[i]);
+	}
+}
 
 static u64 now_ns(void)
 {
@@ -93,23 +211,75 @@ static void json_dist(const char *key, const struct dist *d, double div,
 	       d->median / div, d->p90 / div, d->min / div, d->max / div, sep);
 }
 
+/*
+ * The baseline makes the library's decisions on every permutation (the
+ * library's first: checked by the validator in main()).
+ */
+static bool base_same(struct base *b, struct ft_sched *s,
+		      const struct ft_sched_req *q, u32 n,
+		      struct ft_sched_out *out, struct ft_sched_out *bout)
+{
+	struct ft_sched_opts o;
+	u32 k;
+
+	ft_sched_opts_default(&o, FT_SCHED_LEVELWISE);
+	for (k = 0; k < NPERM; k++) {
+		ft_sched_reset(s);
+		base_reset(b);
+		if (ft_sched_run(s, &o, q + (size_t)k * n, n, out, NULL))
+			return false;
+		base_run(b, q + (size_t)k * n, n, bout);
+		if (memcmp(out, bout, (size_t)n * sizeof(*out)))
+			return false;
+	}
+	return true;
+}
+
+/* Times the baseline on permutation @k: its lanes reset first, untimed. */
+static u64 base_time(struct base *b, const struct ft_sched_req *q, u32 n,
+		     struct ft_sched_out *bout, u64 *granted)
+{
+	u64 t0;
+
+	base_reset(b);
+	t0 = now_ns();
+	*granted += base_run(b, q, n, bout);
+	return now_ns() - t0;
+}
+
+/* "x" as JSON, or null when the divisor is unknown. */
+static void json_ratio(const char *key, double num, double den,
+		       const char *sep)
+{
+	if (den > 0)
+		printf("\"%s\": %.3f%s", key, num / den, sep);
+	else
+		printf("\"%s\": null%s", key, sep);
+}
+
 static int usage(FILE *f, int rc)
 {
 	fprintf(f,
-		"usage: bench_levelwise [--shape L:K] [--runs N] [--json] [RUNS]\n"
+		"usage: bench_levelwise [--shape L:K] [--runs N] [--only NAME] [--json] [RUNS]\n"
 		"Median and spread (p10, p90) of the time to schedule one random\n"
 		"permutation of FT(L,K) (default 3:16) with each algorithm on one core,\n"
-		"over RUNS runs (default 1001), beside seed 002's Table 1.\n");
+		"over RUNS runs (default 1001), beside seed 002's Table 1.  --only:\n"
+		"the algorithms whose name starts with NAME (and the baseline).\n");
 	return rc;
 }
 
 int main(int argc, char **argv)
 {
 	struct ft_sched_req *q;
-	struct ft_sched_out *out;
+	struct ft_sched_out *out, *bout;
+	struct base b;
+	struct dist bd = { 0 };
+	bool have_base;
+	double fpga_us = 0, lw_median = 0;
+	u64 *base_ns, bgranted = 0;
 	u32 m[FT_MAX_LEVELS], w[FT_MAX_LEVELS], c[FT_MAX_LEVELS];
 	u32 runs = 1001, nv = sizeof(v) / sizeof(v[0]), i, k, j, x, n, cpu;
-	u32 levels = 3, kk = 16, a;
+	u32 levels = 3, kk = 16, a, nout = 0;
 	struct ft_sched_stats st;
 	struct ft_sched_opts o;
 	struct ft_sched_cycles cy;
@@ -118,7 +288,7 @@ int main(int argc, char **argv)
 	struct ft_rand r;
 	u64 *run_ns, *all_ns, t0, t1, t2, granted, lruns;
 	u32 *free_before;
-	const char *tab_req = "-", *tab_batch = "-";
+	const char *tab_req = "-", *tab_batch = "-", *only = "";
 	char why[256], tab1[2][16];
 	bool json = false;
 	cpu_set_t set;
@@ -129,6 +299,8 @@ int main(int argc, char **argv)
 		} else if (!strcmp(argv[a], "--shape") && a + 1 < (u32)argc) {
 			if (sscanf(argv[++a], "%u:%u", &levels, &kk) != 2)
 				return usage(stderr, 2);
+		} else if (!strcmp(argv[a], "--only") && a + 1 < (u32)argc) {
+			only = argv[++a];
 		} else if (!strcmp(argv[a], "--runs") && a + 1 < (u32)argc) {
 			runs = (u32)atoi(argv[++a]);
 		} else if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
@@ -139,7 +311,7 @@ int main(int argc, char **argv)
 			return usage(stderr, 2);
 		}
 	}
-	if (levels < 1 || levels > FT_MAX_LEVELS || kk < 2 || kk > 64)
+	if (levels < 1 || levels > FT_MAX_LEVELS || kk < 2 || kk > FT_MAX_W)
 		return usage(stderr, 2);
 	if (!runs)
 		runs = 1;
@@ -163,9 +335,13 @@ int main(int argc, char **argv)
 	all_ns = malloc(runs * sizeof(u64));
 	q = malloc((size_t)NPERM * n * sizeof(*q));
 	out = malloc((size_t)n * sizeof(*out));
+	bout = malloc((size_t)n * sizeof(*bout));
+	base_ns = malloc(runs * sizeof(u64));
 	free_before = malloc(ft_topo_dlinks(&t) * sizeof(u32));
-	if (!s || !run_ns || !all_ns || !q || !out || !free_before)
+	if (!s || !run_ns || !all_ns || !q || !out || !bout || !base_ns ||
+	    !free_before)
 		return 1;
+	have_base = base_init(&b, levels, kk, n);
 	memcpy(free_before, ft_sched_free_lanes(s),
 	       ft_topo_dlinks(&t) * sizeof(u32));
 	ft_rand_seed(&r, 2026);
@@ -187,7 +363,13 @@ int main(int argc, char **argv)
 			snprintf(tab1[1], sizeof(tab1[1]), "%u", table1[i].batch_ns);
 			tab_req = tab1[0];
 			tab_batch = tab1[1];
+			fpga_us = table1[i].batch_ns / 1e3;
 		}
+	}
+	if (have_base && !base_same(&b, s, q, n, out, bout)) {
+		fprintf(stderr, "bench_levelwise: the baseline's decisions differ "
+			"from the library's\n");
+		return 1;
 	}
 	if (json) {
 		printf("{\"command\": \"bench_levelwise\", \"tree\": \"FT(%u,%u)\", "
@@ -202,16 +384,19 @@ int main(int argc, char **argv)
 		printf("FT(%u,%u): %u leaves, %u directed links, one core (cpu %u), "
 		       "%u runs each over %u random permutations\n", levels, kk,
 		       t.n, ft_topo_dlinks(&t), cpu, runs, NPERM);
-		printf("%-22s %10s %10s %10s %12s %14s %10s\n", "algorithm",
+		printf("%-22s %10s %10s %10s %12s %14s %10s %9s\n", "algorithm",
 		       "p10 (us)", "run (us)", "p90 (us)", "per req (ns)",
-		       "reset+run (us)", "granted");
+		       "reset+run (us)", "granted", "/baseline");
 	}
 	for (i = 0; i < nv; i++) {
 		struct dist d, dall;
 
+		if (strncmp(v[i].name, only, strlen(only)))
+			continue;
 		ft_sched_opts_default(&o, v[i].algo);
 		o.order = v[i].order;
 		o.random_fit = v[i].random_fit;
+		o.force_general = v[i].general;
 		/* The schedule must be sound before its time means anything. */
 		ft_sched_reset(s);
 		if (ft_sched_run(s, &o, q, n, out, &st) ||
@@ -234,26 +419,60 @@ int main(int argc, char **argv)
 			run_ns[k] = t2 - t1;
 			all_ns[k] = t2 - t0;
 			granted += st.granted;
+			/* Alternate with the first variant: same load. */
+			if (!i && have_base)
+				base_ns[k] = base_time(&b, q + (size_t)(k % NPERM) * n,
+						       n, bout, &bgranted);
 		}
 		d = distribution(run_ns, runs);
 		dall = distribution(all_ns, runs);
+		if (!i && have_base)
+			bd = distribution(base_ns, runs);
+		if (!i)
+			lw_median = (double)d.median;
 		if (json) {
-			printf("  {\"algorithm\": \"%s\", \"options\": {\"order\": \"%s\", "
-			       "\"random_fit\": %s}, ", v[i].name,
+			printf("%s  {\"algorithm\": \"%s\", \"options\": {\"order\": \"%s\", "
+			       "\"random_fit\": %s%s}, ", nout++ ? ",\n" : "", v[i].name,
 			       ft_sched_order_name(o.order),
-			       o.random_fit ? "true" : "false");
+			       o.random_fit ? "true" : "false",
+			       o.force_general ? ", \"force_general\": true" : "");
 			json_dist("batch_us", &d, 1e3, ", ");
 			json_dist("request_ns", &d, n, ", ");
 			json_dist("reset_batch_us", &dall, 1e3, ", ");
+			json_ratio("per_baseline", d.median, bd.median, ", ");
+			json_ratio("per_fpga", d.median / 1e3, fpga_us, ", ");
 			printf("\"requests_per_s\": %.0f, \"granted_pct\": %.4f, "
-			       "\"granted\": %llu, \"validated\": true}%s\n",
+			       "\"granted\": %llu, \"validated\": true}",
 			       n / (d.median / 1e9), 100.0 * granted / ((double)runs * n),
-			       (unsigned long long)granted, ",");
+			       (unsigned long long)granted);
 		} else {
-			printf("%-22s %10.2f %10.2f %10.2f %12.1f %14.2f %9.1f%%\n",
+			printf("%-22s %10.2f %10.2f %10.2f %12.1f %14.2f %9.1f%%",
 			       v[i].name, d.p10 / 1e3, d.median / 1e3, d.p90 / 1e3,
 			       (double)d.median / n, dall.median / 1e3,
 			       100.0 * granted / ((double)runs * n));
+			if (bd.median)
+				printf(" %9.2f\n", (double)d.median / bd.median);
+			else
+				printf(" %9s\n", "-");
+		}
+		if (i || !have_base)
+			continue;
+		if (json) {
+			printf(",\n  {\"algorithm\": \"baseline\", \"options\": "
+			       "{\"order\": \"source\", \"random_fit\": false}, ");
+			json_dist("batch_us", &bd, 1e3, ", ");
+			json_dist("request_ns", &bd, n, ", ");
+			json_ratio("per_fpga", bd.median / 1e3, fpga_us, ", ");
+			printf("\"requests_per_s\": %.0f, \"granted_pct\": %.4f, "
+			       "\"granted\": %llu, \"validated\": true}",
+			       n / (bd.median / 1e9),
+			       100.0 * bgranted / ((double)runs * n),
+			       (unsigned long long)bgranted);
+		} else {
+			printf("%-22s %10.2f %10.2f %10.2f %12.1f %14s %9.1f%% %9.2f\n",
+			       "baseline (bench loop)", bd.p10 / 1e3, bd.median / 1e3,
+			       bd.p90 / 1e3, (double)bd.median / n, "-",
+			       100.0 * bgranted / ((double)runs * n), 1.0);
 		}
 	}
 	/*
@@ -261,7 +480,7 @@ int main(int argc, char **argv)
 	 * cycle per LCA level) and compacted: one batch per run.
 	 */
 	lruns = runs / 10 + 1;
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < 2 && !strncmp("leiserson", only, strlen(only)); i++) {
 		struct dist d;
 
 		granted = 0;
@@ -277,14 +496,15 @@ int main(int argc, char **argv)
 		}
 		d = distribution(run_ns, (u32)lruns);
 		if (json) {
-			printf("  {\"algorithm\": \"%s\", \"options\": {}, ",
+			printf("%s  {\"algorithm\": \"%s\", \"options\": {}, ",
+			       nout++ ? ",\n" : "",
 			       i ? "leiserson compact" : "leiserson");
 			json_dist("batch_us", &d, 1e3, ", ");
 			json_dist("request_ns", &d, n, ", ");
 			printf("\"requests_per_s\": %.0f, \"cycles\": %llu, "
-			       "\"runs\": %llu}%s\n", n / (d.median / 1e9),
+			       "\"runs\": %llu}", n / (d.median / 1e9),
 			       (unsigned long long)granted,
-			       (unsigned long long)lruns, i ? "" : ",");
+			       (unsigned long long)lruns);
 		} else {
 			printf("%-22s %10.2f %10.2f %10.2f %12.1f %14s %6llu cycles\n",
 			       i ? "leiserson compact" : "leiserson", d.p10 / 1e3,
@@ -293,10 +513,20 @@ int main(int argc, char **argv)
 		}
 	}
 	if (json)
-		printf("]}\n");
+		printf("\n]}\n");
 	else
 		printf("seed 002 FPGA (Table 1): %s ns per request, %s ns per batch\n",
 		       tab_req, tab_batch);
+	if (!json && have_base)
+		printf("levelwise / baseline %.2f (goal <= 1.1); baseline x FPGA %.2f\n",
+		       lw_median / bd.median,
+		       fpga_us > 0 ? bd.median / 1e3 / fpga_us : 0.0);
+	if (!json && fpga_us > 0)
+		printf("levelwise x FPGA %.2f (38.9 us is 1.00)\n",
+		       lw_median / 1e3 / fpga_us);
+	base_free(&b);
+	free(bout);
+	free(base_ns);
 	ft_sched_destroy(s);
 	free(run_ns);
 	free(all_ns);
