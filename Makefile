@@ -21,24 +21,46 @@ FTVM	?= tools/vm/ft-vm
 BENCH_RUN ?= scripts/bench/run
 
 CC	?= gcc
+# Every program's objects get USER_CFLAGS plus their own directory's
+# flags (cflags-DIR, as kbuild's ccflags-y per directory): the include
+# paths and libraries that directory's sources use, nothing more. -MMD -MP
+# write each object's header dependencies beside it in build/obj/ (.d,
+# included below), so an object is rebuilt when a header it reads changes,
+# and only then.
 USER_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -O2 -g -Iuapi -Itools/lib \
-	       -D_GNU_SOURCE -DFTCTL_VERSION='"0.1.0"'
+	       -D_GNU_SOURCE -DFTCTL_VERSION='"0.1.0"' -MMD -MP
+# The libraries' flags come from pkg-config when a recipe expands them,
+# never when this file is read (recursive =, not :=): `make check` and
+# `make demo` install the libraries (scripts/install-deps) after reading it.
 NL_CFLAGS    = $(shell pkg-config --cflags libnl-genl-3.0)
 NL_LIBS      = $(shell pkg-config --libs libnl-genl-3.0)
 JSON_CFLAGS  = $(shell pkg-config --cflags json-c)
 JSON_LIBS    = $(shell pkg-config --libs json-c)
+ROUTE_CFLAGS = $(shell pkg-config --cflags libnl-route-3.0)
+ROUTE_LIBS   = $(shell pkg-config --libs libnl-route-3.0)
+URING_LIBS   = $(shell pkg-config --libs liburing)
+
+# The engine core, compiled for userspace exactly as for the kernel.
+cflags-kmod/core       :=
+# Shared: the netlink client and the scheduling library.
+cflags-tools/lib        = $(NL_CFLAGS)
+cflags-daemon/sched    :=
+cflags-tools/ftctl      = $(NL_CFLAGS) $(JSON_CFLAGS)
+cflags-daemon           = $(NL_CFLAGS) $(JSON_CFLAGS)
+cflags-tools/ftsim     := -Ikmod/core -Idaemon
+cflags-tools/fttraffic  = -Ikmod/core $(NL_CFLAGS) $(ROUTE_CFLAGS) $(JSON_CFLAGS)
+cflags-tools/bench      = $(NL_CFLAGS) $(ROUTE_CFLAGS)
 
 FTNL_SRCS  := tools/lib/ftnl.c
 FTCTL_SRCS := $(wildcard tools/ftctl/*.c) $(FTNL_SRCS)
-# The engine core, compiled for userspace exactly as for the kernel.
 CORE_SRCS  := $(wildcard kmod/core/*.c)
 SCHED_SRCS := $(wildcard daemon/sched/*.c)
 FTSIM_SRCS := $(wildcard tools/ftsim/*.c) $(CORE_SRCS) $(SCHED_SRCS)
 FATTREED_SRCS := $(wildcard daemon/*.c) $(SCHED_SRCS) $(CORE_SRCS) $(FTNL_SRCS)
 FTTRAFFIC_SRCS := $(wildcard tools/fttraffic/*.c) $(CORE_SRCS) $(FTNL_SRCS)
-ROUTE_CFLAGS = $(shell pkg-config --cflags libnl-route-3.0)
-ROUTE_LIBS   = $(shell pkg-config --libs libnl-route-3.0)
-URING_LIBS   = $(shell pkg-config --libs liburing)
+USER_SRCS  := $(sort $(FTCTL_SRCS) $(FTSIM_SRCS) $(FATTREED_SRCS) $(FTTRAFFIC_SRCS) \
+		     tools/bench/udp_pair.c tools/bench/rtnl_wait.c)
+obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 
 .PHONY: all module tools selftests deps check check-debug demo bench clean help man man-if-scdoc install \
 	uninstall install-dkms uninstall-dkms fuzz ynl
@@ -77,33 +99,37 @@ module:
 tools: $(BUILD)/bin/ftctl $(BUILD)/bin/ftsim $(BUILD)/bin/udp_pair $(BUILD)/bin/rtnl_wait \
 	$(BUILD)/bin/fattreed $(BUILD)/bin/fttraffic
 
-$(BUILD)/obj/%.o: %.c $(wildcard tools/lib/*.h tools/ftctl/*.h uapi/linux/*.h kmod/core/*.h \
-			    daemon/*.h daemon/sched/*.h tools/ftsim/*.h tools/fttraffic/*.h)
+# cflags-DIR of the source's directory; no such variable is an error, so
+# a new directory says what it needs.
+$(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) -Ikmod/core -Idaemon $(NL_CFLAGS) $(ROUTE_CFLAGS) $(JSON_CFLAGS) \
-		-c $< -o $@
+	$(if $(filter undefined,$(origin cflags-$(patsubst %/,%,$(dir $<)))),\
+		$(error $<: no cflags-$(patsubst %/,%,$(dir $<)) in the Makefile))
+	$(CC) $(USER_CFLAGS) $(cflags-$(patsubst %/,%,$(dir $<))) -c $< -o $@
 
-$(BUILD)/bin/fattreed: $(patsubst %.c,$(BUILD)/obj/%.o,$(FATTREED_SRCS))
+-include $(patsubst %.c,$(BUILD)/obj/%.d,$(USER_SRCS))
+
+$(BUILD)/bin/fattreed: $(call obj,$(FATTREED_SRCS))
 	@mkdir -p $(dir $@)
 	$(CC) $^ $(NL_LIBS) $(JSON_LIBS) -o $@
 
-$(BUILD)/bin/fttraffic: $(patsubst %.c,$(BUILD)/obj/%.o,$(FTTRAFFIC_SRCS))
+$(BUILD)/bin/fttraffic: $(call obj,$(FTTRAFFIC_SRCS))
 	@mkdir -p $(dir $@)
 	$(CC) $^ $(URING_LIBS) $(ROUTE_LIBS) $(NL_LIBS) $(JSON_LIBS) -lm -o $@
 
-$(BUILD)/bin/ftsim: $(patsubst %.c,$(BUILD)/obj/%.o,$(FTSIM_SRCS))
+$(BUILD)/bin/ftsim: $(call obj,$(FTSIM_SRCS))
 	@mkdir -p $(dir $@)
 	$(CC) $^ -o $@
 
-$(BUILD)/bin/udp_pair: $(BUILD)/obj/tools/bench/udp_pair.o
+$(BUILD)/bin/udp_pair: $(call obj,tools/bench/udp_pair.c)
 	@mkdir -p $(dir $@)
 	$(CC) $^ -o $@
 
-$(BUILD)/bin/rtnl_wait: $(BUILD)/obj/tools/bench/rtnl_wait.o
+$(BUILD)/bin/rtnl_wait: $(call obj,tools/bench/rtnl_wait.c)
 	@mkdir -p $(dir $@)
 	$(CC) $^ $(ROUTE_LIBS) $(NL_LIBS) -o $@
 
-$(BUILD)/bin/ftctl: $(patsubst %.c,$(BUILD)/obj/%.o,$(FTCTL_SRCS))
+$(BUILD)/bin/ftctl: $(call obj,$(FTCTL_SRCS))
 	@mkdir -p $(dir $@)
 	$(CC) $^ $(NL_LIBS) $(JSON_LIBS) -o $@
 
