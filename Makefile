@@ -81,7 +81,7 @@ help:
 	@echo "              build takes long)"
 	@echo "make demo     install what is missing, build, run the main job in a VM"
 	@echo "make bench    benchmarks and docs/results.md (QUICK=1: a smoke run)"
-	@echo "make install  module, depmod, programs, man pages, systemd unit, spec"
+	@echo "make install  module (modules_install), depmod, programs, man pages, unit, spec"
 	@echo "              (PREFIX=$(PREFIX), DESTDIR=, DEPMOD=, INSTALL_KVER=, SIGN_KEY=, SIGN_CERT=)"
 	@echo "make uninstall  remove what make install installed (same variables)"
 	@echo "make install-dkms  the module's source under /usr/src for dkms(8)"
@@ -239,6 +239,12 @@ UNITDIR	?= $(PREFIX)/lib/systemd/system
 INSTALL_KVER ?= $(eval INSTALL_KVER := $(or $(shell modinfo -F vermagic kmod/fattree.ko \
 	2>/dev/null | cut -d' ' -f1),$(shell $(FIND_KDIR) --release 2>/dev/null)))$(INSTALL_KVER)
 MODDIR	 = /lib/modules/$(INSTALL_KVER)/extra
+# The build directory of that kernel, whose modules_install installs the
+# module and whose sign-file signs it. (Computed once, when first needed;
+# KDIR and KERNEL are passed by hand: make 4.3's $(shell) does not see
+# variables set on make's command line.)
+INSTALL_KDIR ?= $(eval INSTALL_KDIR := $(shell KDIR='$(KDIR)' KERNEL='$(INSTALL_KVER)' \
+	$(FIND_KDIR) 2>/dev/null))$(INSTALL_KDIR)
 # DEPMOD= (empty) skips depmod, as a package build wants.
 DEPMOD	?= depmod
 # SIGN_KEY and SIGN_CERT (e.g. DKMS's /var/lib/dkms/mok.key and mok.pub, an
@@ -246,13 +252,12 @@ DEPMOD	?= depmod
 SIGN_KEY  ?=
 SIGN_CERT ?=
 ,	:= ,
-# (The kernel's build directory, looked up only when signing.)
-SIGN_KDIR  = $(shell $(FIND_KDIR) 2>/dev/null)
-SIGN_FILE ?= $(SIGN_KDIR)/scripts/sign-file
-SIGN_HASH ?= $(or $(shell sed -n 's/^CONFIG_MODULE_SIG_HASH="\(.*\)"/\1/p' $(SIGN_KDIR)/.config 2>/dev/null),sha256)
+SIGN_FILE ?= $(INSTALL_KDIR)/scripts/sign-file
+SIGN_HASH ?= $(or $(shell sed -n 's/^CONFIG_MODULE_SIG_HASH="\(.*\)"/\1/p' $(INSTALL_KDIR)/.config 2>/dev/null),sha256)
 
 # Every installed file, one per line: source, destination, mode, and a tag:
-# "-" plain, "module" the kernel module, "unit" the systemd unit (its
+# "-" plain, "module" the kernel module (installed by MODULES_INSTALL, not
+# by the loop), "unit" the systemd unit (its
 # ExecStart rewritten to SBINDIR), "fttraffic" only when fttraffic is built.
 # `make uninstall` removes exactly these destinations.
 define INSTALL_FILES
@@ -272,6 +277,32 @@ uapi/linux/fattree.h $(INCLUDEDIR)/linux/fattree.h 0644 -
 uapi/linux/if_fattree.h $(INCLUDEDIR)/linux/if_fattree.h 0644 -
 endef
 export INSTALL_FILES
+
+# The module goes in through the kernel's own modules_install, run on kmod/
+# (whose modules.order, written by kbuild, names fattree.ko there: it lands
+# in extra/, not extra/kmod/), with DESTDIR as INSTALL_MOD_PATH. Three of
+# its steps are turned off on its command line:
+#  - signing with the kernel's own key (CONFIG_MODULE_SIG_ALL=, which
+#    Debian's kernels set): a distribution's headers never hold that key,
+#    so sign-file fails, and kbuild ignores that for external modules;
+#    SIGN_KEY signs the installed module below instead;
+#  - compression (CONFIG_MODULE_COMPRESS_*=; Debian's 6.12 compresses every
+#    module with xz): the installed module stays the built one, which
+#    sign-file can sign and uninstall finds;
+#  - its depmod (DEPMOD=/bin/true): kbuild's depmod.sh wants the kernel's
+#    System.map in the build directory, which Debian's headers do not
+#    ship, so there it only warns (its warning and DEPMOD line are left
+#    out); RUN_DEPMOD runs depmod, and honours DEPMOD= and DESTDIR.
+define MODULES_INSTALL
+out=$$($(MAKE) --no-print-directory -C "$(INSTALL_KDIR)" M=$(CURDIR)/kmod INSTALL_MOD_DIR=extra \
+	INSTALL_MOD_PATH="$(DESTDIR)" CONFIG_MODULE_SIG_ALL= CONFIG_MODULE_COMPRESS_GZIP= \
+	CONFIG_MODULE_COMPRESS_XZ= CONFIG_MODULE_COMPRESS_ZSTD= DEPMOD=/bin/true \
+	modules_install 2>&1); rc=$$?; \
+[ -z "$$out" ] || printf '%s\n' "$$out" | grep -v -e "missing 'System.map' file" -e '^  DEPMOD  '; \
+[ $$rc -eq 0 ] && [ -f "$(DESTDIR)$(MODDIR)/fattree.ko" ] || \
+	{ echo "make install: modules_install did not install $(DESTDIR)$(MODDIR)/fattree.ko" >&2; \
+	  exit 1; }
+endef
 
 # depmod for the installed kernel: in DESTDIR when staging (where the
 # kernel's own modules.order and modules.builtin are usually absent: those
@@ -305,11 +336,20 @@ install: tools man
 	if [ -n "$$missing" ]; then \
 		echo "make install: not built:$$missing (run make first)" >&2; exit 1; \
 	fi; }
+	@[ -n "$(INSTALL_KDIR)" ] || { KDIR='$(KDIR)' KERNEL='$(INSTALL_KVER)' $(FIND_KDIR); \
+		echo "make install: no build directory for kernel $(INSTALL_KVER)" >&2; exit 1; }
+	@rel=$$(KDIR="$(INSTALL_KDIR)" $(FIND_KDIR) --release); [ "$$rel" = "$(INSTALL_KVER)" ] || \
+		{ echo "make install: $(INSTALL_KDIR) is kernel $$rel, the module's is" \
+		       "$(INSTALL_KVER) (set KDIR or INSTALL_KVER)" >&2; exit 1; }
 	$(if $(SIGN_KEY)$(SIGN_CERT),@[ -f "$(SIGN_KEY)" ] && [ -f "$(SIGN_CERT)" ] || \
 		{ echo "make install: SIGN_KEY and SIGN_CERT must both name files" >&2; exit 1; }; \
 		[ -x "$(SIGN_FILE)" ] || \
 		{ echo "make install: $(SIGN_FILE) not found (set SIGN_FILE)" >&2; exit 1; })
+	@$(MODULES_INSTALL)
+	$(if $(SIGN_KEY),@echo "  SIGN    $(DESTDIR)$(MODDIR)/fattree.ko ($(SIGN_HASH)$(,) $(SIGN_CERT))"; \
+		"$(SIGN_FILE)" "$(SIGN_HASH)" "$(SIGN_KEY)" "$(SIGN_CERT)" "$(DESTDIR)$(MODDIR)/fattree.ko")
 	@set -e; printf '%s\n' "$$INSTALL_FILES" | while read -r src dst mode tag; do \
+		[ "$$tag" = module ] && continue; \
 		if [ "$$tag" = fttraffic ] && [ ! -f "$(BUILD)/bin/fttraffic" ]; then \
 			echo "  SKIP    $(DESTDIR)$$dst (fttraffic is not built)"; continue; \
 		fi; \
@@ -322,10 +362,6 @@ install: tools man
 		else \
 			install -D -m "$$mode" "$$src" "$(DESTDIR)$$dst"; \
 		fi; \
-		$(if $(SIGN_KEY),if [ "$$tag" = module ]; then \
-			echo "  SIGN    $(DESTDIR)$$dst ($(SIGN_HASH)$(,) $(SIGN_CERT))"; \
-			"$(SIGN_FILE)" "$(SIGN_HASH)" "$(SIGN_KEY)" "$(SIGN_CERT)" "$(DESTDIR)$$dst"; \
-		fi;) \
 	done
 	@$(RUN_DEPMOD)
 
