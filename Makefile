@@ -14,7 +14,6 @@ KERNEL	?=
 KDIR	?=
 export KERNEL KDIR
 FIND_KDIR := $(CURDIR)/scripts/find-kdir
-KSFT	:= $(BUILD)/kselftest/tools/testing/selftests
 # What the recipes run; tests/tools/make-recipes replaces them with stubs.
 INSTALL_DEPS ?= scripts/install-deps
 FTVM	?= tools/vm/ft-vm
@@ -73,7 +72,8 @@ all: module tools man-if-scdoc
 help:
 	@echo "make          build kmod/fattree.ko (against KDIR=, else scripts/find-kdir's"
 	@echo "              choice), the programs, and the man pages when scdoc is there"
-	@echo "make selftests  the kselftest programs (needs linux-source-6.1)"
+	@echo "make selftests  the kselftest programs (needs linux-source-6.1, or the"
+	@echo "              kernel's own series' linux-source: 6.12 for KERNEL=6.12)"
 	@echo "              KERNEL=6.12 (or a release) picks another installed kernel"
 	@echo "make check    install what is missing, build, run every test"
 	@echo "make check-debug  the selftests under a KASAN/lockdep/kmemleak kernel built"
@@ -133,17 +133,22 @@ $(BUILD)/bin/ftctl: $(call obj,$(FTCTL_SRCS))
 	@mkdir -p $(dir $@)
 	$(CC) $^ $(NL_LIBS) $(JSON_LIBS) -o $@
 
-# The kselftest framework comes from Debian's linux-source package at build
-# time; it is never copied into the repository.
-$(KSFT)/lib.mk:
-	scripts/fetch-kselftest $(BUILD)/kselftest
-
-selftests: $(KSFT)/lib.mk module tools
-	@kdir=$$($(FIND_KDIR)) && \
-	$(MAKE) -C "$$kdir" M=$(CURDIR)/selftests/fattree/kmod W=1 modules
-	$(MAKE) -C selftests/fattree KSFT_DIR=$(KSFT) OUTPUT=$(BUILD)/selftests/fattree \
-		FTNL_SRCS="$(addprefix $(CURDIR)/,$(FTNL_SRCS))"
-	scripts/install-selftests $(KSFT) $(BUILD)/selftests $(BUILD)/ksft
+# The kselftest framework comes from Debian's linux-source package of the
+# kernel's series, at build time (scripts/fetch-kselftest --kernel: 6.12's
+# for KERNEL=6.12, else 6.1's, also when that package is missing), into
+# build/kselftest/SERIES/; it is never copied into the repository. The
+# programs are built per series too (build/selftests/SERIES/): after a
+# change of KERNEL= none is left built against the other harness.
+selftests: module tools
+	@series=$$(scripts/fetch-kselftest --kernel $(BUILD)/kselftest) && \
+	ksft=$(BUILD)/kselftest/$$series/tools/testing/selftests && \
+	kdir=$$($(FIND_KDIR)) && \
+	echo "  KSFT    $$ksft" && \
+	echo "$(MAKE) -C $$kdir M=$(CURDIR)/selftests/fattree/kmod W=1 modules" && \
+	$(MAKE) -C "$$kdir" M=$(CURDIR)/selftests/fattree/kmod W=1 modules && \
+	$(MAKE) -C selftests/fattree KSFT_DIR=$$ksft OUTPUT=$(BUILD)/selftests/$$series/fattree \
+		FTNL_SRCS="$(addprefix $(CURDIR)/,$(FTNL_SRCS))" && \
+	scripts/install-selftests $$ksft $(BUILD)/selftests/$$series $(BUILD)/ksft
 
 # The kernel's YNL tool and netlink schema, from Debian's linux-source-6.12
 # (scripts/fetch-ynl: extracted once, kept while the tarball is the same):
