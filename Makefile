@@ -14,32 +14,53 @@ KERNEL	?=
 KDIR	?=
 export KERNEL KDIR
 FIND_KDIR := $(CURDIR)/scripts/find-kdir
-KSFT	:= $(BUILD)/kselftest/tools/testing/selftests
 # What the recipes run; tests/tools/make-recipes replaces them with stubs.
 INSTALL_DEPS ?= scripts/install-deps
 FTVM	?= tools/vm/ft-vm
 BENCH_RUN ?= scripts/bench/run
 
 CC	?= gcc
+# Every program's objects get USER_CFLAGS plus their own directory's
+# flags (cflags-DIR, as kbuild's ccflags-y per directory): the include
+# paths and libraries that directory's sources use, nothing more. -MMD -MP
+# write each object's header dependencies beside it in build/obj/ (.d,
+# included below), so an object is rebuilt when a header it reads changes,
+# and only then.
 USER_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -O2 -g -Iuapi -Itools/lib \
-	       -D_GNU_SOURCE -DFTCTL_VERSION='"0.1.0"'
+	       -D_GNU_SOURCE -DFTCTL_VERSION='"0.1.0"' -MMD -MP
+# The libraries' flags come from pkg-config when a recipe expands them,
+# never when this file is read (recursive =, not :=): `make check` and
+# `make demo` install the libraries (scripts/install-deps) after reading it.
 NL_CFLAGS    = $(shell pkg-config --cflags libnl-genl-3.0)
 NL_LIBS      = $(shell pkg-config --libs libnl-genl-3.0)
 JSON_CFLAGS  = $(shell pkg-config --cflags json-c)
 JSON_LIBS    = $(shell pkg-config --libs json-c)
+ROUTE_CFLAGS = $(shell pkg-config --cflags libnl-route-3.0)
+ROUTE_LIBS   = $(shell pkg-config --libs libnl-route-3.0)
+URING_LIBS   = $(shell pkg-config --libs liburing)
+
+# The engine core, compiled for userspace exactly as for the kernel.
+cflags-kmod/core       :=
+# Shared: the netlink client and the scheduling library.
+cflags-tools/lib        = $(NL_CFLAGS)
+cflags-daemon/sched    :=
+cflags-tools/ftctl      = $(NL_CFLAGS) $(JSON_CFLAGS)
+cflags-daemon           = $(NL_CFLAGS) $(JSON_CFLAGS)
+cflags-tools/ftsim     := -Ikmod/core -Idaemon
+cflags-tools/fttraffic  = -Ikmod/core $(NL_CFLAGS) $(ROUTE_CFLAGS) $(JSON_CFLAGS)
+cflags-tools/bench      = $(NL_CFLAGS) $(ROUTE_CFLAGS)
 
 # The userspace library every tool shares: the netlink layer, durations.
 FTNL_SRCS  := tools/lib/ftnl.c tools/lib/ftunits.c
 FTCTL_SRCS := $(wildcard tools/ftctl/*.c) $(FTNL_SRCS)
-# The engine core, compiled for userspace exactly as for the kernel.
 CORE_SRCS  := $(wildcard kmod/core/*.c)
 SCHED_SRCS := $(wildcard daemon/sched/*.c)
 FTSIM_SRCS := $(wildcard tools/ftsim/*.c) $(CORE_SRCS) $(SCHED_SRCS)
 FATTREED_SRCS := $(wildcard daemon/*.c) $(SCHED_SRCS) $(CORE_SRCS) $(FTNL_SRCS)
 FTTRAFFIC_SRCS := $(wildcard tools/fttraffic/*.c) $(CORE_SRCS) $(FTNL_SRCS)
-ROUTE_CFLAGS = $(shell pkg-config --cflags libnl-route-3.0)
-ROUTE_LIBS   = $(shell pkg-config --libs libnl-route-3.0)
-URING_LIBS   = $(shell pkg-config --libs liburing)
+USER_SRCS  := $(sort $(FTCTL_SRCS) $(FTSIM_SRCS) $(FATTREED_SRCS) $(FTTRAFFIC_SRCS) \
+		     tools/bench/udp_pair.c tools/bench/rtnl_wait.c)
+obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 
 .PHONY: all module tools selftests deps check check-debug demo bench clean help man man-if-scdoc install \
 	uninstall install-dkms uninstall-dkms fuzz ynl
@@ -52,7 +73,8 @@ all: module tools man-if-scdoc
 help:
 	@echo "make          build kmod/fattree.ko (against KDIR=, else scripts/find-kdir's"
 	@echo "              choice), the programs, and the man pages when scdoc is there"
-	@echo "make selftests  the kselftest programs (needs linux-source-6.1)"
+	@echo "make selftests  the kselftest programs (needs linux-source-6.1, or the"
+	@echo "              kernel's own series' linux-source: 6.12 for KERNEL=6.12)"
 	@echo "              KERNEL=6.12 (or a release) picks another installed kernel"
 	@echo "make check    install what is missing, build, run every test"
 	@echo "make check-debug  the selftests under a KASAN/lockdep/kmemleak kernel built"
@@ -60,7 +82,7 @@ help:
 	@echo "              build takes long)"
 	@echo "make demo     install what is missing, build, run the main job in a VM"
 	@echo "make bench    benchmarks and docs/results.md (QUICK=1: a smoke run)"
-	@echo "make install  module, depmod, programs, man pages, systemd unit, spec"
+	@echo "make install  module (modules_install), depmod, programs, man pages, unit, spec"
 	@echo "              (PREFIX=$(PREFIX), DESTDIR=, DEPMOD=, INSTALL_KVER=, SIGN_KEY=, SIGN_CERT=)"
 	@echo "make uninstall  remove what make install installed (same variables)"
 	@echo "make install-dkms  the module's source under /usr/src for dkms(8)"
@@ -78,47 +100,56 @@ module:
 tools: $(BUILD)/bin/ftctl $(BUILD)/bin/ftsim $(BUILD)/bin/udp_pair $(BUILD)/bin/rtnl_wait \
 	$(BUILD)/bin/fattreed $(BUILD)/bin/fttraffic
 
-$(BUILD)/obj/%.o: %.c $(wildcard tools/lib/*.h tools/ftctl/*.h uapi/linux/*.h kmod/core/*.h \
-			    daemon/*.h daemon/sched/*.h tools/ftsim/*.h tools/fttraffic/*.h)
+# cflags-DIR of the source's directory; no such variable is an error, so
+# a new directory says what it needs.
+$(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) -Ikmod/core -Idaemon $(NL_CFLAGS) $(ROUTE_CFLAGS) $(JSON_CFLAGS) \
-		-c $< -o $@
+	$(if $(filter undefined,$(origin cflags-$(patsubst %/,%,$(dir $<)))),\
+		$(error $<: no cflags-$(patsubst %/,%,$(dir $<)) in the Makefile))
+	$(CC) $(USER_CFLAGS) $(cflags-$(patsubst %/,%,$(dir $<))) -c $< -o $@
 
-$(BUILD)/bin/fattreed: $(patsubst %.c,$(BUILD)/obj/%.o,$(FATTREED_SRCS))
+-include $(patsubst %.c,$(BUILD)/obj/%.d,$(USER_SRCS))
+
+$(BUILD)/bin/fattreed: $(call obj,$(FATTREED_SRCS))
 	@mkdir -p $(dir $@)
 	$(CC) $^ $(NL_LIBS) $(JSON_LIBS) -o $@
 
-$(BUILD)/bin/fttraffic: $(patsubst %.c,$(BUILD)/obj/%.o,$(FTTRAFFIC_SRCS))
+$(BUILD)/bin/fttraffic: $(call obj,$(FTTRAFFIC_SRCS))
 	@mkdir -p $(dir $@)
 	$(CC) $^ $(URING_LIBS) $(ROUTE_LIBS) $(NL_LIBS) $(JSON_LIBS) -lm -o $@
 
-$(BUILD)/bin/ftsim: $(patsubst %.c,$(BUILD)/obj/%.o,$(FTSIM_SRCS))
+$(BUILD)/bin/ftsim: $(call obj,$(FTSIM_SRCS))
 	@mkdir -p $(dir $@)
 	$(CC) $^ -o $@
 
-$(BUILD)/bin/udp_pair: $(BUILD)/obj/tools/bench/udp_pair.o
+$(BUILD)/bin/udp_pair: $(call obj,tools/bench/udp_pair.c)
 	@mkdir -p $(dir $@)
 	$(CC) $^ -o $@
 
-$(BUILD)/bin/rtnl_wait: $(BUILD)/obj/tools/bench/rtnl_wait.o
+$(BUILD)/bin/rtnl_wait: $(call obj,tools/bench/rtnl_wait.c)
 	@mkdir -p $(dir $@)
 	$(CC) $^ $(ROUTE_LIBS) $(NL_LIBS) -o $@
 
-$(BUILD)/bin/ftctl: $(patsubst %.c,$(BUILD)/obj/%.o,$(FTCTL_SRCS))
+$(BUILD)/bin/ftctl: $(call obj,$(FTCTL_SRCS))
 	@mkdir -p $(dir $@)
 	$(CC) $^ $(NL_LIBS) $(JSON_LIBS) -o $@
 
-# The kselftest framework comes from Debian's linux-source package at build
-# time; it is never copied into the repository.
-$(KSFT)/lib.mk:
-	scripts/fetch-kselftest $(BUILD)/kselftest
-
-selftests: $(KSFT)/lib.mk module tools
-	@kdir=$$($(FIND_KDIR)) && \
-	$(MAKE) -C "$$kdir" M=$(CURDIR)/selftests/fattree/kmod W=1 modules
-	$(MAKE) -C selftests/fattree KSFT_DIR=$(KSFT) OUTPUT=$(BUILD)/selftests/fattree \
-		FTNL_SRCS="$(addprefix $(CURDIR)/,$(FTNL_SRCS))"
-	scripts/install-selftests $(KSFT) $(BUILD)/selftests $(BUILD)/ksft
+# The kselftest framework comes from Debian's linux-source package of the
+# kernel's series, at build time (scripts/fetch-kselftest --kernel: 6.12's
+# for KERNEL=6.12, else 6.1's, also when that package is missing), into
+# build/kselftest/SERIES/; it is never copied into the repository. The
+# programs are built per series too (build/selftests/SERIES/): after a
+# change of KERNEL= none is left built against the other harness.
+selftests: module tools
+	@series=$$(scripts/fetch-kselftest --kernel $(BUILD)/kselftest) && \
+	ksft=$(BUILD)/kselftest/$$series/tools/testing/selftests && \
+	kdir=$$($(FIND_KDIR)) && \
+	echo "  KSFT    $$ksft" && \
+	echo "$(MAKE) -C $$kdir M=$(CURDIR)/selftests/fattree/kmod W=1 modules" && \
+	$(MAKE) -C "$$kdir" M=$(CURDIR)/selftests/fattree/kmod W=1 modules && \
+	$(MAKE) -C selftests/fattree KSFT_DIR=$$ksft OUTPUT=$(BUILD)/selftests/$$series/fattree \
+		FTNL_SRCS="$(addprefix $(CURDIR)/,$(FTNL_SRCS))" && \
+	scripts/install-selftests $$ksft $(BUILD)/selftests/$$series $(BUILD)/ksft
 
 # The kernel's YNL tool and netlink schema, from Debian's linux-source-6.12
 # (scripts/fetch-ynl: extracted once, kept while the tarball is the same):
@@ -215,6 +246,12 @@ COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
 INSTALL_KVER ?= $(eval INSTALL_KVER := $(or $(shell modinfo -F vermagic kmod/fattree.ko \
 	2>/dev/null | cut -d' ' -f1),$(shell $(FIND_KDIR) --release 2>/dev/null)))$(INSTALL_KVER)
 MODDIR	 = /lib/modules/$(INSTALL_KVER)/extra
+# The build directory of that kernel, whose modules_install installs the
+# module and whose sign-file signs it. (Computed once, when first needed;
+# KDIR and KERNEL are passed by hand: make 4.3's $(shell) does not see
+# variables set on make's command line.)
+INSTALL_KDIR ?= $(eval INSTALL_KDIR := $(shell KDIR='$(KDIR)' KERNEL='$(INSTALL_KVER)' \
+	$(FIND_KDIR) 2>/dev/null))$(INSTALL_KDIR)
 # DEPMOD= (empty) skips depmod, as a package build wants.
 DEPMOD	?= depmod
 # SIGN_KEY and SIGN_CERT (e.g. DKMS's /var/lib/dkms/mok.key and mok.pub, an
@@ -222,13 +259,12 @@ DEPMOD	?= depmod
 SIGN_KEY  ?=
 SIGN_CERT ?=
 ,	:= ,
-# (The kernel's build directory, looked up only when signing.)
-SIGN_KDIR  = $(shell $(FIND_KDIR) 2>/dev/null)
-SIGN_FILE ?= $(SIGN_KDIR)/scripts/sign-file
-SIGN_HASH ?= $(or $(shell sed -n 's/^CONFIG_MODULE_SIG_HASH="\(.*\)"/\1/p' $(SIGN_KDIR)/.config 2>/dev/null),sha256)
+SIGN_FILE ?= $(INSTALL_KDIR)/scripts/sign-file
+SIGN_HASH ?= $(or $(shell sed -n 's/^CONFIG_MODULE_SIG_HASH="\(.*\)"/\1/p' $(INSTALL_KDIR)/.config 2>/dev/null),sha256)
 
 # Every installed file, one per line: source, destination, mode, and a tag:
-# "-" plain, "module" the kernel module, "unit" the systemd unit (its
+# "-" plain, "module" the kernel module (installed by MODULES_INSTALL, not
+# by the loop), "unit" the systemd unit (its
 # ExecStart rewritten to SBINDIR), "fttraffic" only when fttraffic is built.
 # `make uninstall` removes exactly these destinations.
 define INSTALL_FILES
@@ -252,6 +288,32 @@ tools/completion/fattree $(COMPLETIONDIR)/ftsim 0644 -
 tools/completion/fattree $(COMPLETIONDIR)/fattreed 0644 -
 endef
 export INSTALL_FILES
+
+# The module goes in through the kernel's own modules_install, run on kmod/
+# (whose modules.order, written by kbuild, names fattree.ko there: it lands
+# in extra/, not extra/kmod/), with DESTDIR as INSTALL_MOD_PATH. Three of
+# its steps are turned off on its command line:
+#  - signing with the kernel's own key (CONFIG_MODULE_SIG_ALL=, which
+#    Debian's kernels set): a distribution's headers never hold that key,
+#    so sign-file fails, and kbuild ignores that for external modules;
+#    SIGN_KEY signs the installed module below instead;
+#  - compression (CONFIG_MODULE_COMPRESS_*=; Debian's 6.12 compresses every
+#    module with xz): the installed module stays the built one, which
+#    sign-file can sign and uninstall finds;
+#  - its depmod (DEPMOD=/bin/true): kbuild's depmod.sh wants the kernel's
+#    System.map in the build directory, which Debian's headers do not
+#    ship, so there it only warns (its warning and DEPMOD line are left
+#    out); RUN_DEPMOD runs depmod, and honours DEPMOD= and DESTDIR.
+define MODULES_INSTALL
+out=$$($(MAKE) --no-print-directory -C "$(INSTALL_KDIR)" M=$(CURDIR)/kmod INSTALL_MOD_DIR=extra \
+	INSTALL_MOD_PATH="$(DESTDIR)" CONFIG_MODULE_SIG_ALL= CONFIG_MODULE_COMPRESS_GZIP= \
+	CONFIG_MODULE_COMPRESS_XZ= CONFIG_MODULE_COMPRESS_ZSTD= DEPMOD=/bin/true \
+	modules_install 2>&1); rc=$$?; \
+[ -z "$$out" ] || printf '%s\n' "$$out" | grep -v -e "missing 'System.map' file" -e '^  DEPMOD  '; \
+[ $$rc -eq 0 ] && [ -f "$(DESTDIR)$(MODDIR)/fattree.ko" ] || \
+	{ echo "make install: modules_install did not install $(DESTDIR)$(MODDIR)/fattree.ko" >&2; \
+	  exit 1; }
+endef
 
 # depmod for the installed kernel: in DESTDIR when staging (where the
 # kernel's own modules.order and modules.builtin are usually absent: those
@@ -285,11 +347,20 @@ install: tools man
 	if [ -n "$$missing" ]; then \
 		echo "make install: not built:$$missing (run make first)" >&2; exit 1; \
 	fi; }
+	@[ -n "$(INSTALL_KDIR)" ] || { KDIR='$(KDIR)' KERNEL='$(INSTALL_KVER)' $(FIND_KDIR); \
+		echo "make install: no build directory for kernel $(INSTALL_KVER)" >&2; exit 1; }
+	@rel=$$(KDIR="$(INSTALL_KDIR)" $(FIND_KDIR) --release); [ "$$rel" = "$(INSTALL_KVER)" ] || \
+		{ echo "make install: $(INSTALL_KDIR) is kernel $$rel, the module's is" \
+		       "$(INSTALL_KVER) (set KDIR or INSTALL_KVER)" >&2; exit 1; }
 	$(if $(SIGN_KEY)$(SIGN_CERT),@[ -f "$(SIGN_KEY)" ] && [ -f "$(SIGN_CERT)" ] || \
 		{ echo "make install: SIGN_KEY and SIGN_CERT must both name files" >&2; exit 1; }; \
 		[ -x "$(SIGN_FILE)" ] || \
 		{ echo "make install: $(SIGN_FILE) not found (set SIGN_FILE)" >&2; exit 1; })
+	@$(MODULES_INSTALL)
+	$(if $(SIGN_KEY),@echo "  SIGN    $(DESTDIR)$(MODDIR)/fattree.ko ($(SIGN_HASH)$(,) $(SIGN_CERT))"; \
+		"$(SIGN_FILE)" "$(SIGN_HASH)" "$(SIGN_KEY)" "$(SIGN_CERT)" "$(DESTDIR)$(MODDIR)/fattree.ko")
 	@set -e; printf '%s\n' "$$INSTALL_FILES" | while read -r src dst mode tag; do \
+		[ "$$tag" = module ] && continue; \
 		if [ "$$tag" = fttraffic ] && [ ! -f "$(BUILD)/bin/fttraffic" ]; then \
 			echo "  SKIP    $(DESTDIR)$$dst (fttraffic is not built)"; continue; \
 		fi; \
@@ -302,10 +373,6 @@ install: tools man
 		else \
 			install -D -m "$$mode" "$$src" "$(DESTDIR)$$dst"; \
 		fi; \
-		$(if $(SIGN_KEY),if [ "$$tag" = module ]; then \
-			echo "  SIGN    $(DESTDIR)$$dst ($(SIGN_HASH)$(,) $(SIGN_CERT))"; \
-			"$(SIGN_FILE)" "$(SIGN_HASH)" "$(SIGN_KEY)" "$(SIGN_CERT)" "$(DESTDIR)$$dst"; \
-		fi;) \
 	done
 	@$(RUN_DEPMOD)
 

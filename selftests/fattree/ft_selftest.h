@@ -32,27 +32,31 @@ int ft_module_ensure(void);
  * says otherwise) multiplied by $FT_TIMEOUT_SCALE, a whole number (default
  * 1): the debug kernel lane (scripts/check-debug) runs the suite many times
  * slower, under KASAN, lockdep and kmemleak in an emulated machine.
- * Expanded after kselftest_harness.h, whose fixture list it walks.
+ *
+ * The harness's own TEST_HARNESS_MAIN is expanded, so each kernel's
+ * harness keeps its main() (6.1's adds a constructor that 6.12's no longer
+ * needs); only its call of test_harness_run() is redirected, by the
+ * #define below, to ft_harness_run(), which scales the timeouts first. It
+ * reads the fixture list and each test's timeout: the harness's data,
+ * the same in 6.1's and 6.12's kselftest_harness.h.
+ * Defined only where kselftest_harness.h was included first.
  */
-#define FT_HARNESS_MAIN							\
-	static void __attribute__((constructor))			\
-	__constructor_order_last(void)					\
-	{								\
-		if (!__constructor_order)				\
-			__constructor_order = _CONSTRUCTOR_ORDER_BACKWARD; \
-	}								\
-	int main(int argc, char **argv)					\
-	{								\
-		const char *e = getenv("FT_TIMEOUT_SCALE");		\
-		int scale = e ? atoi(e) : 1;				\
-		struct __fixture_metadata *f;				\
-		struct __test_metadata *t;				\
-									\
-		for (f = __fixture_list; scale > 1 && f; f = f->next)	\
-			for (t = f->tests; t; t = t->next)		\
-				t->timeout *= scale;			\
-		return test_harness_run(argc, argv);			\
-	}
+#ifdef TEST_HARNESS_MAIN
+static inline int ft_harness_run(int argc, char **argv)
+{
+	const char *e = getenv("FT_TIMEOUT_SCALE");
+	int scale = e ? atoi(e) : 1;
+	struct __fixture_metadata *f;
+	struct __test_metadata *t;
+
+	for (f = __fixture_list; scale > 1 && f; f = f->next)
+		for (t = f->tests; t; t = t->next)
+			t->timeout *= scale;
+	return test_harness_run(argc, argv);
+}
+#define test_harness_run ft_harness_run
+#define FT_HARNESS_MAIN TEST_HARNESS_MAIN
+#endif
 
 /* A number from sysfs, or -1. */
 long long ft_sysfs_num(const char *path);
