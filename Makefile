@@ -279,6 +279,7 @@ $(BUILD)/man/ftsim.1 $(MANDIR)/man1/ftsim.1 0644 -
 $(BUILD)/man/fttraffic.1 $(MANDIR)/man1/fttraffic.1 0644 fttraffic
 $(BUILD)/man/fattree.4 $(MANDIR)/man4/fattree.4 0644 -
 daemon/fattreed@.service $(UNITDIR)/fattreed@.service 0644 unit
+daemon/fattree-fabric@.service $(UNITDIR)/fattree-fabric@.service 0644 unit
 uapi/fattree.yaml $(DATADIR)/fattree.yaml 0644 -
 uapi/linux/fattree.h $(INCLUDEDIR)/linux/fattree.h 0644 -
 uapi/linux/if_fattree.h $(INCLUDEDIR)/linux/if_fattree.h 0644 -
@@ -367,7 +368,8 @@ install: tools man
 		echo "  INSTALL $(DESTDIR)$$dst"; \
 		if [ "$$tag" = unit ]; then \
 			install -d "$$(dirname "$(DESTDIR)$$dst")"; \
-			sed 's|^ExecStart=[^ ]*/fattreed|ExecStart=$(SBINDIR)/fattreed|' "$$src" \
+			sed -e 's|^ExecStart=[^ ]*/fattreed|ExecStart=$(SBINDIR)/fattreed|' \
+			    -e 's|^\(Exec[A-Za-z]*=\)[^ ]*/ftctl |\1$(BINDIR)/ftctl |' "$$src" \
 				> "$(DESTDIR)$$dst"; \
 			chmod "$$mode" "$(DESTDIR)$$dst"; \
 		else \
