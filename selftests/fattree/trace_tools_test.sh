@@ -31,7 +31,11 @@ usable() {
 		return 1
 	fi
 	"$@" > "$tmp/probe" 2>&1 && return 0
-	why="$tool cannot run here: $(tail -1 "$tmp/probe")"
+	# The tool's own first error line says why; else its last line.
+	why=$(grep -m1 -i "error" "$tmp/probe" || tail -1 "$tmp/probe")
+	[ "$tool" = bpftrace ] && [ ! -d /sys/fs/bpf ] && ! grep -qw bpf /proc/filesystems &&
+		why="this kernel has no BPF (CONFIG_BPF_SYSCALL); $why"
+	why="$tool cannot run here: $why"
 	return 1
 }
 # show FILE: a tool's output as TAP diagnostics
