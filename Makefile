@@ -283,6 +283,8 @@ daemon/fattree-fabric@.service $(UNITDIR)/fattree-fabric@.service 0644 unit
 uapi/fattree.yaml $(DATADIR)/fattree.yaml 0644 -
 uapi/linux/fattree.h $(INCLUDEDIR)/linux/fattree.h 0644 -
 uapi/linux/if_fattree.h $(INCLUDEDIR)/linux/if_fattree.h 0644 -
+python/fattree.py $(DATADIR)/python/fattree.py 0644 -
+python/fattree_mininet.py $(DATADIR)/python/fattree_mininet.py 0644 -
 tools/completion/fattree $(COMPLETIONDIR)/ftctl 0644 -
 tools/completion/fattree $(COMPLETIONDIR)/fttraffic 0644 fttraffic
 tools/completion/fattree $(COMPLETIONDIR)/ftsim 0644 -

@@ -17,11 +17,12 @@ the spec's attribute names (``stats['offered']``, ``link['max-cycle']``).
 Refusals raise fattree.Error, whose str() is the kernel's extended-ack
 message. Changes need CAP_NET_ADMIN, reads do not.
 
-Where things are found: the spec in $FATTREE_SPEC, else the installed
-/usr/share/fattree/fattree.yaml (or /usr/local), else the source tree's
-uapi/fattree.yaml; the YNL library in $FATTREE_YNL (the directory holding
-lib/ynl.py), else build/ynl/tools/net/ynl of the source tree (make ynl
-extracts it from Debian's linux-source-6.12).
+Where things are found: the spec in $FATTREE_SPEC, else beside the
+installed module (make install puts this file in PREFIX/share/fattree/
+python/, so PYTHONPATH=/usr/local/share/fattree/python), else the source
+tree's uapi/fattree.yaml; the YNL library in $FATTREE_YNL (the directory
+holding lib/ynl.py), else build/ynl/tools/net/ynl of the source tree
+(make ynl extracts it from Debian's linux-source-6.12).
 """
 import os
 import sys
@@ -37,10 +38,13 @@ def _first(*paths):
     return None
 
 
+# Installed, this file is PREFIX/share/fattree/python/fattree.py: the spec
+# is beside it, one directory up; in the source tree, under uapi/.
 _SPEC = _first(os.environ.get('FATTREE_SPEC'),
+               os.path.join(_TOP, 'fattree.yaml'),
+               os.path.join(_TOP, 'uapi', 'fattree.yaml'),
                '/usr/share/fattree/fattree.yaml',
-               '/usr/local/share/fattree/fattree.yaml',
-               os.path.join(_TOP, 'uapi', 'fattree.yaml'))
+               '/usr/local/share/fattree/fattree.yaml')
 _YNL = _first(os.environ.get('FATTREE_YNL'),
               os.path.join(_TOP, 'build', 'ynl', 'tools', 'net', 'ynl'))
 if _YNL and _YNL not in sys.path:
