@@ -9,11 +9,14 @@
  * well-formed command ends in exit 3 before any netlink, a bad one in
  * exit 2 and help in exit 0; nothing else may happen, crash or leak.
  * Every object's parsed request is reset between inputs (units/), as in
- * a new process.
+ * a new process. -n and -batch are left out (system_options()); ftctl-args
+ * and ftctl_test.sh test them.
  */
 #include <errno.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "ftnl.h"
 #include "fz_argv.h"
@@ -40,6 +43,36 @@ static void reset(void)
 	fz_ftctl_monitor_reset();
 }
 
+/*
+ * Does the command line ask for -n NETNS or -batch FILE (-force with it)?
+ * Those enter namespaces and fork a child per line: not for a fuzzer's
+ * process, and their own failures (no such namespace or file) are exit
+ * 1, which the invariant below leaves out. Short options may cluster
+ * (-jb F) and long ones be abbreviated (--ba F), as getopt takes them.
+ */
+static bool system_options(const struct fz_argv *a)
+{
+	static const char *const longs[] = { "batch", "netns", "force" };
+	const char *w;
+	size_t i, k;
+	int n;
+
+	for (n = 1; n < a->argc && a->argv[n][0] == '-'; n++) {
+		w = a->argv[n];
+		if (w[1] != '-') {
+			if (strpbrk(w + 1, "bnf"))
+				return true;
+			continue;
+		}
+		for (k = 0; k < sizeof(longs) / sizeof(longs[0]); k++) {
+			i = strcspn(w + 2, "=");
+			if (i && !strncmp(w + 2, longs[k], i))
+				return true;
+		}
+	}
+	return false;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -50,6 +83,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (fz_argv_build(&a, "ftctl", data, size))
 		return 0;
+	if (system_options(&a)) {
+		fz_argv_free(&a);
+		return 0;
+	}
 	/* "demand watch" catches SIGINT and SIGTERM: give them back. */
 	sigaction(SIGINT, NULL, &sint);
 	sigaction(SIGTERM, NULL, &sterm);
