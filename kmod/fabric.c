@@ -88,6 +88,12 @@ static u32 ft_fab_circuit_cap(u32 n)
 	return min_t(u64, max_t(u64, 8ULL * n, 4096), FT_CIRCUITS_MAX);
 }
 
+/* Control-class frames the fabric may hold in receive queues (leaf.c). */
+static u32 ft_fab_control_max(u32 n)
+{
+	return max_t(u32, FT_CONTROL_MIN, FT_CONTROL_PER_LEAF * n);
+}
+
 /*
  * What one leaf device costs the kernel besides the module's tables: the
  * net_device and its private part, its queues, its sysfs directory, IPv4
@@ -112,8 +118,7 @@ static u64 ft_fab_mem_estimate(const struct ft_topo *t, u32 max_msgs, u64 pairs)
 	       ft_circuits_mem_size(ft_fab_circuit_cap(t->n)) +
 	       FT_DEMAND_MAX * sizeof(struct ft_pairs_demand) +
 	       (u64)t->n * (FT_LEAF_KERNEL_BYTES + 2 * sizeof(void *)) +
-	       (u64)max_t(u64, FT_CONTROL_MIN, FT_CONTROL_PER_LEAF * t->n) *
-	       SKB_DATA_ALIGN(sizeof(struct sk_buff));
+	       (u64)ft_fab_control_max(t->n) * SKB_DATA_ALIGN(sizeof(struct sk_buff));
 }
 
 static int ft_fab_check_limits(struct ft_fab_params *p, struct ft_topo *t,
@@ -223,7 +228,7 @@ static struct ft_fab *ft_fab_alloc(struct net *net, const struct ft_fab_params *
 	fab->arbitration = p->arbitration;
 	fab->profile = p->profile;
 	fab->backlog_max = p->backlog;
-	fab->control_max = max_t(u32, FT_CONTROL_MIN, FT_CONTROL_PER_LEAF * n);
+	fab->control_max = ft_fab_control_max(n);
 	atomic_set(&fab->control_held, 0);
 	fab->seed = p->core.seed;
 	fab->synth_pairs_max = ft_fab_synth_pairs(n);

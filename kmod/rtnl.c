@@ -54,7 +54,6 @@ static struct net *ft_rtnl_get_link_net(const struct net_device *dev)
 
 struct rtnl_link_ops ft_leaf_link_ops __read_mostly = {
 	.kind = FATTREE_LINK_KIND,
-	.priv_size = sizeof(struct ft_leaf),
 	.netns_refund = true,
 	.validate = ft_rtnl_validate,
 	.get_size = ft_rtnl_get_size,

@@ -313,22 +313,20 @@ static int split_words(char *line, char **w)
 	}
 }
 
-/* Run one batch line in a child, so each command starts from a clean slate. */
-static int batch_line(struct ftctl *ctl, char *line, const char *netns, bool parse_only)
+/*
+ * Run one batch line in a child, so each command starts from a clean
+ * slate; the child splits its own copy of the line.
+ */
+static int batch_line(struct ftctl *ctl, char *line, bool parse_only)
 {
 	char *w[FTCTL_BATCH_WORDS];
 	int n, status;
 	pid_t pid;
 
-	n = split_words(line, w);
-	if (n < 0) {
-		fprintf(stderr, "ftctl: an unclosed quote, or more than %d words\n",
-			FTCTL_BATCH_WORDS - 1);
-		return FTCTL_EXIT_USAGE;
-	}
-	if (!n)
+	/* Blank lines and comments need no child. */
+	line += strspn(line, " \t\r\n");
+	if (!*line || *line == '#')
 		return 0;
-	w[n] = NULL;
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
@@ -336,13 +334,49 @@ static int batch_line(struct ftctl *ctl, char *line, const char *netns, bool par
 		return FTCTL_EXIT_FAIL;
 	}
 	if (!pid) {
-		n = ftctl_one(ctl, n, w, netns, parse_only);
+		n = split_words(line, w);
+		if (n < 0) {
+			fprintf(stderr, "ftctl: an unclosed quote, or more than %d words\n",
+				FTCTL_BATCH_WORDS - 1);
+			_exit(FTCTL_EXIT_USAGE);
+		}
+		w[n] = NULL;
+		n = ftctl_one(ctl, n, w, NULL, parse_only);
 		fflush(NULL);
 		_exit(n);
 	}
 	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
 		return FTCTL_EXIT_FAIL;
 	return WEXITSTATUS(status);
+}
+
+/*
+ * The lines of @f, all read (standard input can be read only once);
+ * false when memory ran out (the lines read so far are in *@lines).
+ */
+static bool read_lines(FILE *f, char ***lines, size_t *n)
+{
+	char **more, *line = NULL;
+	size_t cap = 0, len = 0;
+
+	*lines = NULL;
+	*n = 0;
+	while (getline(&line, &cap, f) >= 0) {
+		if (*n == len) {
+			len = len ? 2 * len : 64;
+			more = realloc(*lines, len * sizeof(**lines));
+			if (!more) {
+				free(line);
+				return false;
+			}
+			*lines = more;
+		}
+		(*lines)[(*n)++] = line;
+		line = NULL;
+		cap = 0;
+	}
+	free(line);
+	return true;
 }
 
 /*
@@ -354,49 +388,28 @@ static int batch_line(struct ftctl *ctl, char *line, const char *netns, bool par
 static int ftctl_batch(struct ftctl *ctl, const char *file, const char *netns, bool force)
 {
 	FILE *f = strcmp(file, "-") ? fopen(file, "r") : stdin;
-	char *line = NULL, *copy;
-	size_t cap = 0, nr;
 	int pass, rc, first = 0;
+	char **lines;
+	size_t i, n;
 
 	if (!f) {
 		fprintf(stderr, "ftctl: -batch %s: %s\n", file, strerror(errno));
 		return FTCTL_EXIT_FAIL;
 	}
-	/* Standard input is read once: keep its lines for the second pass. */
-	char *all = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&all, &len);
-
-	while (mem && getline(&line, &cap, f) >= 0)
-		fputs(line, mem);
+	if (!read_lines(f, &lines, &n)) {
+		fprintf(stderr, "ftctl: -batch %s: out of memory\n", file);
+		first = FTCTL_EXIT_FAIL;
+	}
 	if (f != stdin)
 		fclose(f);
-	if (!mem || fclose(mem)) {
-		fprintf(stderr, "ftctl: -batch %s: out of memory\n", file);
-		free(line);
-		return FTCTL_EXIT_FAIL;
-	}
-	if (netns && (rc = enter_netns(netns)))
-		goto out;
+	if (netns && !first)
+		first = enter_netns(netns);
 	for (pass = 0; pass < 2 && !first; pass++) {
-		char *p = all, *nl;
-
-		for (nr = 1; p && *p; nr++, p = nl) {
-			nl = strchr(p, '\n');
-			if (nl)
-				*nl++ = '\0';
-			copy = strdup(p);
-			if (!copy) {
-				first = FTCTL_EXIT_FAIL;
-				break;
-			}
-			rc = batch_line(ctl, copy, NULL, pass == 0);
-			free(copy);
-			if (nl)
-				nl[-1] = '\n';
+		for (i = 0; i < n; i++) {
+			rc = batch_line(ctl, lines[i], pass == 0);
 			if (!rc)
 				continue;
-			fprintf(stderr, "ftctl: %s:%zu: %s\n", file, nr,
+			fprintf(stderr, "ftctl: %s:%zu: %s\n", file, i + 1,
 				pass ? "command failed" : "bad command line");
 			if (!first)
 				first = rc;
@@ -404,11 +417,10 @@ static int ftctl_batch(struct ftctl *ctl, const char *file, const char *netns, b
 				break;
 		}
 	}
-	rc = first;
-out:
-	free(all);
-	free(line);
-	return rc;
+	for (i = 0; i < n; i++)
+		free(lines[i]);
+	free(lines);
+	return first;
 }
 
 int main(int argc, char **argv)

@@ -94,10 +94,9 @@ static double now_s(void)
 /* Seconds (0.5, 2) or a duration with its unit (500ms, 2s). */
 static int parse_interval(const char *word, uint64_t *ms)
 {
-	const char *why;
 	uint64_t ns;
 
-	if (ft_parse_duration(word, 1000000000, &ns, &why) ||
+	if (ft_parse_duration(word, 1000000000, &ns, NULL) ||
 	    ns < MIN_MS * 1000000ULL || ns > MAX_MS * 1000000ULL)
 		return ftctl_usage_err(CMD, "bad interval SEC '%s': from %.1f s to %d s (e.g. 0.5, 500ms, 2s)",
 				       word, MIN_MS / 1000.0, MAX_MS / 1000);

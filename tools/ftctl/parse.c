@@ -234,25 +234,27 @@ int ftctl_parse_u32_list_at(const char *cmd, const char *where,
 
 int ftctl_parse_period(const char *cmd, const char *word, uint64_t *ns)
 {
-	size_t num = strspn(word, "0123456789");
-	const char *why;
-
-	if (word[num] == '.')
-		num += 1 + strspn(word + num + 1, "0123456789");
+	const char *unit;
 
 	if (!strcmp(word, "manual") || !strcmp(word, "0")) {
 		*ns = 0;
 		return 0;
 	}
-	if (num && !word[num])
+	switch (ft_parse_duration(word, 0, ns, &unit)) {
+	case 0:
+		return 0;
+	case FT_DURATION_NO_UNIT:
 		return ftctl_usage_err(cmd, "bad period '%s': missing unit (ns, us, ms or s, e.g. '%sus'); 0 or manual for manual stepping",
 				       word, word);
-	if (!ft_parse_duration(word, 0, ns, &why))
-		return 0;
-	if (num && !strncmp(why, "unknown unit", 12))
+	case FT_DURATION_BAD_UNIT:
 		return ftctl_usage_err(cmd, "bad period '%s': unknown unit '%s' (ns, us, ms or s)",
-				       word, word + num);
-	return ftctl_usage_err(cmd, "bad period '%s': %s", word, why);
+				       word, unit);
+	case FT_DURATION_TOO_LARGE:
+		return ftctl_usage_err(cmd, "bad period '%s': too large", word);
+	default:
+		return ftctl_usage_err(cmd, "bad period '%s': expected a number and a unit (ns, us, ms, s), e.g. 1.5ms",
+				       word);
+	}
 }
 
 static void list_names(char *buf, size_t len, const char *const *names,

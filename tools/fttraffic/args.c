@@ -135,11 +135,10 @@ static int num(const char *opt, const char *arg, uint64_t lo, uint64_t hi, uint6
 static int seconds(const char *opt, const char *arg, double lo, double hi, double *out)
 {
 	char want[96];
-	const char *why;
 	uint64_t ns;
 
 	snprintf(want, sizeof(want), "seconds from %g to %g, or a duration (500ms, 2s)", lo, hi);
-	if (ft_parse_duration(arg, 1000000000, &ns, &why) || ns < lo * 1e9 || ns > hi * 1e9)
+	if (ft_parse_duration(arg, 1000000000, &ns, NULL) || ns < lo * 1e9 || ns > hi * 1e9)
 		return bad(opt, arg, want);
 	*out = ns / 1e9;
 	return 0;

@@ -36,18 +36,16 @@ static int ft_scale(uint64_t whole, uint64_t frac, uint64_t pow10, uint64_t mul,
 }
 
 int ft_parse_duration(const char *word, uint64_t bare_ns, uint64_t *ns,
-		      const char **why)
+		      const char **unit)
 {
 	uint64_t whole = 0, frac = 0, pow10 = 1, mul = 0;
-	const char *p = word, *unit;
+	const char *p = word;
 	size_t i;
 	int digits = 0;
 
 	for (; *p >= '0' && *p <= '9'; p++, digits++) {
-		if (whole > (UINT64_MAX - 9) / 10) {
-			*why = "too large";
-			return -1;
-		}
+		if (whole > (UINT64_MAX - 9) / 10)
+			return FT_DURATION_TOO_LARGE;
 		whole = whole * 10 + (uint64_t)(*p - '0');
 	}
 	if (*p == '.') {
@@ -59,28 +57,21 @@ int ft_parse_duration(const char *word, uint64_t bare_ns, uint64_t *ns,
 			}
 		}
 	}
-	if (!digits) {
-		*why = "expected a number and a unit (ns, us, ms, s), e.g. 1.5ms";
-		return -1;
-	}
-	unit = p;
-	if (!*unit) {
-		if (!bare_ns) {
-			*why = "missing unit (ns, us, ms or s)";
-			return -1;
-		}
+	if (unit)
+		*unit = p;
+	if (!digits)
+		return FT_DURATION_NO_NUMBER;
+	if (!*p) {
+		if (!bare_ns)
+			return FT_DURATION_NO_UNIT;
 		mul = bare_ns;
 	}
-	for (i = 0; *unit && i < sizeof(ft_units) / sizeof(ft_units[0]); i++)
-		if (!strcmp(unit, ft_units[i].unit))
+	for (i = 0; *p && i < sizeof(ft_units) / sizeof(ft_units[0]); i++)
+		if (!strcmp(p, ft_units[i].unit))
 			mul = ft_units[i].ns;
-	if (!mul) {
-		*why = "unknown unit (ns, us, ms or s)";
-		return -1;
-	}
-	if (ft_scale(whole, frac, pow10, mul, ns)) {
-		*why = "too large";
-		return -1;
-	}
+	if (!mul)
+		return FT_DURATION_BAD_UNIT;
+	if (ft_scale(whole, frac, pow10, mul, ns))
+		return FT_DURATION_TOO_LARGE;
 	return 0;
 }
