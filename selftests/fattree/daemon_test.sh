@@ -88,7 +88,9 @@ ip -n dA link set c0-l1 up; ip -n dB link set c0-l14 up
 tc -n dA qdisc replace dev c0-l1 root pfifo limit 10000
 start --lease 64 --idle 16
 res=$("$udp" dA dB 10.97.0.2 3000 64)
-check "a UDP stream arrives whole and in order" 'echo "$res" | grep -q "received 3000 lost 0 reordered 0"' "$res"
+check "a UDP stream arrives whole and in order" 'echo "$res" | grep -q "received 3000 lost 0 reordered 0"' \
+	"$res; fabric: $(json c0 '" ".join("%s %s" % kv for kv in f["stats"].items() if kv[1])'); \
+dB: $(ip netns exec dB nstat -az 2>/dev/null | awk '/Udp|Ip.*Discard|Ip.*Errors/ && $2 { printf "%s %s ", $1, $2 }')"
 
 # SIGKILL mid-traffic, then a new daemon: nothing lost, circuits kept.
 total=$(( $(json c0 'f["stats"]["synth_delivered"]') + $(awk '{ t += $3 } END { print t }' "$tmp/alltoall") ))
