@@ -19,7 +19,7 @@ enum {
 	O_HELP = 'h', O_VERSION = 'V', O_VERBOSE = 'v',
 	O_ORDER = 256, O_RELEASE, O_RANDOM_FIT, O_SEED, O_LEASE, O_IDLE,
 	O_ROUND_MS, O_MAX_REQ, O_PID_FILE, O_STATUS_FILE, O_SYSLOG, O_LOG_LEVEL,
-	O_STATUS,
+	O_STATUS, O_METRICS_FILE,
 };
 
 static const struct option ftd_opts[] = {
@@ -37,6 +37,7 @@ static const struct option ftd_opts[] = {
 	{ "daemon", optional_argument, NULL, O_DAEMON },
 	{ "pid-file", required_argument, NULL, O_PID_FILE },
 	{ "status-file", required_argument, NULL, O_STATUS_FILE },
+	{ "metrics-file", required_argument, NULL, O_METRICS_FILE },
 	{ "syslog", optional_argument, NULL, O_SYSLOG },
 	{ "log-level", required_argument, NULL, O_LOG_LEVEL },
 	{ "verbose", no_argument, NULL, O_VERBOSE },
@@ -74,6 +75,10 @@ void ftd_usage(FILE *f)
 		"      --status-file FILE     per-round statistics as JSON, rewritten each round\n"
 		"                             (default /run/fattreed/NAME.json)\n"
 		"      --status               print the running daemon's statistics and exit\n"
+		"      --metrics-file FILE    Prometheus text metrics for node_exporter's\n"
+		"                             textfile collector, rewritten at most once a\n"
+		"                             second (e.g. /var/lib/prometheus/node-exporter/\n"
+		"                             fattreed-NAME.prom)\n"
 		"      --syslog               log to syslog instead of stderr\n"
 		"      --log-level L          err, warning, info (default), debug\n"
 		"  -v, --verbose              --log-level debug\n"
@@ -194,6 +199,8 @@ static int ftd_apply(struct ftd_config *c, int opt, const char *name, const char
 		return set_str(name, c->pid_file, sizeof(c->pid_file), v);
 	case O_STATUS_FILE:
 		return set_str(name, c->status_file, sizeof(c->status_file), v);
+	case O_METRICS_FILE:
+		return set_str(name, c->metrics_file, sizeof(c->metrics_file), v);
 	case O_SYSLOG:
 		return parse_bool(name, v, &c->syslog);
 	case O_LOG_LEVEL:

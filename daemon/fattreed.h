@@ -3,13 +3,15 @@
  * fattreed: the centralized scheduler of a fattree fabric. Shared
  * declarations of its files: config.c (flags and config file), log.c,
  * kernel.c (the fabric over generic netlink), round.c (one scheduling
- * round), main.c (the loop, signals, pid file).
+ * round), metrics.c (Prometheus text), main.c (the loop, signals, pid
+ * file).
  */
 #ifndef FATTREED_H
 #define FATTREED_H
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "ftnl.h"
 #include "sched/ft_sched.h"
@@ -29,6 +31,7 @@ struct ftd_config {
 	int log_level;			/* LOG_ERR .. LOG_DEBUG */
 	char pid_file[256];
 	char status_file[256];
+	char metrics_file[256];		/* Prometheus text, "" for none */
 	char config_file[256];
 	bool print_status;		/* --status: print it and exit */
 };
@@ -84,6 +87,18 @@ struct ftd_round_stats {
 	uint64_t cycle;
 };
 
+/* metrics.c: what the metrics add to the totals kept for the status. */
+#define FTD_SCHED_BUCKETS	12
+extern const double ftd_sched_buckets[FTD_SCHED_BUCKETS];
+
+struct ftd_metrics {
+	uint64_t sched_bucket[FTD_SCHED_BUCKETS + 1];	/* the last: +Inf */
+	uint64_t sched_count;
+	double sched_sum, install_sum;	/* seconds */
+	uint64_t released_total;
+	double written;			/* CLOCK_MONOTONIC of the last write */
+};
+
 struct ftd {
 	struct ftd_config cfg;
 	struct ftnl nl;
@@ -96,6 +111,7 @@ struct ftd {
 	uint64_t granted_total, requests_total;
 	uint32_t failed_links;		/* directed links failed, last read */
 	struct ftd_round_stats last;
+	struct ftd_metrics metrics;
 };
 
 int ftd_setup(struct ftd *d);
@@ -103,5 +119,9 @@ void ftd_teardown(struct ftd *d);
 int ftd_round(struct ftd *d);
 int ftd_status_write(const struct ftd *d);
 int ftd_status_print(const struct ftd_config *c);
+void ftd_metrics_observe(struct ftd_metrics *m, double sched_us, double install_us);
+void ftd_metrics_format(FILE *f, const struct ftd *d);
+/* At most once a second unless @now; nothing without --metrics-file. */
+void ftd_metrics_write(struct ftd *d, bool now);
 
 #endif /* FATTREED_H */

@@ -132,6 +132,7 @@ int main(int argc, char **argv)
 		if (poll(&p, 1, d->cfg.round_ms) > 0 && demand)
 			ftd_demand_drain(demand);
 	}
+	ftd_metrics_write(d, true);
 	ftd_log(LOG_INFO, "stopping after %llu rounds: %llu of %llu requests granted",
 		(unsigned long long)d->rounds, (unsigned long long)d->granted_total,
 		(unsigned long long)d->requests_total);

@@ -176,6 +176,7 @@ int ftd_round(struct ftd *d)
 	if (err < 0)
 		goto out;
 	st->released = err;
+	d->metrics.released_total += err;
 	n = ftd_demand(&d->nl, d->cfg.fabric, &dm);
 	if (n < 0) {
 		err = n;
@@ -236,6 +237,8 @@ int ftd_round(struct ftd *d)
 				goto out;
 		}
 	}
+	if (nreq)
+		ftd_metrics_observe(&d->metrics, st->sched_us, st->install_us);
 	st->granted = k;
 	st->circuits = circuits + k;
 	d->granted_total += k;
@@ -251,8 +254,10 @@ out:
 	free(req);
 	free(out);
 	free(c);
-	if (!err)
+	if (!err) {
 		ftd_status_write(d);
+		ftd_metrics_write(d, false);
+	}
 	return err;
 }
 

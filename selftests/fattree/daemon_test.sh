@@ -6,7 +6,8 @@
 # a real UDP stream arrives whole and in order; killing the daemon with
 # SIGKILL mid-traffic and starting it again loses nothing, keeps the
 # circuits, and later frees the adopted ones that went idle; bad flags and
-# a bad config file give a clear error and exit status 2.
+# a bad config file give a clear error and exit status 2; the Prometheus
+# metrics file parses and agrees with --status.
 here=$(cd "$(dirname "$0")" && pwd)
 ftctl=$here/ftctl
 ftd=$here/fattreed
@@ -40,7 +41,7 @@ rows() { # pattern: permutation, alltoall, hotspot -> rows file
 }
 
 echo "TAP version 13"
-echo "1..14"
+echo "1..15"
 [ -d /sys/module/fattree ] || insmod "$here/fattree.ko"
 "$ftctl" fabric del c0 2>/dev/null
 
@@ -61,7 +62,7 @@ total=$(rows permutation)
 sleep 0.5
 check "without the daemon nothing moves" '[ "$(json c0 "f[\"stats\"][\"synth_delivered\"]")" = 0 ]'
 # The daemon logs every circuit it installs (debug level).
-start --lease 16 --idle 8 --log-level debug
+start --lease 16 --idle 8 --log-level debug --metrics-file "$tmp/fattreed-c0.prom"
 drain 30; rc=$?
 check "per-round statistics through fattreed --status" \
 	'"$ftd" --fabric c0 --status | /usr/bin/python3 -c "import json,sys; s=json.load(sys.stdin); assert s[\"rounds\"] > 0 and 0 < s[\"schedulability_ratio\"] <= 1"'
@@ -75,6 +76,23 @@ for p in alltoall hotspot; do
 	check "a $p completes" '[ $rc = 0 ] && [ $((after - before)) = $total ]' "$((after - before)) of $total"
 done
 stop
+# Stopping writes the metrics once more: they and the status tell the same.
+check "Prometheus metrics agree with --status" '/usr/bin/python3 - "$tmp/fattreed-c0.prom" /run/fattreed/c0.json <<"EOF"
+import json, sys
+from prometheus_client.parser import text_string_to_metric_families as parse
+fams = {f.name: f for f in parse(open(sys.argv[1]).read())}
+st = json.load(open(sys.argv[2]))
+one = lambda name: [s.value for s in fams[name].samples if s.labels["fabric"] == "c0"][0]
+assert one("fattreed_rounds") == st["rounds"], "rounds"
+assert one("fattreed_requests") == st["requests"] > 0, "requests"
+assert one("fattreed_granted") == st["granted"] > 0, "granted"
+assert abs(one("fattreed_schedulability_ratio") - st["schedulability_ratio"]) < 1e-9
+h = fams["fattreed_schedule_seconds"]
+assert h.type == "histogram"
+b = [s.value for s in h.samples if s.name.endswith("_bucket")]
+count = [s.value for s in h.samples if s.name.endswith("_count")][0]
+assert b == sorted(b) and b[-1] == count and 0 < count <= st["rounds"], (b, count)
+EOF' "$(cat "$tmp/fattreed-c0.prom" 2>&1 | head -20)"
 cat "$tmp/permutation" "$tmp/alltoall" "$tmp/hotspot" | awk '{ print $1, $2 }' | sort -u > "$tmp/demanded"
 sed -n 's/.*debug: circuit \([0-9]*\) -> \([0-9]*\)$/\1 \2/p' "$tmp/ftd.log" | sort -u > "$tmp/seen.u"
 check "circuits only for pairs that had demand" '[ -s "$tmp/seen.u" ] && [ -z "$(comm -23 "$tmp/seen.u" "$tmp/demanded")" ]' \
