@@ -265,7 +265,9 @@ SIGN_HASH ?= $(or $(shell sed -n 's/^CONFIG_MODULE_SIG_HASH="\(.*\)"/\1/p' $(INS
 # Every installed file, one per line: source, destination, mode, and a tag:
 # "-" plain, "module" the kernel module (installed by MODULES_INSTALL, not
 # by the loop), "unit" the systemd unit (its
-# ExecStart rewritten to SBINDIR), "fttraffic" only when fttraffic is built.
+# ExecStart rewritten to SBINDIR), "fttraffic" only when fttraffic is built,
+# "ynl" only when `make ynl` has extracted the kernel's YNL library, which
+# the Python API drives (installed beside it, under python/ynl/).
 # `make uninstall` removes exactly these destinations.
 define INSTALL_FILES
 kmod/fattree.ko $(MODDIR)/fattree.ko 0644 module
@@ -285,6 +287,9 @@ uapi/linux/fattree.h $(INCLUDEDIR)/linux/fattree.h 0644 -
 uapi/linux/if_fattree.h $(INCLUDEDIR)/linux/if_fattree.h 0644 -
 python/fattree.py $(DATADIR)/python/fattree.py 0644 -
 python/fattree_mininet.py $(DATADIR)/python/fattree_mininet.py 0644 -
+$(BUILD)/ynl/tools/net/ynl/lib/__init__.py $(DATADIR)/python/ynl/lib/__init__.py 0644 ynl
+$(BUILD)/ynl/tools/net/ynl/lib/nlspec.py $(DATADIR)/python/ynl/lib/nlspec.py 0644 ynl
+$(BUILD)/ynl/tools/net/ynl/lib/ynl.py $(DATADIR)/python/ynl/lib/ynl.py 0644 ynl
 tools/completion/fattree $(COMPLETIONDIR)/ftctl 0644 -
 tools/completion/fattree $(COMPLETIONDIR)/fttraffic 0644 fttraffic
 tools/completion/fattree $(COMPLETIONDIR)/ftsim 0644 -
@@ -344,7 +349,7 @@ install: tools man
 		  exit 1; }
 	@missing=; printf '%s\n' "$$INSTALL_FILES" | { \
 	while read -r src dst mode tag; do \
-		[ "$$tag" = fttraffic ] && continue; \
+		case "$$tag" in fttraffic|ynl) continue;; esac; \
 		[ -f "$$src" ] || missing="$$missing $$src"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -366,6 +371,9 @@ install: tools man
 		[ "$$tag" = module ] && continue; \
 		if [ "$$tag" = fttraffic ] && [ ! -f "$(BUILD)/bin/fttraffic" ]; then \
 			echo "  SKIP    $(DESTDIR)$$dst (fttraffic is not built)"; continue; \
+		fi; \
+		if [ "$$tag" = ynl ] && [ ! -f "$$src" ]; then \
+			echo "  SKIP    $(DESTDIR)$$dst (no YNL library: make ynl first)"; continue; \
 		fi; \
 		echo "  INSTALL $(DESTDIR)$$dst"; \
 		if [ "$$tag" = unit ]; then \
@@ -402,7 +410,8 @@ uninstall:
 		printf '%s\n' "$$INSTALL_FILES" | while read -r src dst mode tag; do \
 			echo "$$dst"; done | $(RM_EMPTY_DIRS); \
 	else \
-		rmdir "$(DATADIR)" 2>/dev/null || true; \
+		for d in python/ynl/lib python/ynl python .; do \
+			rmdir "$(DATADIR)/$$d" 2>/dev/null || true; done; \
 	fi
 
 # Reads installed paths (without DESTDIR) on stdin and removes their

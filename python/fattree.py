@@ -21,8 +21,9 @@ Where things are found: the spec in $FATTREE_SPEC, else beside the
 installed module (make install puts this file in PREFIX/share/fattree/
 python/, so PYTHONPATH=/usr/local/share/fattree/python), else the source
 tree's uapi/fattree.yaml; the YNL library in $FATTREE_YNL (the directory
-holding lib/ynl.py), else build/ynl/tools/net/ynl of the source tree
-(make ynl extracts it from Debian's linux-source-6.12).
+holding lib/ynl.py), else beside this file in ynl/ (make install puts it
+there when make ynl has run), else build/ynl/tools/net/ynl of the source
+tree (make ynl extracts it from Debian's linux-source-6.12).
 """
 import os
 import sys
@@ -46,6 +47,7 @@ _SPEC = _first(os.environ.get('FATTREE_SPEC'),
                '/usr/share/fattree/fattree.yaml',
                '/usr/local/share/fattree/fattree.yaml')
 _YNL = _first(os.environ.get('FATTREE_YNL'),
+              os.path.join(_HERE, 'ynl'),
               os.path.join(_TOP, 'build', 'ynl', 'tools', 'net', 'ynl'))
 if _YNL and _YNL not in sys.path:
     sys.path.insert(0, _YNL)
