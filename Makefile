@@ -25,7 +25,9 @@ CC	?= gcc
 # paths and libraries that directory's sources use, nothing more. -MMD -MP
 # write each object's header dependencies beside it in build/obj/ (.d,
 # included below), so an object is rebuilt when a header it reads changes,
-# and only then.
+# and only then. CPPFLAGS and CFLAGS (compiling) and LDFLAGS (linking), from
+# the environment or make's command line, come after them: a distribution's
+# hardening flags, as Debian's dpkg-buildflags gives them.
 USER_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -O2 -g -Iuapi -Itools/lib \
 	       -D_GNU_SOURCE -DFTCTL_VERSION='"0.1.0"' -MMD -MP
 # The libraries' flags come from pkg-config when a recipe expands them,
@@ -106,33 +108,33 @@ $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(if $(filter undefined,$(origin cflags-$(patsubst %/,%,$(dir $<)))),\
 		$(error $<: no cflags-$(patsubst %/,%,$(dir $<)) in the Makefile))
-	$(CC) $(USER_CFLAGS) $(cflags-$(patsubst %/,%,$(dir $<))) -c $< -o $@
+	$(CC) $(USER_CFLAGS) $(cflags-$(patsubst %/,%,$(dir $<))) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 -include $(patsubst %.c,$(BUILD)/obj/%.d,$(USER_SRCS))
 
 $(BUILD)/bin/fattreed: $(call obj,$(FATTREED_SRCS))
 	@mkdir -p $(dir $@)
-	$(CC) $^ $(NL_LIBS) $(JSON_LIBS) -o $@
+	$(CC) $(LDFLAGS) $^ $(NL_LIBS) $(JSON_LIBS) -o $@
 
 $(BUILD)/bin/fttraffic: $(call obj,$(FTTRAFFIC_SRCS))
 	@mkdir -p $(dir $@)
-	$(CC) $^ $(URING_LIBS) $(ROUTE_LIBS) $(NL_LIBS) $(JSON_LIBS) -lm -o $@
+	$(CC) $(LDFLAGS) $^ $(URING_LIBS) $(ROUTE_LIBS) $(NL_LIBS) $(JSON_LIBS) -lm -o $@
 
 $(BUILD)/bin/ftsim: $(call obj,$(FTSIM_SRCS))
 	@mkdir -p $(dir $@)
-	$(CC) $^ -o $@
+	$(CC) $(LDFLAGS) $^ -o $@
 
 $(BUILD)/bin/udp_pair: $(call obj,tools/bench/udp_pair.c)
 	@mkdir -p $(dir $@)
-	$(CC) $^ -o $@
+	$(CC) $(LDFLAGS) $^ -o $@
 
 $(BUILD)/bin/rtnl_wait: $(call obj,tools/bench/rtnl_wait.c)
 	@mkdir -p $(dir $@)
-	$(CC) $^ $(ROUTE_LIBS) $(NL_LIBS) -o $@
+	$(CC) $(LDFLAGS) $^ $(ROUTE_LIBS) $(NL_LIBS) -o $@
 
 $(BUILD)/bin/ftctl: $(call obj,$(FTCTL_SRCS))
 	@mkdir -p $(dir $@)
-	$(CC) $^ $(NL_LIBS) $(JSON_LIBS) -o $@
+	$(CC) $(LDFLAGS) $^ $(NL_LIBS) $(JSON_LIBS) -o $@
 
 # The kselftest framework comes from Debian's linux-source package of the
 # kernel's series, at build time (scripts/fetch-kselftest --kernel: 6.12's
