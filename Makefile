@@ -65,7 +65,7 @@ USER_SRCS  := $(sort $(FTCTL_SRCS) $(FTSIM_SRCS) $(FATTREED_SRCS) $(FTTRAFFIC_SR
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 
 .PHONY: all module tools selftests deps check check-debug demo bench clean help man man-if-scdoc install \
-	uninstall install-dkms uninstall-dkms fuzz ynl
+	uninstall install-tools uninstall-tools install-dkms uninstall-dkms fuzz ynl
 
 # Plain `make`: what a user of their own machine needs (kernel headers and
 # the libraries). The selftests need the kselftest framework from Debian's
@@ -87,6 +87,7 @@ help:
 	@echo "make install  module (modules_install), depmod, programs, man pages, unit, spec"
 	@echo "              (PREFIX=$(PREFIX), DESTDIR=, DEPMOD=, INSTALL_KVER=, SIGN_KEY=, SIGN_CERT=)"
 	@echo "make uninstall  remove what make install installed (same variables)"
+	@echo "make install-tools  all but the module (which DKMS builds); uninstall-tools"
 	@echo "make install-dkms  the module's source under /usr/src for dkms(8)"
 	@echo "make ynl      the kernel's YNL tool and netlink schema into build/ynl (make check does it)"
 	@echo "make clean    remove build products"
@@ -340,6 +341,26 @@ else \
 fi
 endef
 
+# Installs every file of INSTALL_FILES but the module.
+define INSTALL_TOOLS
+set -e; printf '%s\n' "$$INSTALL_FILES" | while read -r src dst mode tag; do \
+	[ "$$tag" = module ] && continue; \
+	if [ "$$tag" = fttraffic ] && [ ! -f "$(BUILD)/bin/fttraffic" ]; then \
+		echo "  SKIP    $(DESTDIR)$$dst (fttraffic is not built)"; continue; \
+	fi; \
+	echo "  INSTALL $(DESTDIR)$$dst"; \
+	if [ "$$tag" = unit ]; then \
+		install -d "$$(dirname "$(DESTDIR)$$dst")"; \
+		sed -e 's|^ExecStart=[^ ]*/fattreed|ExecStart=$(SBINDIR)/fattreed|' \
+		    -e 's|^\(Exec[A-Za-z]*=\)[^ ]*/ftctl |\1$(BINDIR)/ftctl |' "$$src" \
+			> "$(DESTDIR)$$dst"; \
+		chmod "$$mode" "$(DESTDIR)$$dst"; \
+	else \
+		install -D -m "$$mode" "$$src" "$(DESTDIR)$$dst"; \
+	fi; \
+done
+endef
+
 install: tools man
 	@[ -n "$(INSTALL_KVER)" ] || \
 		{ echo "make install: no kernel version (build the module, or set INSTALL_KVER)" >&2; \
@@ -364,23 +385,13 @@ install: tools man
 	@$(MODULES_INSTALL)
 	$(if $(SIGN_KEY),@echo "  SIGN    $(DESTDIR)$(MODDIR)/fattree.ko ($(SIGN_HASH)$(,) $(SIGN_CERT))"; \
 		"$(SIGN_FILE)" "$(SIGN_HASH)" "$(SIGN_KEY)" "$(SIGN_CERT)" "$(DESTDIR)$(MODDIR)/fattree.ko")
-	@set -e; printf '%s\n' "$$INSTALL_FILES" | while read -r src dst mode tag; do \
-		[ "$$tag" = module ] && continue; \
-		if [ "$$tag" = fttraffic ] && [ ! -f "$(BUILD)/bin/fttraffic" ]; then \
-			echo "  SKIP    $(DESTDIR)$$dst (fttraffic is not built)"; continue; \
-		fi; \
-		echo "  INSTALL $(DESTDIR)$$dst"; \
-		if [ "$$tag" = unit ]; then \
-			install -d "$$(dirname "$(DESTDIR)$$dst")"; \
-			sed -e 's|^ExecStart=[^ ]*/fattreed|ExecStart=$(SBINDIR)/fattreed|' \
-			    -e 's|^\(Exec[A-Za-z]*=\)[^ ]*/ftctl |\1$(BINDIR)/ftctl |' "$$src" \
-				> "$(DESTDIR)$$dst"; \
-			chmod "$$mode" "$(DESTDIR)$$dst"; \
-		else \
-			install -D -m "$$mode" "$$src" "$(DESTDIR)$$dst"; \
-		fi; \
-	done
+	@$(INSTALL_TOOLS)
 	@$(RUN_DEPMOD)
+
+# Everything but the module, which comes another way (DKMS: the Debian
+# package fattree-tools beside fattree-dkms). No kernel is needed.
+install-tools: tools man
+	@$(INSTALL_TOOLS)
 
 # Removes the files of INSTALL_FILES, runs depmod again (when staging and no
 # module is left in DESTDIR's tree, removes depmod's files instead), then
@@ -388,11 +399,7 @@ install: tools man
 uninstall:
 	@[ -n "$(INSTALL_KVER)" ] || \
 		{ echo "make uninstall: no kernel version (set INSTALL_KVER)" >&2; exit 1; }
-	@printf '%s\n' "$$INSTALL_FILES" | while read -r src dst mode tag; do \
-		if [ -e "$(DESTDIR)$$dst" ] || [ -L "$(DESTDIR)$$dst" ]; then \
-			echo "  RM      $(DESTDIR)$$dst"; rm -f "$(DESTDIR)$$dst"; \
-		fi; \
-	done
+	@$(call UNINSTALL_RM)
 	@mods="$(DESTDIR)/lib/modules/$(INSTALL_KVER)"; \
 	if [ -n "$(DESTDIR)" ] && [ -d "$$mods" ] && \
 	   [ -z "$$(find "$$mods" -name '*.ko*' -print -quit)" ]; then \
@@ -400,12 +407,33 @@ uninstall:
 	elif [ -d "$$mods" ]; then \
 		$(RUN_DEPMOD); \
 	fi
-	@if [ -n "$(DESTDIR)" ]; then \
-		printf '%s\n' "$$INSTALL_FILES" | while read -r src dst mode tag; do \
-			echo "$$dst"; done | $(RM_EMPTY_DIRS); \
-	else \
-		rmdir "$(DATADIR)" 2>/dev/null || true; \
-	fi
+	@$(call UNINSTALL_RMDIR)
+
+# What install-tools installed, the same way; the module stays.
+uninstall-tools:
+	@$(call UNINSTALL_RM,module)
+	@$(call UNINSTALL_RMDIR,module)
+
+# $(call UNINSTALL_RM[,TAG]) removes the files of INSTALL_FILES but those
+# tagged TAG; $(call UNINSTALL_RMDIR[,TAG]) then their directories left
+# empty, only under DESTDIR, and DATADIR.
+define UNINSTALL_RM
+printf '%s\n' "$$INSTALL_FILES" | while read -r src dst mode tag; do \
+	[ "$$tag" != "$(1)" ] || continue; \
+	if [ -e "$(DESTDIR)$$dst" ] || [ -L "$(DESTDIR)$$dst" ]; then \
+		echo "  RM      $(DESTDIR)$$dst"; rm -f "$(DESTDIR)$$dst"; \
+	fi; \
+done
+endef
+
+define UNINSTALL_RMDIR
+if [ -n "$(DESTDIR)" ]; then \
+	printf '%s\n' "$$INSTALL_FILES" | while read -r src dst mode tag; do \
+		[ "$$tag" = "$(1)" ] || echo "$$dst"; done | $(RM_EMPTY_DIRS); \
+else \
+	rmdir "$(DATADIR)" 2>/dev/null || true; \
+fi
+endef
 
 # Reads installed paths (without DESTDIR) on stdin and removes their
 # directories that are left empty, climbing no higher than DESTDIR.
