@@ -65,7 +65,7 @@ USER_SRCS  := $(sort $(FTCTL_SRCS) $(FTSIM_SRCS) $(FATTREED_SRCS) $(FTTRAFFIC_SR
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 
 .PHONY: all module tools selftests deps check check-debug demo bench clean help man man-if-scdoc install \
-	uninstall install-tools uninstall-tools install-dkms uninstall-dkms fuzz ynl
+	uninstall install-tools uninstall-tools install-dkms uninstall-dkms version fuzz ynl
 
 # Plain `make`: what a user of their own machine needs (kernel headers and
 # the libraries). The selftests need the kselftest framework from Debian's
@@ -210,6 +210,11 @@ clean:
 # title line becomes the module's version. Their date is the last commit of
 # each source, so a rebuild gives the same page.
 VERSION	:= $(shell sed -n 's/^\#define FATTREE_VERSION[[:space:]]*"\(.*\)"/\1/p' kmod/fattree.h)
+# Repeated in dkms.conf and debian/changelog, which install-dkms and
+# debian/rules (by `make version`) check against it.
+version:
+	@echo "$(VERSION)"
+
 SCDOC	?= scdoc
 MAN_SRCS  := $(wildcard docs/man/*.scd)
 MAN_PAGES := $(patsubst docs/man/%.scd,$(BUILD)/man/%,$(MAN_SRCS))
