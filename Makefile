@@ -25,7 +25,9 @@ CC	?= gcc
 # paths and libraries that directory's sources use, nothing more. -MMD -MP
 # write each object's header dependencies beside it in build/obj/ (.d,
 # included below), so an object is rebuilt when a header it reads changes,
-# and only then.
+# and only then. CPPFLAGS and CFLAGS (compiling) and LDFLAGS (linking), from
+# the environment or make's command line, come after them: a distribution's
+# hardening flags, as Debian's dpkg-buildflags gives them.
 USER_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -O2 -g -Iuapi -Itools/lib \
 	       -D_GNU_SOURCE -DFTCTL_VERSION='"0.1.0"' -MMD -MP
 # The libraries' flags come from pkg-config when a recipe expands them,
@@ -63,7 +65,7 @@ USER_SRCS  := $(sort $(FTCTL_SRCS) $(FTSIM_SRCS) $(FATTREED_SRCS) $(FTTRAFFIC_SR
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 
 .PHONY: all module tools selftests deps check check-debug demo bench clean help man man-if-scdoc install \
-	uninstall install-dkms uninstall-dkms fuzz ynl
+	uninstall install-tools uninstall-tools install-dkms uninstall-dkms version fuzz ynl
 
 # Plain `make`: what a user of their own machine needs (kernel headers and
 # the libraries). The selftests need the kselftest framework from Debian's
@@ -85,6 +87,7 @@ help:
 	@echo "make install  module (modules_install), depmod, programs, man pages, unit, spec"
 	@echo "              (PREFIX=$(PREFIX), DESTDIR=, DEPMOD=, INSTALL_KVER=, SIGN_KEY=, SIGN_CERT=)"
 	@echo "make uninstall  remove what make install installed (same variables)"
+	@echo "make install-tools  all but the module (which DKMS builds); uninstall-tools"
 	@echo "make install-dkms  the module's source under /usr/src for dkms(8)"
 	@echo "make ynl      the kernel's YNL tool and netlink schema into build/ynl (make check does it)"
 	@echo "make clean    remove build products"
@@ -106,33 +109,33 @@ $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(if $(filter undefined,$(origin cflags-$(patsubst %/,%,$(dir $<)))),\
 		$(error $<: no cflags-$(patsubst %/,%,$(dir $<)) in the Makefile))
-	$(CC) $(USER_CFLAGS) $(cflags-$(patsubst %/,%,$(dir $<))) -c $< -o $@
+	$(CC) $(USER_CFLAGS) $(cflags-$(patsubst %/,%,$(dir $<))) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 -include $(patsubst %.c,$(BUILD)/obj/%.d,$(USER_SRCS))
 
 $(BUILD)/bin/fattreed: $(call obj,$(FATTREED_SRCS))
 	@mkdir -p $(dir $@)
-	$(CC) $^ $(NL_LIBS) $(JSON_LIBS) -o $@
+	$(CC) $(LDFLAGS) $^ $(NL_LIBS) $(JSON_LIBS) -o $@
 
 $(BUILD)/bin/fttraffic: $(call obj,$(FTTRAFFIC_SRCS))
 	@mkdir -p $(dir $@)
-	$(CC) $^ $(URING_LIBS) $(ROUTE_LIBS) $(NL_LIBS) $(JSON_LIBS) -lm -o $@
+	$(CC) $(LDFLAGS) $^ $(URING_LIBS) $(ROUTE_LIBS) $(NL_LIBS) $(JSON_LIBS) -lm -o $@
 
 $(BUILD)/bin/ftsim: $(call obj,$(FTSIM_SRCS))
 	@mkdir -p $(dir $@)
-	$(CC) $^ -o $@
+	$(CC) $(LDFLAGS) $^ -o $@
 
 $(BUILD)/bin/udp_pair: $(call obj,tools/bench/udp_pair.c)
 	@mkdir -p $(dir $@)
-	$(CC) $^ -o $@
+	$(CC) $(LDFLAGS) $^ -o $@
 
 $(BUILD)/bin/rtnl_wait: $(call obj,tools/bench/rtnl_wait.c)
 	@mkdir -p $(dir $@)
-	$(CC) $^ $(ROUTE_LIBS) $(NL_LIBS) -o $@
+	$(CC) $(LDFLAGS) $^ $(ROUTE_LIBS) $(NL_LIBS) -o $@
 
 $(BUILD)/bin/ftctl: $(call obj,$(FTCTL_SRCS))
 	@mkdir -p $(dir $@)
-	$(CC) $^ $(NL_LIBS) $(JSON_LIBS) -o $@
+	$(CC) $(LDFLAGS) $^ $(NL_LIBS) $(JSON_LIBS) -o $@
 
 # The kselftest framework comes from Debian's linux-source package of the
 # kernel's series, at build time (scripts/fetch-kselftest --kernel: 6.12's
@@ -207,6 +210,11 @@ clean:
 # title line becomes the module's version. Their date is the last commit of
 # each source, so a rebuild gives the same page.
 VERSION	:= $(shell sed -n 's/^\#define FATTREE_VERSION[[:space:]]*"\(.*\)"/\1/p' kmod/fattree.h)
+# Repeated in dkms.conf and debian/changelog, which install-dkms and
+# debian/rules (by `make version`) check against it.
+version:
+	@echo "$(VERSION)"
+
 SCDOC	?= scdoc
 MAN_SRCS  := $(wildcard docs/man/*.scd)
 MAN_PAGES := $(patsubst docs/man/%.scd,$(BUILD)/man/%,$(MAN_SRCS))
@@ -343,6 +351,29 @@ else \
 fi
 endef
 
+# Installs every file of INSTALL_FILES but the module.
+define INSTALL_TOOLS
+set -e; printf '%s\n' "$$INSTALL_FILES" | while read -r src dst mode tag; do \
+	[ "$$tag" = module ] && continue; \
+	if [ "$$tag" = fttraffic ] && [ ! -f "$(BUILD)/bin/fttraffic" ]; then \
+		echo "  SKIP    $(DESTDIR)$$dst (fttraffic is not built)"; continue; \
+	fi; \
+	if [ "$$tag" = ynl ] && [ ! -f "$$src" ]; then \
+		echo "  SKIP    $(DESTDIR)$$dst (no YNL library: make ynl first)"; continue; \
+	fi; \
+	echo "  INSTALL $(DESTDIR)$$dst"; \
+	if [ "$$tag" = unit ]; then \
+		install -d "$$(dirname "$(DESTDIR)$$dst")"; \
+		sed -e 's|^ExecStart=[^ ]*/fattreed|ExecStart=$(SBINDIR)/fattreed|' \
+		    -e 's|^\(Exec[A-Za-z]*=\)[^ ]*/ftctl |\1$(BINDIR)/ftctl |' "$$src" \
+			> "$(DESTDIR)$$dst"; \
+		chmod "$$mode" "$(DESTDIR)$$dst"; \
+	else \
+		install -D -m "$$mode" "$$src" "$(DESTDIR)$$dst"; \
+	fi; \
+done
+endef
+
 install: tools man
 	@[ -n "$(INSTALL_KVER)" ] || \
 		{ echo "make install: no kernel version (build the module, or set INSTALL_KVER)" >&2; \
@@ -367,26 +398,13 @@ install: tools man
 	@$(MODULES_INSTALL)
 	$(if $(SIGN_KEY),@echo "  SIGN    $(DESTDIR)$(MODDIR)/fattree.ko ($(SIGN_HASH)$(,) $(SIGN_CERT))"; \
 		"$(SIGN_FILE)" "$(SIGN_HASH)" "$(SIGN_KEY)" "$(SIGN_CERT)" "$(DESTDIR)$(MODDIR)/fattree.ko")
-	@set -e; printf '%s\n' "$$INSTALL_FILES" | while read -r src dst mode tag; do \
-		[ "$$tag" = module ] && continue; \
-		if [ "$$tag" = fttraffic ] && [ ! -f "$(BUILD)/bin/fttraffic" ]; then \
-			echo "  SKIP    $(DESTDIR)$$dst (fttraffic is not built)"; continue; \
-		fi; \
-		if [ "$$tag" = ynl ] && [ ! -f "$$src" ]; then \
-			echo "  SKIP    $(DESTDIR)$$dst (no YNL library: make ynl first)"; continue; \
-		fi; \
-		echo "  INSTALL $(DESTDIR)$$dst"; \
-		if [ "$$tag" = unit ]; then \
-			install -d "$$(dirname "$(DESTDIR)$$dst")"; \
-			sed -e 's|^ExecStart=[^ ]*/fattreed|ExecStart=$(SBINDIR)/fattreed|' \
-			    -e 's|^\(Exec[A-Za-z]*=\)[^ ]*/ftctl |\1$(BINDIR)/ftctl |' "$$src" \
-				> "$(DESTDIR)$$dst"; \
-			chmod "$$mode" "$(DESTDIR)$$dst"; \
-		else \
-			install -D -m "$$mode" "$$src" "$(DESTDIR)$$dst"; \
-		fi; \
-	done
+	@$(INSTALL_TOOLS)
 	@$(RUN_DEPMOD)
+
+# Everything but the module, which comes another way (DKMS: the Debian
+# package fattree-tools beside fattree-dkms). No kernel is needed.
+install-tools: tools man
+	@$(INSTALL_TOOLS)
 
 # Removes the files of INSTALL_FILES, runs depmod again (when staging and no
 # module is left in DESTDIR's tree, removes depmod's files instead), then
@@ -394,11 +412,7 @@ install: tools man
 uninstall:
 	@[ -n "$(INSTALL_KVER)" ] || \
 		{ echo "make uninstall: no kernel version (set INSTALL_KVER)" >&2; exit 1; }
-	@printf '%s\n' "$$INSTALL_FILES" | while read -r src dst mode tag; do \
-		if [ -e "$(DESTDIR)$$dst" ] || [ -L "$(DESTDIR)$$dst" ]; then \
-			echo "  RM      $(DESTDIR)$$dst"; rm -f "$(DESTDIR)$$dst"; \
-		fi; \
-	done
+	@$(call UNINSTALL_RM)
 	@mods="$(DESTDIR)/lib/modules/$(INSTALL_KVER)"; \
 	if [ -n "$(DESTDIR)" ] && [ -d "$$mods" ] && \
 	   [ -z "$$(find "$$mods" -name '*.ko*' -print -quit)" ]; then \
@@ -406,13 +420,34 @@ uninstall:
 	elif [ -d "$$mods" ]; then \
 		$(RUN_DEPMOD); \
 	fi
-	@if [ -n "$(DESTDIR)" ]; then \
-		printf '%s\n' "$$INSTALL_FILES" | while read -r src dst mode tag; do \
-			echo "$$dst"; done | $(RM_EMPTY_DIRS); \
-	else \
-		for d in python/ynl/lib python/ynl python .; do \
-			rmdir "$(DATADIR)/$$d" 2>/dev/null || true; done; \
-	fi
+	@$(call UNINSTALL_RMDIR)
+
+# What install-tools installed, the same way; the module stays.
+uninstall-tools:
+	@$(call UNINSTALL_RM,module)
+	@$(call UNINSTALL_RMDIR,module)
+
+# $(call UNINSTALL_RM[,TAG]) removes the files of INSTALL_FILES but those
+# tagged TAG; $(call UNINSTALL_RMDIR[,TAG]) then their directories left
+# empty, only under DESTDIR, and DATADIR.
+define UNINSTALL_RM
+printf '%s\n' "$$INSTALL_FILES" | while read -r src dst mode tag; do \
+	[ "$$tag" != "$(1)" ] || continue; \
+	if [ -e "$(DESTDIR)$$dst" ] || [ -L "$(DESTDIR)$$dst" ]; then \
+		echo "  RM      $(DESTDIR)$$dst"; rm -f "$(DESTDIR)$$dst"; \
+	fi; \
+done
+endef
+
+define UNINSTALL_RMDIR
+if [ -n "$(DESTDIR)" ]; then \
+	printf '%s\n' "$$INSTALL_FILES" | while read -r src dst mode tag; do \
+		[ "$$tag" = "$(1)" ] || echo "$$dst"; done | $(RM_EMPTY_DIRS); \
+else \
+	for d in python/ynl/lib python/ynl python .; do \
+		rmdir "$(DATADIR)/$$d" 2>/dev/null || true; done; \
+fi
+endef
 
 # Reads installed paths (without DESTDIR) on stdin and removes their
 # directories that are left empty, climbing no higher than DESTDIR.
