@@ -65,12 +65,12 @@ USER_SRCS  := $(sort $(FTCTL_SRCS) $(FTSIM_SRCS) $(FATTREED_SRCS) $(FTTRAFFIC_SR
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 
 .PHONY: all module tools selftests deps check check-debug demo bench clean help man man-if-scdoc install \
-	uninstall install-tools uninstall-tools install-dkms uninstall-dkms version fuzz ynl
+	uninstall install-tools uninstall-tools install-dkms uninstall-dkms version fuzz ynl mpi
 
 # Plain `make`: what a user of their own machine needs (kernel headers and
 # the libraries). The selftests need the kselftest framework from Debian's
 # linux-source; `make selftests` or `make check` builds them.
-all: module tools man-if-scdoc
+all: module tools man-if-scdoc mpi
 
 help:
 	@echo "make          build kmod/fattree.ko (against KDIR=, else scripts/find-kdir's"
@@ -128,6 +128,20 @@ $(BUILD)/bin/ftsim: $(call obj,$(FTSIM_SRCS))
 $(BUILD)/bin/udp_pair: $(call obj,tools/bench/udp_pair.c)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) $^ -o $@
+
+# The MPI jobs ftmpirun runs in tests and benchmarks (tools/mpi/): built
+# with Open MPI's mpicc when the recipe finds it, skipped with a line
+# otherwise.
+mpi:
+	@if command -v mpicc >/dev/null; then \
+		$(MAKE) --no-print-directory $(BUILD)/bin/ftmpi_jobs; \
+	else \
+		echo "  SKIP    ftmpi_jobs (no mpicc: apt-get install libopenmpi-dev)"; \
+	fi
+
+$(BUILD)/bin/ftmpi_jobs: tools/mpi/ftmpi_jobs.c
+	@mkdir -p $(dir $@)
+	mpicc $(USER_CFLAGS) $(CPPFLAGS) $(CFLAGS) $< $(LDFLAGS) -o $@
 
 $(BUILD)/bin/rtnl_wait: $(call obj,tools/bench/rtnl_wait.c)
 	@mkdir -p $(dir $@)
