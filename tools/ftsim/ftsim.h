@@ -12,6 +12,7 @@
 
 #include "ft_topo.h"
 #include "ft_profile.h"
+#include "ftshape.h"
 
 /* Exit codes: 0 done, 1 failed (a check, memory), 2 usage. */
 #define FTSIM_EXIT_FAIL		1
@@ -57,7 +58,11 @@ int ftsim_parse_name(const char *cmd, const char *opt, const char *s,
 int ftsim_split(const char *cmd, const char *opt, const char *s, char **buf,
 		char **item, int max);
 
-/* A shape: binary N, kary L K (seed 002's FT(L,K)) or xgft H m w. */
+/*
+ * A shape: binary:N, kary:L:K (seed 002's FT(L,K)) or xgft:H:m:w, read
+ * by the tools' one shape parser (ftshape.h), within the engine core's
+ * limits.
+ */
 struct ftsim_shape {
 	u32 h;
 	u32 m[FT_MAX_LEVELS];
@@ -70,6 +75,9 @@ struct ftsim_shape {
 
 int ftsim_parse_shape(const char *cmd, const char *opt, const char *s,
 		      struct ftsim_shape *sh);
+/* The same, refusals naming @word (what the user typed) instead of @s. */
+int ftsim_parse_shape_as(const char *cmd, const char *opt, const char *word,
+			 const char *s, struct ftsim_shape *sh);
 /* seed 002's FT(@l, @k): m = (k..k), w = (1, k..k). */
 int ftsim_kary(const char *cmd, const char *opt, const char *word,
 	       struct ftsim_shape *sh, u32 l, u32 k);

@@ -118,7 +118,8 @@ void ftsim_sched_usage(FILE *f)
 		"claims checked on the run.\n"
 		"  --sizes all|LIST      all: seed 002's sizes FT(2,8) FT(2,16) FT(2,32)\n"
 		"                        FT(2,64) FT(3,4) FT(3,8) FT(3,16) FT(4,4) FT(4,8)\n"
-		"                        (64 to 4096 leaves); or L:K items, e.g. 3:4,2:8\n"
+		"                        (64 to 4096 leaves); or k-ary n-trees, each\n"
+		"                        kary:L:K or L:K for short, e.g. 3:4,kary:2:8\n"
 		"                        (default all)\n"
 		"  --trials N            request sets per size (default %u, as the paper)\n"
 		"  --algorithms LIST     levelwise, local-greedy, local-random, random,\n"
@@ -151,29 +152,37 @@ void ftsim_sched_usage(FILE *f)
 		DEFAULT_TRIALS);
 }
 
-/* L:K: 1 <= L <= FT_MAX_LEVELS, 2 <= K <= FT_MAX_W. */
-static int size_word(const char *word, const char *colon, u32 *l, u32 *k)
+/*
+ * An item of --sizes: a k-ary n-tree, kary:L:K (the shape syntax) or L:K
+ * for short.
+ */
+static int size_item(const char *item, u32 *l, u32 *k)
 {
-	unsigned long long x, y;
-	char *end;
+	const char *colon = strchr(item, ':');
+	struct ftsim_shape sh;
+	char spec[80];
 
-	x = strtoull(word, &end, 10);
-	if (word[0] < '0' || word[0] > '9' || end != colon || !x ||
-	    x > FT_MAX_LEVELS)
-		return ftsim_usage_err(CMD, "bad --sizes item '%s': the level count L must be 1 to %u",
-				       word, FT_MAX_LEVELS);
-	y = strtoull(colon + 1, &end, 10);
-	if (colon[1] < '0' || colon[1] > '9' || *end || y < 2 || y > FT_MAX_W)
-		return ftsim_usage_err(CMD, "bad --sizes item '%s': the arity K must be 2 to %u",
-				       word, FT_MAX_W);
-	*l = (u32)x;
-	*k = (u32)y;
+	if (!colon)
+		return ftsim_usage_err(CMD, "bad --sizes item '%s': expected L:K or kary:L:K (levels and arity, e.g. 3:4) or all",
+				       item);
+	if (strlen(item) >= sizeof(spec) - 5)
+		return ftsim_usage_err(CMD, "bad --sizes item '%s': too long", item);
+	/* A shape starts with its kind; anything else is L:K. */
+	snprintf(spec, sizeof(spec), "%.*s", (int)(colon - item), item);
+	snprintf(spec, sizeof(spec), "%s%s", ft_shape_syntax(spec) ? "" : "kary:", item);
+	if (ftsim_parse_shape_as(CMD, "--sizes item", item, spec, &sh))
+		return -1;
+	if (strcmp(sh.kind, "kary"))
+		return ftsim_usage_err(CMD, "bad --sizes item '%s': sched runs on k-ary n-trees FT(L,K): kary:L:K or L:K",
+				       item);
+	*l = sh.h;
+	*k = sh.m[0];
 	return 0;
 }
 
 static int parse_sizes(const char *s, struct sched_args *a)
 {
-	char *buf, *item[MAX_SIZES], *colon;
+	char *buf, *item[MAX_SIZES];
 	int n, i;
 	u32 j;
 
@@ -189,21 +198,14 @@ static int parse_sizes(const char *s, struct sched_args *a)
 	if (n < 0)
 		return -1;
 	for (i = 0; i < n; i++) {
-		colon = strchr(item[i], ':');
-		if (!colon) {
-			ftsim_usage_err(CMD, "bad --sizes item '%s': expected L:K (levels and arity, e.g. 3:4) or all",
-					item[i]);
-			goto bad;
+		if (size_item(item[i], &a->size_l[i], &a->size_k[i])) {
+			free(buf);
+			return -1;
 		}
-		if (size_word(item[i], colon, &a->size_l[i], &a->size_k[i]))
-			goto bad;
 	}
 	a->nsizes = (u32)n;
 	free(buf);
 	return 0;
-bad:
-	free(buf);
-	return -1;
 }
 
 /* L:U:P[:up|down] or top[:U:P][:up|down]; checked against each size later. */
