@@ -51,8 +51,8 @@ cflags-tools/fttraffic  = -Ikmod/core $(NL_CFLAGS) $(ROUTE_CFLAGS) $(JSON_CFLAGS
 cflags-tools/bench      = $(NL_CFLAGS) $(ROUTE_CFLAGS)
 
 # The userspace library every tool shares: durations and numbers, the
-# shape syntax (FTLIB_SRCS), and the netlink layer.
-FTLIB_SRCS := tools/lib/ftunits.c tools/lib/ftshape.c
+# shape syntax, the pattern names (FTLIB_SRCS), and the netlink layer.
+FTLIB_SRCS := tools/lib/ftunits.c tools/lib/ftshape.c tools/lib/ftpattern.c
 FTNL_SRCS  := tools/lib/ftnl.c $(FTLIB_SRCS)
 FTCTL_SRCS := $(wildcard tools/ftctl/*.c) $(FTNL_SRCS)
 CORE_SRCS  := $(wildcard kmod/core/*.c)

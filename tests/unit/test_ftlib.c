@@ -1,14 +1,84 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The tools' shared library (tools/lib): one shape syntax, the colon
- * word and the words apart giving the same shape; numbers and lists.
+ * The tools' shared library (tools/lib): one name per pattern and its
+ * old spellings, each tool's subset; one shape syntax, the colon word and
+ * the words apart giving the same shape; numbers and lists.
  */
 #include <stdbool.h>
 #include <string.h>
 
 #include "tap.h"
+#include "ftpattern.h"
 #include "ftshape.h"
 #include "ftunits.h"
+
+static void test_pattern_names(void)
+{
+	static const struct {
+		const char *word;
+		const char *name;
+	} olds[] = {
+		{ "bitreversal", "bit-reversal" }, { "bitrev", "bit-reversal" },
+		{ "hotspot", "hot-spot" }, { "random", "uniform" },
+		{ "alltoall", "all-to-all" }, { "hrelation", "h-relation" },
+		{ "manytoone", "many-to-one" }, { "onetomany", "one-to-many" },
+	};
+	int p, k, good = 1;
+	bool old;
+	size_t i;
+
+	for (p = 0; p < FT_PATTERN_NR; p++) {
+		k = ft_pattern_lookup(ft_pattern_name(p), &old);
+		good &= k == p && !old;
+		for (k = 0; k < p; k++)
+			good &= strcmp(ft_pattern_name(p), ft_pattern_name(k)) != 0;
+	}
+	tap_ok(good, "each of the %d patterns has one name, found as itself, not old",
+	       FT_PATTERN_NR);
+	tap_ok(!strcmp(ft_pattern_name(FT_PATTERN_BIT_REVERSAL), "bit-reversal") &&
+	       !strcmp(ft_pattern_name(FT_PATTERN_HOT_SPOT), "hot-spot") &&
+	       !strcmp(ft_pattern_name(FT_PATTERN_ALL_TO_ALL), "all-to-all") &&
+	       !ft_pattern_name(FT_PATTERN_NR),
+	       "the names are the papers' hyphenated ones");
+	good = 1;
+	for (i = 0; i < sizeof(olds) / sizeof(olds[0]); i++) {
+		k = ft_pattern_lookup(olds[i].word, &old);
+		if (k < 0 || !old || strcmp(ft_pattern_name(k), olds[i].name)) {
+			tap_diag("%s -> %d (old %d)", olds[i].word, k, old);
+			good = 0;
+		}
+	}
+	tap_ok(good, "every old spelling names its pattern and says it is old");
+	tap_ok(ft_pattern_lookup("zigzag", &old) == -1 && !old &&
+	       ft_pattern_lookup("", NULL) == -1 && ft_pattern_lookup("Bit-Reversal", NULL) == -1,
+	       "an unknown word is no pattern (names are exact)");
+}
+
+static void test_pattern_pick(void)
+{
+	static const enum ft_pattern have[] = {
+		FT_PATTERN_PERMUTATION, FT_PATTERN_BIT_REVERSAL, FT_PATTERN_UNIFORM,
+	};
+	char why[256] = "";
+	bool old = true;
+	int k;
+
+	k = ft_pattern_pick("tool", "uniform", have, 3, &old, why, sizeof(why));
+	tap_ok(k == 2 && !old, "a tool's pattern by its name: its place in the tool's list");
+	k = ft_pattern_pick("tool", "bitrev", have, 3, &old, why, sizeof(why));
+	tap_ok(k == 1 && old, "by an old spelling: the same place, and old");
+	k = ft_pattern_pick("tool", "zigzag", have, 3, &old, why, sizeof(why));
+	tap_ok(k == -1 && !old && strstr(why, "no pattern") &&
+	       strstr(why, "tool runs permutation, bit-reversal, uniform"),
+	       "an unknown pattern refused, naming the tool's: %s", why);
+	k = ft_pattern_pick("tool", "tornado", have, 3, &old, why, sizeof(why));
+	tap_ok(k == -1 && strstr(why, "not a pattern tool runs") &&
+	       strstr(why, "permutation, bit-reversal, uniform"),
+	       "a pattern the tool does not run refused: %s", why);
+	k = ft_pattern_pick("tool", "hotspot", have, 3, &old, why, sizeof(why));
+	tap_ok(k == -1 && !old && strstr(why, "hot-spot"),
+	       "an old spelling of one it does not run: refused by its name: %s", why);
+}
 
 static int same_shape(const struct ft_shape *a, const struct ft_shape *b)
 {
@@ -148,6 +218,8 @@ static void test_numbers(void)
 
 int main(void)
 {
+	test_pattern_names();
+	test_pattern_pick();
 	test_shape_forms();
 	test_shape_refusals();
 	test_numbers();

@@ -12,6 +12,7 @@
 
 #include "ft_topo.h"
 #include "ft_profile.h"
+#include "ftpattern.h"
 #include "ftshape.h"
 
 /* Exit codes: 0 done, 1 failed (a check, memory), 2 usage. */
@@ -49,6 +50,15 @@ int ftsim_parse_milli(const char *cmd, const char *opt, const char *s,
 /* One of @names[0..n-1]; -1 (printed) or the index. */
 int ftsim_parse_name(const char *cmd, const char *opt, const char *s,
 		     const char *const *names, int n);
+
+/*
+ * --pattern @s, a name or an old spelling of one (ftpattern.h), among the
+ * subcommand's own patterns @have[0..@n-1]: its index in *@v. An old
+ * spelling is taken with a warning on stderr; any other word is a usage
+ * error (printed, -1) that names the patterns @cmd runs.
+ */
+int ftsim_parse_pattern(const char *cmd, const char *s, const enum ft_pattern *have,
+			unsigned int n, int *v);
 
 /*
  * Split a comma-separated list into at most @max items (in place in a

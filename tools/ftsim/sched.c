@@ -21,6 +21,7 @@
 
 #include "ftsim.h"
 #include "ft_rand.h"
+#include "ftpattern.h"
 #include "sched/ft_sched.h"
 #include "sched/ft_sched_check.h"
 
@@ -37,6 +38,7 @@
 #define PAPER_LW_HI		95
 #define PAPER_IMPROVEMENT	30
 
+/* The patterns sched runs; a pattern's place here seeds its requests. */
 enum pattern {
 	PAT_PERMUTATION,
 	PAT_BITREVERSAL,
@@ -45,8 +47,11 @@ enum pattern {
 	PAT_N,
 };
 
-static const char *const pattern_names[PAT_N] = {
-	"permutation", "bitreversal", "transpose", "hotspot",
+static const enum ft_pattern patterns[PAT_N] = {
+	[PAT_PERMUTATION] = FT_PATTERN_PERMUTATION,
+	[PAT_BITREVERSAL] = FT_PATTERN_BIT_REVERSAL,
+	[PAT_TRANSPOSE] = FT_PATTERN_TRANSPOSE,
+	[PAT_HOTSPOT] = FT_PATTERN_HOT_SPOT,
 };
 
 /* Seed 002's candidate sizes (notes A6): 2-, 3- and 4-level, 64..4096. */
@@ -104,7 +109,7 @@ void ftsim_sched_usage(FILE *f)
 	fprintf(f,
 		"usage: ftsim sched [--sizes all|L:K[,L:K...]] [--trials N]\n"
 		"                   [--algorithms LIST] [--seed S]\n"
-		"                   [--pattern permutation|bitreversal|transpose|hotspot]\n"
+		"                   [--pattern permutation|bit-reversal|transpose|hot-spot]\n"
 		"                   [--hot-percent P] [--order source|random|farthest]\n"
 		"                   [--release-on-failure] [--random-fit] [--no-check]\n"
 		"                   [--fail-links LIST] [--timing] [--json]\n"
@@ -125,13 +130,14 @@ void ftsim_sched_usage(FILE *f)
 		"  --algorithms LIST     levelwise, local-greedy, local-random, random,\n"
 		"                        optimal, comma-separated (default all, in this order)\n"
 		"  --seed S              base seed (default 1); equal seeds, equal output\n"
-		"  --pattern P           permutation: uniform random (default); bitreversal\n"
+		"  --pattern P           permutation: uniform random (default); bit-reversal\n"
 		"                        and transpose (address bits reversed / halves\n"
 		"                        swapped; base-K digits when K^L is not a power of\n"
-		"                        two): the same every trial; hotspot: a random\n"
+		"                        two): the same every trial; hot-spot: a random\n"
 		"                        permutation in which P %% of the sources send to\n"
-		"                        one random hot leaf instead\n"
-		"  --hot-percent P       hotspot's share of sources, 0..100 (default 10)\n"
+		"                        one random hot leaf instead (old spellings, such\n"
+		"                        as bitreversal and hotspot, still work and warn)\n"
+		"  --hot-percent P       hot-spot's share of sources, 0..100 (default 10)\n"
 		"  --order O             request order: source (the paper's, default),\n"
 		"                        random (random rank), farthest (largest H first)\n"
 		"  --release-on-failure  a refused request gives back the lanes it took\n"
@@ -387,9 +393,7 @@ static int sched_args(int argc, char **argv, struct sched_args *a)
 				return -1;
 			break;
 		case O_PATTERN:
-			a->pattern = ftsim_parse_name(CMD, "--pattern", optarg,
-						      pattern_names, PAT_N);
-			if (a->pattern < 0)
+			if (ftsim_parse_pattern(CMD, optarg, patterns, PAT_N, &a->pattern))
 				return -1;
 			break;
 		case O_HOT:
@@ -434,7 +438,7 @@ static int sched_args(int argc, char **argv, struct sched_args *a)
 	if (optind < argc)
 		return ftsim_usage_err(CMD, "unexpected argument '%s'", argv[optind]);
 	if (hot_given && a->pattern != PAT_HOTSPOT)
-		return ftsim_usage_err(CMD, "--hot-percent %u needs --pattern hotspot",
+		return ftsim_usage_err(CMD, "--hot-percent %u needs --pattern hot-spot",
 				       a->hot_pct);
 	return 0;
 }
@@ -1058,7 +1062,7 @@ static void print_json(const struct sched_args *a, const struct size_res *res,
 	ftsim_json_init(&j, stdout);
 	ftsim_json_obj(&j, NULL);
 	ftsim_json_str(&j, "command", "sched");
-	ftsim_json_str(&j, "pattern", pattern_names[a->pattern]);
+	ftsim_json_str(&j, "pattern", ft_pattern_name(patterns[a->pattern]));
 	if (a->pattern == PAT_HOTSPOT)
 		ftsim_json_u64(&j, "hot_percent", a->hot_pct);
 	ftsim_json_u64(&j, "trials", a->trials);

@@ -144,6 +144,25 @@ int ftsim_parse_name(const char *cmd, const char *opt, const char *s,
 	return -1;
 }
 
+int ftsim_parse_pattern(const char *cmd, const char *s, const enum ft_pattern *have,
+			unsigned int n, int *v)
+{
+	char tool[32], why[400];
+	bool old;
+	int k;
+
+	snprintf(tool, sizeof(tool), "ftsim %s", cmd);
+	k = ft_pattern_pick(tool, s, have, n, &old, why, sizeof(why));
+	if (k < 0)
+		return ftsim_usage_err(cmd, "bad --pattern '%s': %s", s, why);
+	if (old) {
+		ftsim_progress_done();
+		ft_pattern_warn(tool, s, have[k]);
+	}
+	*v = k;
+	return 0;
+}
+
 int ftsim_split(const char *cmd, const char *opt, const char *s, char **buf,
 		char **item, int max)
 {
