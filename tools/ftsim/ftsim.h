@@ -92,6 +92,14 @@ int ftsim_parse_shape_as(const char *cmd, const char *opt, const char *word,
 int ftsim_kary(const char *cmd, const char *opt, const char *word,
 	       struct ftsim_shape *sh, u32 l, u32 k);
 
+/*
+ * The engine's policies by name, as ftctl names them: ft_path_choice
+ * (circuit, dmodk, ...), ft_arbitration, ft_inject_rule.
+ */
+extern const char *const ftsim_path_names[];
+extern const char *const ftsim_arb_names[];
+extern const char *const ftsim_inject_names[];
+
 /* A capacity profile as named on the command line. */
 struct ftsim_profile {
 	struct ft_profile p;

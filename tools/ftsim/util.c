@@ -11,7 +11,23 @@
 #include <unistd.h>
 
 #include "ftsim.h"
+#include "ft_cycle.h"
+#include "ft_inject.h"
 #include "ft_rand.h"
+
+const char *const ftsim_path_names[FT_PATH_NR] = {
+	[FT_PATH_CIRCUIT] = "circuit", [FT_PATH_DMODK] = "dmodk",
+	[FT_PATH_RANDOM] = "random", [FT_PATH_FIRSTFREE] = "firstfree",
+};
+
+const char *const ftsim_arb_names[FT_ARB_NR] = {
+	[FT_ARB_RANDOM] = "random", [FT_ARB_FIXED] = "fixed",
+};
+
+const char *const ftsim_inject_names[FT_INJECT_NR] = {
+	[FT_INJECT_ALL] = "all", [FT_INJECT_RANDOM] = "random",
+	[FT_INJECT_RANDOM_PRIME] = "random-prime",
+};
 
 int ftsim_usage_err(const char *cmd, const char *fmt, ...)
 {
