@@ -52,12 +52,14 @@ cflags-tools/ftsim     := -Ikmod/core -Idaemon
 cflags-tools/fttraffic  = -Ikmod/core $(NL_CFLAGS) $(ROUTE_CFLAGS) $(JSON_CFLAGS)
 cflags-tools/bench      = $(NL_CFLAGS) $(ROUTE_CFLAGS)
 
-# The userspace library every tool shares: the netlink layer, durations.
-FTNL_SRCS  := tools/lib/ftnl.c tools/lib/ftunits.c
+# The userspace library every tool shares: durations and numbers, the
+# shape syntax, the pattern names (FTLIB_SRCS), and the netlink layer.
+FTLIB_SRCS := tools/lib/ftunits.c tools/lib/ftshape.c tools/lib/ftpattern.c
+FTNL_SRCS  := tools/lib/ftnl.c $(FTLIB_SRCS)
 FTCTL_SRCS := $(wildcard tools/ftctl/*.c) $(FTNL_SRCS)
 CORE_SRCS  := $(wildcard kmod/core/*.c)
 SCHED_SRCS := $(wildcard daemon/sched/*.c)
-FTSIM_SRCS := $(wildcard tools/ftsim/*.c) $(CORE_SRCS) $(SCHED_SRCS)
+FTSIM_SRCS := $(wildcard tools/ftsim/*.c) $(CORE_SRCS) $(SCHED_SRCS) $(FTLIB_SRCS)
 FATTREED_SRCS := $(wildcard daemon/*.c) $(SCHED_SRCS) $(CORE_SRCS) $(FTNL_SRCS)
 FTTRAFFIC_SRCS := $(wildcard tools/fttraffic/*.c) $(CORE_SRCS) $(FTNL_SRCS)
 USER_SRCS  := $(sort $(FTCTL_SRCS) $(FTSIM_SRCS) $(FATTREED_SRCS) $(FTTRAFFIC_SRCS) \

@@ -55,6 +55,19 @@ FIXTURE_VARIANT(replay) {
 	int path, arbitration, injection;
 };
 
+/* The policies as ftsim replay names them (as ftctl does). */
+static const char *const path_name[] = {
+	[FATTREE_PATH_CIRCUIT] = "circuit", [FATTREE_PATH_DMODK] = "dmodk",
+	[FATTREE_PATH_RANDOM] = "random", [FATTREE_PATH_FIRSTFREE] = "firstfree",
+};
+static const char *const arbitration_name[] = {
+	[FATTREE_ARBITRATION_RANDOM] = "random", [FATTREE_ARBITRATION_FIXED] = "fixed",
+};
+static const char *const injection_name[] = {
+	[FATTREE_INJECTION_ALL] = "all", [FATTREE_INJECTION_RANDOM] = "random",
+	[FATTREE_INJECTION_RANDOM_PRIME] = "random-prime",
+};
+
 #define VARIANT(_name, _p, _a, _i) \
 	FIXTURE_VARIANT_ADD(replay, _name) { .path = _p, .arbitration = _a, .injection = _i }
 
@@ -95,9 +108,10 @@ TEST_F(replay, kernel_equals_userspace)
 	ASSERT_GT(n, 0);
 
 	snprintf(cmd, sizeof(cmd),
-		 "./ftsim replay --levels 3 --down 4,4,4 --up 1,4,4 --lanes 2,1,2 "
-		 "--path %d --arbitration %d --injection %d --seed %d --rows %s --steps %d",
-		 s.path, s.arbitration, s.injection, 0x5eed, self->rows_file, STEPS);
+		 "./ftsim replay --shape kary:3:4 --lanes 2,1,2 "
+		 "--path %s --arbitration %s --injection %s --seed %d --rows %s --steps %d",
+		 path_name[s.path], arbitration_name[s.arbitration], injection_name[s.injection],
+		 0x5eed, self->rows_file, STEPS);
 	p = popen(cmd, "r");
 	ASSERT_NE(NULL, p);
 	ASSERT_NE(NULL, fgets(line, sizeof(line), p));

@@ -5,7 +5,8 @@
  * permutations, an h-relation sends and receives h per leaf, ...), the
  * same seed gives the same set, the pattern file refuses bad rows by line
  * number, a message with any byte changed fails its checksum, the time
- * histogram brackets its values, and the command line refuses bad values.
+ * histogram brackets its values, and the command line refuses bad values
+ * and takes the patterns' old spellings with one warning each.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -342,27 +343,36 @@ static void test_histogram(void)
 	       "kernel cycle bucket 3 holds 4..7 cycles");
 }
 
-static int parse(int expect, const char *want, int argc, char **argv)
+/* ftt_args_parse() into @o, what it wrote on stderr into @err. */
+static int parse_err(struct ftt_opts *o, char *err, size_t len, int argc, char **argv)
 {
-	struct ftt_opts o;
-	char buf[4096] = "";
 	int rc, fd[2], saved;
 	ssize_t n;
 
+	err[0] = '\0';
 	if (pipe(fd))
-		return 0;
+		return -2;
 	fflush(stderr);
 	saved = dup(2);
 	dup2(fd[1], 2);
-	ftt_opts_init(&o);
-	rc = ftt_args_parse(argc, argv, &o);
+	ftt_opts_init(o);
+	rc = ftt_args_parse(argc, argv, o);
 	fflush(stderr);
 	dup2(saved, 2);
 	close(saved);
 	close(fd[1]);
-	n = read(fd[0], buf, sizeof(buf) - 1);
+	n = read(fd[0], err, len - 1);
 	close(fd[0]);
-	buf[n > 0 ? n : 0] = 0;
+	err[n > 0 ? n : 0] = 0;
+	return rc;
+}
+
+static int parse(int expect, const char *want, int argc, char **argv)
+{
+	struct ftt_opts o;
+	char buf[4096];
+	int rc = parse_err(&o, buf, sizeof(buf), argc, argv);
+
 	return rc == expect && (!want || strstr(buf, want));
 }
 
@@ -392,6 +402,55 @@ static void test_args(void)
 	tap_ok(parse(-1, NULL, ARGS("fttraffic", "--veth", "shift")), "--veth takes a pattern only");
 }
 
+static int same_set(const struct ftt_set *a, const struct ftt_set *b)
+{
+	return a->nflows == b->nflows &&
+	       !memcmp(a->flow, b->flow, a->nflows * sizeof(*a->flow));
+}
+
+/*
+ * Old spellings of patterns (ftpattern.h): the command line takes each
+ * with exactly one warning and goes on with the pattern's name, which
+ * gives the same set; unknown words are refused, named.
+ */
+static void test_old_spellings(void)
+{
+	static const char *const olds[][2] = {
+		{ "bitreversal", "bit-reversal" }, { "bitrev", "bit-reversal" },
+		{ "hotspot", "hot-spot" }, { "random", "uniform" },
+		{ "alltoall", "all-to-all" }, { "hrelation", "h-relation" },
+		{ "manytoone", "many-to-one" }, { "onetomany", "one-to-many" },
+	};
+	struct ftt_set a, b;
+	struct ftt_opts o;
+	char err[4096], want[128];
+	size_t i;
+	int rc;
+
+	for (i = 0; i < sizeof(olds) / sizeof(olds[0]); i++) {
+		int same;
+
+		rc = parse_err(&o, err, sizeof(err), ARGS("fttraffic", "f0", (char *)olds[i][0]));
+		snprintf(want, sizeof(want), "fttraffic: warning: pattern '%s' is now spelled '%s'\n",
+			 olds[i][0], olds[i][1]);
+		tap_ok(rc == -1 && !strcmp(err, want) && !strcmp(o.pattern, olds[i][1]),
+		       "'%s' taken as '%s' with exactly one warning: %.*s", olds[i][0], o.pattern,
+		       (int)strcspn(err, "\n"), err);
+		same = !build(pat(olds[i][0], 16), &a) && !build(pat(olds[i][1], 16), &b) &&
+		       same_set(&a, &b) && a.nflows;
+		tap_ok(same, "'%s' gives %s's set (%u flows)", olds[i][0], olds[i][1], a.nflows);
+		ftt_set_free(&a);
+		ftt_set_free(&b);
+	}
+	rc = parse_err(&o, err, sizeof(err), ARGS("fttraffic", "f0", "hot-spot"));
+	tap_ok(rc == -1 && !err[0] && !strcmp(o.pattern, "hot-spot"),
+	       "a pattern's name: no warning");
+	rc = parse_err(&o, err, sizeof(err), ARGS("fttraffic", "f0", "zigzag"));
+	tap_ok(rc == 2 && strstr(err, "PATTERN 'zigzag'") && strstr(err, "bit-reversal"),
+	       "an unknown pattern refused with exit status 2, named: %.*s",
+	       (int)strcspn(err, "\n"), err);
+}
+
 int main(void)
 {
 	test_permutations();
@@ -401,5 +460,6 @@ int main(void)
 	test_msg();
 	test_histogram();
 	test_args();
+	test_old_spellings();
 	return tap_done();
 }

@@ -14,9 +14,11 @@
 #include <json-c/json.h>
 
 #include "ftctl.h"
+#include "ftshape.h"
 #include "linux/fattree.h"
 
 #define MAXL		FTCTL_MAX_LEVELS
+_Static_assert(MAXL == FT_SHAPE_MAX_LEVELS, "a shape fills fab_req's m and w");
 #define ROW_SIZE	sizeof(struct fattree_inject_row)
 /* One attribute holds at most 65535 bytes, header included. */
 #define ROWS_PER_ATTR	((0xffff - NLA_HDRLEN) / ROW_SIZE)
@@ -117,97 +119,44 @@ static int parse_name_arg(const char *cmd, int argc, char **argv, int i)
 
 /* --- topology --- */
 
-static int check_leaves(const char *cmd)
-{
-	uint64_t n = 1;
-	unsigned int i;
-
-	for (i = 0; i < fr.h; i++) {
-		n *= fr.m[i];
-		if (n > UINT32_MAX)
-			return ftctl_usage_err(cmd, "bad topology '%s': more than %" PRIu32 " leaves",
-					       fr.topo, UINT32_MAX);
-	}
-	return 0;
-}
-
+/*
+ * The shape (ftshape.h): "kary:3:4" in one word, or its words apart as
+ * "kary 3 4"; the same grammar, the same request.
+ */
 static int parse_topology(const char *cmd, int argc, char **argv, int *pi)
 {
-	static const char *const kinds[] = { "kary", "binary", "xgft" };
-	static const unsigned int nwords[] = { 2, 1, 3 };
-	unsigned int n, i;
-	uint32_t l, k;
-	int kind, err;
+	const struct ft_shape_syntax *syn = NULL;
+	unsigned int nwords = 1, i;
+	struct ft_shape sh;
+	char why[256];
 
 	if (*pi >= argc)
-		return ftctl_usage_err(cmd, "missing the TOPOLOGY (kary L K, binary N or xgft H m1,...,mH w1,...,wH)");
-	for (kind = 0; kind < 3; kind++)
-		if (!strcmp(argv[*pi], kinds[kind]))
-			break;
-	if (kind == 3)
-		return ftctl_usage_err(cmd, "unknown topology '%s' (expected kary, binary or xgft)",
-				       argv[*pi]);
-	if (*pi + (int)nwords[kind] >= argc) {
-		static const char *const need[] = {
-			"L K (levels and arity)", "N (leaves, a power of two)",
-			"H m1,...,mH w1,...,wH",
-		};
-		return ftctl_usage_err(cmd, "topology '%s' needs %s", argv[*pi],
-				       need[kind]);
+		return ftctl_usage_err(cmd, "missing the TOPOLOGY (kary L K, binary N or xgft H m1,...,mH w1,...,wH; or kary:L:K, ...)");
+	if (!strchr(argv[*pi], ':')) {
+		syn = ft_shape_syntax(argv[*pi]);
+		if (!syn)
+			return ftctl_usage_err(cmd, "unknown topology '%s' (expected kary, binary or xgft, or one word such as kary:3:4)",
+					       argv[*pi]);
+		nwords += syn->nparams;
+		if (*pi + (int)nwords > argc)
+			return ftctl_usage_err(cmd, "topology '%s' needs %s (%s)", argv[*pi],
+					       syn->params, syn->means);
 	}
 	fr.topo[0] = '\0';
-	for (i = 0; i <= nwords[kind]; i++) {
+	for (i = 0; i < nwords; i++) {
 		if (i)
 			strncat(fr.topo, " ", sizeof(fr.topo) - strlen(fr.topo) - 1);
 		strncat(fr.topo, argv[*pi + (int)i],
 			sizeof(fr.topo) - strlen(fr.topo) - 1);
 	}
-
-	switch (kind) {
-	case 0:	/* kary L K: seed 002's FT(l, w) */
-		err = ftctl_parse_u32(cmd, "level count L", argv[*pi + 1], 1, MAXL, &l);
-		if (!err)
-			err = ftctl_parse_u32(cmd, "arity K", argv[*pi + 2], 2,
-					      UINT32_MAX, &k);
-		if (err)
-			return err;
-		fr.h = l;
-		for (i = 0; i < l; i++) {
-			fr.m[i] = k;
-			fr.w[i] = i ? k : 1;
-		}
-		break;
-	case 1:	/* binary N: Leiserson's, m = 2, w = 1 */
-		err = ftctl_parse_u32(cmd, "leaf count N", argv[*pi + 1], 2,
-				      UINT32_C(1) << 31, &k);
-		if (err)
-			return err;
-		if (k & (k - 1))
-			return ftctl_usage_err(cmd, "bad leaf count N '%s': not a power of two",
-					       argv[*pi + 1]);
-		for (fr.h = 0; (UINT32_C(1) << fr.h) < k; fr.h++) {
-			fr.m[fr.h] = 2;
-			fr.w[fr.h] = 1;
-		}
-		break;
-	default: /* xgft H m w */
-		err = ftctl_parse_u32(cmd, "level count H", argv[*pi + 1], 1, MAXL, &l);
-		if (err)
-			return err;
-		fr.h = l;
-		err = ftctl_parse_u32_list(cmd, "children per switch m1,...,mH",
-					   argv[*pi + 2], 1, UINT32_MAX, fr.m, l,
-					   MAXL, &n);
-		if (!err)
-			err = ftctl_parse_u32_list(cmd, "parents per node w1,...,wH",
-						   argv[*pi + 3], 1, UINT32_MAX,
-						   fr.w, l, MAXL, &n);
-		if (err)
-			return err;
-		break;
-	}
-	*pi += (int)nwords[kind] + 1;
-	return check_leaves(cmd);
+	if (syn ? ft_shape_parse_words(argv + *pi, nwords, NULL, &sh, why, sizeof(why)) :
+		  ft_shape_parse(argv[*pi], NULL, &sh, why, sizeof(why)))
+		return ftctl_usage_err(cmd, "bad topology '%s': %s", fr.topo, why);
+	fr.h = sh.h;
+	memcpy(fr.m, sh.m, sizeof(fr.m));
+	memcpy(fr.w, sh.w, sizeof(fr.w));
+	*pi += (int)nwords;
+	return 0;
 }
 
 /* --- options --- */
@@ -487,15 +436,18 @@ static int add_run(struct ftctl *ctl)
 static void add_help(FILE *f)
 {
 	fprintf(f,
-		"NAME is at most %d bytes. TOPOLOGY is one of:\n"
+		"NAME is at most %d bytes. TOPOLOGY is one of these, its words apart or\n"
+		"joined by colons in one word, as every fattree tool writes a shape\n"
+		"(kary 3 4 is kary:3:4, the same request):\n"
 		"  kary L K    seed 002's k-ary n-tree FT(L,K): h = L levels, K children\n"
 		"              per switch and K parents per node (one above the leaves):\n"
-		"              m = (K,...,K), w = (1,K,...,K); K^L leaves\n"
+		"              m = (K,...,K), w = (1,K,...,K); K^L leaves; or kary:L:K\n"
 		"  binary N    Leiserson's binary fat-tree of N leaves (a power of two):\n"
-		"              m = 2 and w = 1 on each of the log2 N levels\n"
+		"              m = 2 and w = 1 on each of the log2 N levels; or binary:N\n"
 		"  xgft H m1,...,mH w1,...,wH\n"
 		"              any XGFT(H; m; w): level-i switches have m_i children,\n"
-		"              level-(i-1) nodes have w_i parents (i = 1 is the leaves')\n"
+		"              level-(i-1) nodes have w_i parents (i = 1 is the leaves');\n"
+		"              or xgft:H:m1,...,mH:w1,...,wH\n"
 		"OPTIONS (any order, each at most once):\n"
 		"  lanes c1,...,cH      lanes of each link of level 1..H (profile explicit)\n"
 		"  profile P [base B] [root R]\n"
@@ -528,6 +480,7 @@ static void add_help(FILE *f)
 		"Omitted options take the kernel's defaults.\n"
 		"Examples:\n"
 		"  ftctl fabric add ft0 kary 3 4\n"
+		"  ftctl fabric add ft1 kary:3:4 period 1ms\n"
 		"  ftctl fabric add bt binary 64 profile area base 1 period manual\n"
 		"  ftctl fabric add sl xgft 2 8,4 1,2 lanes 1,2 path random seed 7\n"
 		"  ftctl fabric add sf kary 2 4 period manual mode saf q 2\n",

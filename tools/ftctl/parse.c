@@ -4,11 +4,9 @@
  * the word that was wrong and what was expected, and returns
  * FTCTL_EXIT_USAGE; nothing here talks to the kernel.
  */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "ftunits.h"
@@ -105,56 +103,15 @@ int ftctl_match(const char *word, const char *const *names, unsigned int n)
 	return found;
 }
 
-/*
- * Decimal, or hexadecimal with 0x. No sign, no blanks, no octal: "010" is
- * ten. Returns 0, or a reason.
- */
-static const char *parse_num(const char *word, uint64_t *out)
-{
-	unsigned long long v;
-	const char *p = word;
-	char *end;
-	int base = 10;
-
-	if (!*p)
-		return "empty";
-	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
-		base = 16;
-		p += 2;
-		if (!*p)
-			return "not a number";
-	}
-	if (!(base == 16 ? strchr("0123456789abcdefABCDEF", *p) :
-	      strchr("0123456789", *p)))
-		return *word == '-' ? "must not be negative" : "not a number";
-	errno = 0;
-	v = strtoull(p, &end, base);
-	if (errno == ERANGE)
-		return "too large";
-	if (*end)
-		return "not a number";
-	*out = v;
-	return NULL;
-}
-
 int ftctl_parse_u64_at(const char *cmd, const char *where, const char *what,
 		       const char *word, uint64_t min, uint64_t max,
 		       uint64_t *out)
 {
-	const char *why;
-	uint64_t v = 0;
+	char why[64];
 
-	why = parse_num(word, &v);
-	if (why)
+	if (ft_parse_range(word, min, max, out, why, sizeof(why)))
 		return ftctl_usage_err(cmd, "%sbad %s '%s': %s", where, what,
 				       word, why);
-	if (v < min)
-		return ftctl_usage_err(cmd, "%sbad %s '%s': must be at least %" PRIu64,
-				       where, what, word, min);
-	if (v > max)
-		return ftctl_usage_err(cmd, "%sbad %s '%s': must be at most %" PRIu64,
-				       where, what, word, max);
-	*out = v;
 	return 0;
 }
 
@@ -189,46 +146,11 @@ int ftctl_parse_u32_list_at(const char *cmd, const char *where,
 			    uint32_t max, uint32_t *out, unsigned int want,
 			    unsigned int max_n, unsigned int *n)
 {
-	char item[64];
-	const char *p = word, *comma;
-	unsigned int k = 0;
-	const char *why;
-	uint64_t v = 0;
-	size_t len;
+	char why[160];
 
-	if (!*word)
-		return ftctl_usage_err(cmd, "%sbad %s '': empty list", where, what);
-	for (;;) {
-		comma = strchr(p, ',');
-		len = comma ? (size_t)(comma - p) : strlen(p);
-		if (!len)
-			return ftctl_usage_err(cmd, "%sbad %s '%s': empty item in the list",
-					       where, what, word);
-		if (len >= sizeof(item))
-			return ftctl_usage_err(cmd, "%sbad %s '%s': item %u is too long",
-					       where, what, word, k + 1);
-		memcpy(item, p, len);
-		item[len] = '\0';
-		if (k >= max_n)
-			return ftctl_usage_err(cmd, "%sbad %s '%s': more than %u values",
-					       where, what, word, max_n);
-		why = parse_num(item, &v);
-		if (why)
-			return ftctl_usage_err(cmd, "%sbad %s '%s': item %u '%s': %s",
-					       where, what, word, k + 1, item, why);
-		if (v < min || v > max)
-			return ftctl_usage_err(cmd, "%sbad %s '%s': item %u '%s': must be %" PRIu32 "..%" PRIu32,
-					       where, what, word, k + 1, item, min, max);
-		out[k++] = (uint32_t)v;
-		if (!comma)
-			break;
-		p = comma + 1;
-	}
-	if (want && k != want)
-		return ftctl_usage_err(cmd, "%sbad %s '%s': %u value%s for %u level%s (one per level, from level 1)",
-				       where, what, word, k, k == 1 ? "" : "s", want,
-				       want == 1 ? "" : "s");
-	*n = k;
+	if (ft_parse_u32_list(word, min, max, out, want, max_n, n, why, sizeof(why)))
+		return ftctl_usage_err(cmd, "%sbad %s '%s': %s", where, what,
+				       word, why);
 	return 0;
 }
 

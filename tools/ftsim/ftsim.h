@@ -12,6 +12,8 @@
 
 #include "ft_topo.h"
 #include "ft_profile.h"
+#include "ftpattern.h"
+#include "ftshape.h"
 
 /* Exit codes: 0 done, 1 failed (a check, memory), 2 usage. */
 #define FTSIM_EXIT_FAIL		1
@@ -50,6 +52,15 @@ int ftsim_parse_name(const char *cmd, const char *opt, const char *s,
 		     const char *const *names, int n);
 
 /*
+ * --pattern @s, a name or an old spelling of one (ftpattern.h), among the
+ * subcommand's own patterns @have[0..@n-1]: its index in *@v. An old
+ * spelling is taken with a warning on stderr; any other word is a usage
+ * error (printed, -1) that names the patterns @cmd runs.
+ */
+int ftsim_parse_pattern(const char *cmd, const char *s, const enum ft_pattern *have,
+			unsigned int n, int *v);
+
+/*
  * Split a comma-separated list into at most @max items (in place in a
  * copy that the caller frees with free(*buf)).  Empty items and too
  * many items are usage errors.  Returns the count or -1.
@@ -57,7 +68,11 @@ int ftsim_parse_name(const char *cmd, const char *opt, const char *s,
 int ftsim_split(const char *cmd, const char *opt, const char *s, char **buf,
 		char **item, int max);
 
-/* A shape: binary N, kary L K (seed 002's FT(L,K)) or xgft H m w. */
+/*
+ * A shape: binary:N, kary:L:K (seed 002's FT(L,K)) or xgft:H:m:w, read
+ * by the tools' one shape parser (ftshape.h), within the engine core's
+ * limits.
+ */
 struct ftsim_shape {
 	u32 h;
 	u32 m[FT_MAX_LEVELS];
@@ -70,9 +85,20 @@ struct ftsim_shape {
 
 int ftsim_parse_shape(const char *cmd, const char *opt, const char *s,
 		      struct ftsim_shape *sh);
+/* The same, refusals naming @word (what the user typed) instead of @s. */
+int ftsim_parse_shape_as(const char *cmd, const char *opt, const char *word,
+			 const char *s, struct ftsim_shape *sh);
 /* seed 002's FT(@l, @k): m = (k..k), w = (1, k..k). */
 int ftsim_kary(const char *cmd, const char *opt, const char *word,
 	       struct ftsim_shape *sh, u32 l, u32 k);
+
+/*
+ * The engine's policies by name, as ftctl names them: ft_path_choice
+ * (circuit, dmodk, ...), ft_arbitration, ft_inject_rule.
+ */
+extern const char *const ftsim_path_names[];
+extern const char *const ftsim_arb_names[];
+extern const char *const ftsim_inject_names[];
 
 /* A capacity profile as named on the command line. */
 struct ftsim_profile {

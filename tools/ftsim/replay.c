@@ -13,7 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ftsim.h"
+#include "ftunits.h"
 #include "ft_pairs.h"
+
+#define CMD	"replay"
 
 struct replay {
 	struct ft_fabric_params p;
@@ -21,94 +25,170 @@ struct replay {
 	unsigned long steps;
 };
 
-static int parse_list(const char *s, u32 *v, u32 max, u32 *n)
-{
-	char *end;
-
-	*n = 0;
-	for (;;) {
-		unsigned long x = strtoul(s, &end, 10);
-
-		if (end == s || *n >= max || x > 0xffffffffUL)
-			return -1;
-		v[(*n)++] = (u32)x;
-		if (!*end)
-			return 0;
-		if (*end != ',')
-			return -1;
-		s = end + 1;
-	}
-}
-
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: ftsim replay --levels H --down m1,..,mH --up w1,..,wH\n"
-		"                    [--lanes c1,..,cH] [--path N] [--injection N]\n"
-		"                    [--arbitration N] [--seed S] --rows FILE --steps N\n"
+		"usage: ftsim replay --shape SPEC --rows FILE --steps N [--lanes c1,...,cH]\n"
+		"                    [--path P] [--injection I] [--arbitration A] [--seed S]\n"
 		"Run the rows of FILE (\"src dst count\" per line) through the engine\n"
-		"core for N cycles and print \"cycle C drained D delivered X\" and one\n"
-		"line per directed link: \"link ID carried C max M saturated S blocked B\".\n"
-		"Policies are the numbers of uapi/linux/fattree.h.\n");
+		"core for N cycles, as the kernel runs them, and print \"cycle C drained D\n"
+		"delivered X\" and one line per directed link: \"link ID carried C max M\n"
+		"saturated S blocked B\".\n"
+		"  --shape SPEC        binary:N, kary:L:K or xgft:H:m1,...,mH:w1,...,wH\n"
+		"  --lanes c1,...,cH   lanes of each link of level 1..H (default 1)\n"
+		"  --path P            circuit, dmodk (default), random or firstfree\n"
+		"  --injection I       all (default), random or random-prime\n"
+		"  --arbitration A     random (default) or fixed\n"
+		"  --seed S            the fabric's seed (default 1)\n"
+		"The old --levels H --down m1,...,mH --up w1,...,wH and policies by their\n"
+		"numbers in uapi/linux/fattree.h still work, with a warning.\n");
+}
+
+/* What the old options were, as the new ones write it, for the warning. */
+struct old_words {
+	char shape[272];	/* " --shape xgft:..." for --levels, --down, --up */
+	char now[256];		/* " --path dmodk" for "--path 1", ... */
+	const char *levels, *down, *up;
+};
+
+static void old_append(struct old_words *o, const char *fmt, const char *a, const char *b)
+{
+	size_t off = strlen(o->now);
+
+	snprintf(o->now + off, sizeof(o->now) - off, fmt, a, b);
+}
+
+/* A policy by its name, or (old) by its number in uapi/linux/fattree.h. */
+static int policy(const char *opt, const char *s, const char *const *names, u32 n,
+		  struct old_words *o, u32 *v)
+{
+	int k;
+
+	if (*s && strspn(s, "0123456789") == strlen(s) && strlen(s) < 4 &&
+	    (u32)atoi(s) < n) {
+		*v = (u32)atoi(s);
+		old_append(o, " %s %s", opt, names[*v]);
+		return 0;
+	}
+	k = ftsim_parse_name(CMD, opt, s, names, (int)n);
+	if (k < 0)
+		return -1;
+	*v = (u32)k;
+	return 0;
+}
+
+/* --shape, or the old --levels, --down and --up as xgft:H:m:w. */
+static int replay_shape(const char *shape, struct old_words *o, struct replay *r)
+{
+	struct ftsim_shape sh;
+	char spec[256];
+
+	if (shape && (o->levels || o->down || o->up))
+		return ftsim_usage_err(CMD, "--shape and --levels, --down, --up exclude each other");
+	if (!shape && !(o->levels && o->down && o->up))
+		return ftsim_usage_err(CMD, "need --shape SPEC (binary:N, kary:L:K or xgft:H:m1,...,mH:w1,...,wH)");
+	if (!shape) {
+		snprintf(spec, sizeof(spec), "xgft:%s:%s:%s", o->levels, o->down, o->up);
+		if (ftsim_parse_shape(CMD, "--levels, --down, --up", spec, &sh))
+			return -1;
+		snprintf(o->shape, sizeof(o->shape), " --shape %s", spec);
+	} else if (ftsim_parse_shape(CMD, "--shape", shape, &sh)) {
+		return -1;
+	}
+	r->p.h = sh.h;
+	memcpy(r->p.m, sh.m, sizeof(r->p.m));
+	memcpy(r->p.w, sh.w, sizeof(r->p.w));
+	return 0;
 }
 
 static int replay_args(int argc, char **argv, struct replay *r)
 {
+	enum {
+		O_SHAPE = 256, O_LEVELS, O_DOWN, O_UP, O_LANES, O_PATH, O_INJ, O_ARB,
+		O_SEED, O_ROWS, O_STEPS, O_HELP,
+	};
 	static const struct option opts[] = {
-		{ "levels", required_argument, NULL, 'h' },
-		{ "down", required_argument, NULL, 'm' },
-		{ "up", required_argument, NULL, 'w' },
-		{ "lanes", required_argument, NULL, 'c' },
-		{ "path", required_argument, NULL, 'p' },
-		{ "injection", required_argument, NULL, 'i' },
-		{ "arbitration", required_argument, NULL, 'a' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "rows", required_argument, NULL, 'r' },
-		{ "steps", required_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'H' },
+		{ "shape", required_argument, NULL, O_SHAPE },
+		{ "levels", required_argument, NULL, O_LEVELS },
+		{ "down", required_argument, NULL, O_DOWN },
+		{ "up", required_argument, NULL, O_UP },
+		{ "lanes", required_argument, NULL, O_LANES },
+		{ "path", required_argument, NULL, O_PATH },
+		{ "injection", required_argument, NULL, O_INJ },
+		{ "arbitration", required_argument, NULL, O_ARB },
+		{ "seed", required_argument, NULL, O_SEED },
+		{ "rows", required_argument, NULL, O_ROWS },
+		{ "steps", required_argument, NULL, O_STEPS },
+		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
-	u32 nm = 0, nw = 0, nc = 0;
-	int c;
+	struct old_words o = { .shape = "", .now = "" };
+	const char *shape = NULL, *lanes = NULL;
+	u32 rule = FT_INJECT_ALL, path = FT_PATH_DMODK, arb = FT_ARB_RANDOM, steps = 0;
+	unsigned int nc = 0;
+	char why[160];
+	int c, err = 0;
 
 	memset(r, 0, sizeof(*r));
 	r->p.profile.kind = FT_PROFILE_CONSTANT;
 	r->p.profile.base = 1;
-	r->p.path = FT_PATH_DMODK;
 	r->p.seed = 1;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	opterr = 0;
+	optind = 1;
+	while (!err && (c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'h': r->p.h = strtoul(optarg, NULL, 10); break;
-		case 'm': if (parse_list(optarg, r->p.m, FT_MAX_LEVELS, &nm)) goto bad; break;
-		case 'w': if (parse_list(optarg, r->p.w, FT_MAX_LEVELS, &nw)) goto bad; break;
-		case 'c':
-			if (parse_list(optarg, r->p.profile.table, FT_MAX_LEVELS, &nc))
-				goto bad;
-			r->p.profile.kind = FT_PROFILE_EXPLICIT;
+		case O_SHAPE: shape = optarg; break;
+		case O_LEVELS: o.levels = optarg; break;
+		case O_DOWN: o.down = optarg; break;
+		case O_UP: o.up = optarg; break;
+		case O_LANES: lanes = optarg; break;
+		case O_PATH:
+			err = policy("--path", optarg, ftsim_path_names, FT_PATH_NR, &o, &path);
 			break;
-		case 'p': r->p.path = strtoul(optarg, NULL, 10); break;
-		case 'i': r->p.inject.rule = strtoul(optarg, NULL, 10); break;
-		case 'a': r->p.arb = strtoul(optarg, NULL, 10); break;
-		case 's': r->p.seed = strtoull(optarg, NULL, 0); break;
-		case 'r': r->rows = optarg; break;
-		case 'n': r->steps = strtoul(optarg, NULL, 10); break;
-		case 'H': usage(stdout); exit(0);
-		default: goto usage;
+		case O_INJ:
+			err = policy("--injection", optarg, ftsim_inject_names, FT_INJECT_NR, &o,
+				     &rule);
+			break;
+		case O_ARB:
+			err = policy("--arbitration", optarg, ftsim_arb_names, FT_ARB_NR, &o, &arb);
+			break;
+		case O_SEED: err = ftsim_parse_u64(CMD, "--seed", optarg, &r->p.seed); break;
+		case O_ROWS: r->rows = optarg; break;
+		case O_STEPS:
+			err = ftsim_parse_u32(CMD, "--steps", optarg, 1, UINT32_MAX, &steps);
+			break;
+		case 'h':
+		case O_HELP:
+			usage(stdout);
+			exit(0);
+		default:
+			return ftsim_getopt_err(CMD, c, argv);
 		}
 	}
-	if (!r->p.h || nm != r->p.h || nw != r->p.h || (nc && nc != r->p.h) ||
-	    !r->rows || !r->steps || r->p.path >= FT_PATH_NR || r->p.arb >= FT_ARB_NR ||
-	    r->p.inject.rule >= FT_INJECT_NR) {
-		fprintf(stderr, "ftsim replay: need --levels H, H values for --down, --up"
-			" (and --lanes), valid policies, --rows and --steps\n");
-		goto usage;
+	if (err)
+		return -1;
+	if (optind < argc)
+		return ftsim_usage_err(CMD, "unexpected argument '%s'", argv[optind]);
+	if (replay_shape(shape, &o, r))
+		return -1;
+	if (lanes) {
+		if (ft_parse_u32_list(lanes, 1, FT_MAX_LANES, r->p.profile.table, r->p.h,
+				      FT_MAX_LEVELS, &nc, why, sizeof(why)))
+			return ftsim_usage_err(CMD, "bad --lanes '%s': %s", lanes, why);
+		r->p.profile.kind = FT_PROFILE_EXPLICIT;
+	}
+	if (!r->rows || !steps)
+		return ftsim_usage_err(CMD, "need --rows FILE and --steps N");
+	r->p.path = path;
+	r->p.inject.rule = rule;
+	r->p.arb = arb;
+	r->steps = steps;
+	if (o.shape[0] || o.now[0]) {
+		ftsim_progress_done();
+		fprintf(stderr, "ftsim replay: warning: old options, now written:%s%s\n", o.shape,
+			o.now);
 	}
 	return 0;
-bad:
-	fprintf(stderr, "ftsim replay: bad list '%s' (numbers separated by commas)\n", optarg);
-usage:
-	usage(stderr);
-	return -1;
 }
 
 static int replay_rows(const char *path, struct ft_pairs *q, u32 n)
@@ -150,7 +230,7 @@ int ftsim_replay(int argc, char **argv)
 	int rc = 1;
 
 	if (replay_args(argc, argv, &r))
-		return 2;
+		return FTSIM_EXIT_USAGE;
 	/* Size the cycle as the kernel does (kmod/fabric.c). */
 	if (ft_profile_lanes(&r.p.profile, r.p.h, r.p.m, r.p.w, lanes) ||
 	    ft_topo_init(&t, r.p.h, r.p.m, r.p.w, lanes)) {

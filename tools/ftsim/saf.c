@@ -3,9 +3,9 @@
  * ftsim saf: store-and-forward routing offline (seed 001, Leighton,
  * Maggs, Ranade, Rao).
  *
- * Message sets (random permutations, bit-reversal, transpose, random
- * destinations) are routed in one batch each by ft_saf, the engine core
- * the kernel runs, on fat-trees: by default section 7's, 4-ary with the
+ * Message sets (random permutations, bit-reversal, transpose, uniform
+ * random destinations) are routed in one batch each by ft_saf, the engine
+ * core the kernel runs, on fat-trees: by default section 7's, 4-ary with the
  * channel capacity doubling per level (the area profile with leaf
  * capacity 2: 2 sqrt(S) over S leaves), so that N = M^2 leaves hang
  * under a root of capacity M and every path has L = 2 lg M edges.  Each
@@ -36,16 +36,20 @@
 #define DEFAULT_SEEDS	10U
 #define DEFAULT_STEPS	1000000ULL
 
+/* The patterns saf runs. */
 enum pattern {
 	PAT_PERMUTATION,
 	PAT_BITREV,
 	PAT_TRANSPOSE,
-	PAT_RANDOM,
+	PAT_UNIFORM,
 	PAT_N,
 };
 
-static const char *const pattern_names[PAT_N] = {
-	"permutation", "bitrev", "transpose", "random",
+static const enum ft_pattern patterns[PAT_N] = {
+	[PAT_PERMUTATION] = FT_PATTERN_PERMUTATION,
+	[PAT_BITREV] = FT_PATTERN_BIT_REVERSAL,
+	[PAT_TRANSPOSE] = FT_PATTERN_TRANSPOSE,
+	[PAT_UNIFORM] = FT_PATTERN_UNIFORM,
 };
 
 static const char *const disc_names[FT_SAF_DISC_NR] = {
@@ -89,7 +93,7 @@ struct saf_args {
 	u32 ranks;
 	u32 picks;
 	u32 rank_range;
-	u32 pattern;
+	int pattern;
 	u32 load;
 	u32 seeds;
 	u64 seed;
@@ -142,7 +146,8 @@ void ftsim_saf_usage(FILE *f)
 		"                 [--q LIST] [--ghosts on,off] [--discipline LIST]\n"
 		"                 [--path hash|dmodk|random|firstfree] [--ranks packet|pair]\n"
 		"                 [--picks N] [--rank-range R]\n"
-		"                 [--pattern permutation|bitrev|transpose|random] [--load K]\n"
+		"                 [--pattern permutation|bit-reversal|transpose|uniform]\n"
+		"                 [--load K]\n"
 		"                 [--seeds N] [--seed S] [--max-steps N] [--check] [--json]\n"
 		"Store-and-forward routing through edge queues of q packets (seed 001,\n"
 		"section 2.2: random ranks, ghosts, EOS) with ft_saf, the engine core the\n"
@@ -174,9 +179,10 @@ void ftsim_saf_usage(FILE *f)
 		"  --picks N           selections per node and step: 0 (default) as many\n"
 		"                      as the node's edges allow, 1 the paper's node\n"
 		"  --rank-range R      ranks in [0, R), 1 to %u (default %u)\n"
-		"  --pattern P         permutation (default), bitrev (bit-reversal),\n"
-		"                      transpose (swap the halves of the leaf bits), random\n"
-		"                      (uniform destinations)\n"
+		"  --pattern P         permutation (default), bit-reversal, transpose (swap\n"
+		"                      the halves of the leaf bits), uniform (uniform\n"
+		"                      random destinations, a leaf's own among them); the\n"
+		"                      old bitrev and random still work and warn\n"
 		"  --load K            K sets of the pattern in one batch (default 1)\n"
 		"  --seeds N           message sets per shape (default %u)\n"
 		"  --seed S            base seed (default 1); equal seeds, equal output\n"
@@ -307,8 +313,7 @@ static int saf_option(struct saf_args *a, int c, const char *arg)
 		return ftsim_parse_u32(CMD, "--rank-range", arg, 1,
 				       FT_SAF_MAX_RANK, &a->rank_range);
 	case O_PATTERN:
-		return one_name("--pattern", arg, pattern_names, PAT_N,
-				&a->pattern);
+		return ftsim_parse_pattern(CMD, arg, patterns, PAT_N, &a->pattern);
 	case O_LOAD:
 		return ftsim_parse_u32(CMD, "--load", arg, 1, MAX_LOAD, &a->load);
 	case O_SEEDS:
@@ -524,7 +529,7 @@ static void make_set(const struct saf_args *a, u32 n, u32 k, u32 *src,
 				d[i] = leaf_bits(i, bits,
 						 a->pattern == PAT_TRANSPOSE);
 				break;
-			case PAT_RANDOM:
+			case PAT_UNIFORM:
 				d[i] = ft_rand_below(&r, n);
 				break;
 			default:
@@ -801,7 +806,7 @@ static void print_tables(const struct saf_args *a, const struct saf_shape *sh,
 
 	printf("ftsim saf: store-and-forward through edge queues (seed 001), %s x%u,\n"
 	       "path %s, ranks %s, picks %u%s, rank range %u; %u set%s per shape from seed %" PRIu64 "\n",
-	       pattern_names[a->pattern], a->load, path_names[a->path],
+	       ft_pattern_name(patterns[a->pattern]), a->load, path_names[a->path],
 	       ranks_names[a->ranks], a->picks,
 	       a->picks ? "" : " (one per edge)", a->rank_range, a->seeds,
 	       a->seeds > 1 ? "s" : "", a->seed);
@@ -939,7 +944,7 @@ static void print_json(const struct saf_args *a, const struct saf_shape *sh,
 	ftsim_json_init(&j, stdout);
 	ftsim_json_obj(&j, NULL);
 	ftsim_json_str(&j, "command", "saf");
-	ftsim_json_str(&j, "pattern", pattern_names[a->pattern]);
+	ftsim_json_str(&j, "pattern", ft_pattern_name(patterns[a->pattern]));
 	ftsim_json_u64(&j, "load", a->load);
 	ftsim_json_str(&j, "path", path_names[a->path]);
 	ftsim_json_str(&j, "ranks", ranks_names[a->ranks]);

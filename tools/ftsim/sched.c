@@ -21,6 +21,7 @@
 
 #include "ftsim.h"
 #include "ft_rand.h"
+#include "ftpattern.h"
 #include "sched/ft_sched.h"
 #include "sched/ft_sched_check.h"
 
@@ -37,6 +38,7 @@
 #define PAPER_LW_HI		95
 #define PAPER_IMPROVEMENT	30
 
+/* The patterns sched runs; a pattern's place here seeds its requests. */
 enum pattern {
 	PAT_PERMUTATION,
 	PAT_BITREVERSAL,
@@ -45,8 +47,11 @@ enum pattern {
 	PAT_N,
 };
 
-static const char *const pattern_names[PAT_N] = {
-	"permutation", "bitreversal", "transpose", "hotspot",
+static const enum ft_pattern patterns[PAT_N] = {
+	[PAT_PERMUTATION] = FT_PATTERN_PERMUTATION,
+	[PAT_BITREVERSAL] = FT_PATTERN_BIT_REVERSAL,
+	[PAT_TRANSPOSE] = FT_PATTERN_TRANSPOSE,
+	[PAT_HOTSPOT] = FT_PATTERN_HOT_SPOT,
 };
 
 /* Seed 002's candidate sizes (notes A6): 2-, 3- and 4-level, 64..4096. */
@@ -104,7 +109,7 @@ void ftsim_sched_usage(FILE *f)
 	fprintf(f,
 		"usage: ftsim sched [--sizes all|L:K[,L:K...]] [--trials N]\n"
 		"                   [--algorithms LIST] [--seed S]\n"
-		"                   [--pattern permutation|bitreversal|transpose|hotspot]\n"
+		"                   [--pattern permutation|bit-reversal|transpose|hot-spot]\n"
 		"                   [--hot-percent P] [--order source|random|farthest]\n"
 		"                   [--release-on-failure] [--random-fit] [--no-check]\n"
 		"                   [--fail-links LIST] [--timing] [--json]\n"
@@ -118,19 +123,21 @@ void ftsim_sched_usage(FILE *f)
 		"claims checked on the run.\n"
 		"  --sizes all|LIST      all: seed 002's sizes FT(2,8) FT(2,16) FT(2,32)\n"
 		"                        FT(2,64) FT(3,4) FT(3,8) FT(3,16) FT(4,4) FT(4,8)\n"
-		"                        (64 to 4096 leaves); or L:K items, e.g. 3:4,2:8\n"
+		"                        (64 to 4096 leaves); or k-ary n-trees, each\n"
+		"                        kary:L:K or L:K for short, e.g. 3:4,kary:2:8\n"
 		"                        (default all)\n"
 		"  --trials N            request sets per size (default %u, as the paper)\n"
 		"  --algorithms LIST     levelwise, local-greedy, local-random, random,\n"
 		"                        optimal, comma-separated (default all, in this order)\n"
 		"  --seed S              base seed (default 1); equal seeds, equal output\n"
-		"  --pattern P           permutation: uniform random (default); bitreversal\n"
+		"  --pattern P           permutation: uniform random (default); bit-reversal\n"
 		"                        and transpose (address bits reversed / halves\n"
 		"                        swapped; base-K digits when K^L is not a power of\n"
-		"                        two): the same every trial; hotspot: a random\n"
+		"                        two): the same every trial; hot-spot: a random\n"
 		"                        permutation in which P %% of the sources send to\n"
-		"                        one random hot leaf instead\n"
-		"  --hot-percent P       hotspot's share of sources, 0..100 (default 10)\n"
+		"                        one random hot leaf instead (old spellings, such\n"
+		"                        as bitreversal and hotspot, still work and warn)\n"
+		"  --hot-percent P       hot-spot's share of sources, 0..100 (default 10)\n"
 		"  --order O             request order: source (the paper's, default),\n"
 		"                        random (random rank), farthest (largest H first)\n"
 		"  --release-on-failure  a refused request gives back the lanes it took\n"
@@ -151,29 +158,37 @@ void ftsim_sched_usage(FILE *f)
 		DEFAULT_TRIALS);
 }
 
-/* L:K: 1 <= L <= FT_MAX_LEVELS, 2 <= K <= FT_MAX_W. */
-static int size_word(const char *word, const char *colon, u32 *l, u32 *k)
+/*
+ * An item of --sizes: a k-ary n-tree, kary:L:K (the shape syntax) or L:K
+ * for short.
+ */
+static int size_item(const char *item, u32 *l, u32 *k)
 {
-	unsigned long long x, y;
-	char *end;
+	const char *colon = strchr(item, ':');
+	struct ftsim_shape sh;
+	char spec[80];
 
-	x = strtoull(word, &end, 10);
-	if (word[0] < '0' || word[0] > '9' || end != colon || !x ||
-	    x > FT_MAX_LEVELS)
-		return ftsim_usage_err(CMD, "bad --sizes item '%s': the level count L must be 1 to %u",
-				       word, FT_MAX_LEVELS);
-	y = strtoull(colon + 1, &end, 10);
-	if (colon[1] < '0' || colon[1] > '9' || *end || y < 2 || y > FT_MAX_W)
-		return ftsim_usage_err(CMD, "bad --sizes item '%s': the arity K must be 2 to %u",
-				       word, FT_MAX_W);
-	*l = (u32)x;
-	*k = (u32)y;
+	if (!colon)
+		return ftsim_usage_err(CMD, "bad --sizes item '%s': expected L:K or kary:L:K (levels and arity, e.g. 3:4) or all",
+				       item);
+	if (strlen(item) >= sizeof(spec) - 5)
+		return ftsim_usage_err(CMD, "bad --sizes item '%s': too long", item);
+	/* A shape starts with its kind; anything else is L:K. */
+	snprintf(spec, sizeof(spec), "%.*s", (int)(colon - item), item);
+	snprintf(spec, sizeof(spec), "%s%s", ft_shape_syntax(spec) ? "" : "kary:", item);
+	if (ftsim_parse_shape_as(CMD, "--sizes item", item, spec, &sh))
+		return -1;
+	if (strcmp(sh.kind, "kary"))
+		return ftsim_usage_err(CMD, "bad --sizes item '%s': sched runs on k-ary n-trees FT(L,K): kary:L:K or L:K",
+				       item);
+	*l = sh.h;
+	*k = sh.m[0];
 	return 0;
 }
 
 static int parse_sizes(const char *s, struct sched_args *a)
 {
-	char *buf, *item[MAX_SIZES], *colon;
+	char *buf, *item[MAX_SIZES];
 	int n, i;
 	u32 j;
 
@@ -189,21 +204,14 @@ static int parse_sizes(const char *s, struct sched_args *a)
 	if (n < 0)
 		return -1;
 	for (i = 0; i < n; i++) {
-		colon = strchr(item[i], ':');
-		if (!colon) {
-			ftsim_usage_err(CMD, "bad --sizes item '%s': expected L:K (levels and arity, e.g. 3:4) or all",
-					item[i]);
-			goto bad;
+		if (size_item(item[i], &a->size_l[i], &a->size_k[i])) {
+			free(buf);
+			return -1;
 		}
-		if (size_word(item[i], colon, &a->size_l[i], &a->size_k[i]))
-			goto bad;
 	}
 	a->nsizes = (u32)n;
 	free(buf);
 	return 0;
-bad:
-	free(buf);
-	return -1;
 }
 
 /* L:U:P[:up|down] or top[:U:P][:up|down]; checked against each size later. */
@@ -385,9 +393,7 @@ static int sched_args(int argc, char **argv, struct sched_args *a)
 				return -1;
 			break;
 		case O_PATTERN:
-			a->pattern = ftsim_parse_name(CMD, "--pattern", optarg,
-						      pattern_names, PAT_N);
-			if (a->pattern < 0)
+			if (ftsim_parse_pattern(CMD, optarg, patterns, PAT_N, &a->pattern))
 				return -1;
 			break;
 		case O_HOT:
@@ -432,7 +438,7 @@ static int sched_args(int argc, char **argv, struct sched_args *a)
 	if (optind < argc)
 		return ftsim_usage_err(CMD, "unexpected argument '%s'", argv[optind]);
 	if (hot_given && a->pattern != PAT_HOTSPOT)
-		return ftsim_usage_err(CMD, "--hot-percent %u needs --pattern hotspot",
+		return ftsim_usage_err(CMD, "--hot-percent %u needs --pattern hot-spot",
 				       a->hot_pct);
 	return 0;
 }
@@ -1056,7 +1062,7 @@ static void print_json(const struct sched_args *a, const struct size_res *res,
 	ftsim_json_init(&j, stdout);
 	ftsim_json_obj(&j, NULL);
 	ftsim_json_str(&j, "command", "sched");
-	ftsim_json_str(&j, "pattern", pattern_names[a->pattern]);
+	ftsim_json_str(&j, "pattern", ft_pattern_name(patterns[a->pattern]));
 	if (a->pattern == PAT_HOTSPOT)
 		ftsim_json_u64(&j, "hot_percent", a->hot_pct);
 	ftsim_json_u64(&j, "trials", a->trials);

@@ -11,7 +11,23 @@
 #include <unistd.h>
 
 #include "ftsim.h"
+#include "ft_cycle.h"
+#include "ft_inject.h"
 #include "ft_rand.h"
+
+const char *const ftsim_path_names[FT_PATH_NR] = {
+	[FT_PATH_CIRCUIT] = "circuit", [FT_PATH_DMODK] = "dmodk",
+	[FT_PATH_RANDOM] = "random", [FT_PATH_FIRSTFREE] = "firstfree",
+};
+
+const char *const ftsim_arb_names[FT_ARB_NR] = {
+	[FT_ARB_RANDOM] = "random", [FT_ARB_FIXED] = "fixed",
+};
+
+const char *const ftsim_inject_names[FT_INJECT_NR] = {
+	[FT_INJECT_ALL] = "all", [FT_INJECT_RANDOM] = "random",
+	[FT_INJECT_RANDOM_PRIME] = "random-prime",
+};
 
 int ftsim_usage_err(const char *cmd, const char *fmt, ...)
 {
@@ -144,6 +160,25 @@ int ftsim_parse_name(const char *cmd, const char *opt, const char *s,
 	return -1;
 }
 
+int ftsim_parse_pattern(const char *cmd, const char *s, const enum ft_pattern *have,
+			unsigned int n, int *v)
+{
+	char tool[32], why[400];
+	bool old;
+	int k;
+
+	snprintf(tool, sizeof(tool), "ftsim %s", cmd);
+	k = ft_pattern_pick(tool, s, have, n, &old, why, sizeof(why));
+	if (k < 0)
+		return ftsim_usage_err(cmd, "bad --pattern '%s': %s", s, why);
+	if (old) {
+		ftsim_progress_done();
+		ft_pattern_warn(tool, s, have[k]);
+	}
+	*v = k;
+	return 0;
+}
+
 int ftsim_split(const char *cmd, const char *opt, const char *s, char **buf,
 		char **item, int max)
 {
@@ -181,49 +216,35 @@ bad:
 
 /* --- shapes and profiles --- */
 
-static int parse_list(const char *cmd, const char *opt, const char *word,
-		      const char *s, u32 min, u32 max, u32 *v, u32 want)
-{
-	char *buf, *item[FT_MAX_LEVELS];
-	int n, i;
+/* What the engine core takes (ft_topo.h); ft_topo_init() checks the rest. */
+static const struct ft_shape_limits engine_limits = {
+	.levels = FT_MAX_LEVELS, .m = FT_MAX_M, .w = FT_MAX_W, .leaves = FT_MAX_LEAVES,
+};
 
-	n = ftsim_split(cmd, opt, s, &buf, item, FT_MAX_LEVELS);
-	if (n < 0)
-		return -1;
-	if ((u32)n != want) {
-		free(buf);
-		return ftsim_usage_err(cmd, "bad %s '%s': '%s' has %d values, the shape has %u levels",
-				       opt, word, s, n, want);
-	}
-	for (i = 0; i < n; i++) {
-		if (ftsim_parse_u32(cmd, opt, item[i], min, max, &v[i])) {
-			free(buf);
-			return -1;
-		}
-	}
-	free(buf);
-	return 0;
-}
-
+/* @src (read from @s, as typed) into @sh, if the engine core takes it. */
 static int shape_check(const char *cmd, const char *opt, const char *s,
-		       struct ftsim_shape *sh)
+		       const struct ft_shape *src, struct ftsim_shape *sh)
 {
 	static const u32 ones[FT_MAX_LEVELS] = {
 		1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
 	};
 	struct ft_topo t;
-	u64 n = 1;
 	u32 i;
 
+	memset(sh, 0, sizeof(*sh));
+	sh->h = src->h;
 	sh->w1 = true;
 	for (i = 0; i < sh->h; i++) {
-		n *= sh->m[i];
+		sh->m[i] = src->m[i];
+		sh->w[i] = src->w[i];
 		sh->w1 &= sh->w[i] == 1;
-		if (n > FT_MAX_LEAVES)
-			return ftsim_usage_err(cmd, "bad %s '%s': more than %u leaves",
-					       opt, s, FT_MAX_LEAVES);
 	}
-	if (n < 2 || ft_topo_init(&t, sh->h, sh->m, sh->w, ones))
+	snprintf(sh->kind, sizeof(sh->kind), "%s", ft_shape_kind_name(src->kind));
+	snprintf(sh->desc, sizeof(sh->desc), "%s", src->desc);
+	if (src->leaves > FT_MAX_LEAVES)
+		return ftsim_usage_err(cmd, "bad %s '%s': more than %u leaves",
+				       opt, s, FT_MAX_LEAVES);
+	if (src->leaves < 2 || ft_topo_init(&t, sh->h, sh->m, sh->w, ones))
 		return ftsim_usage_err(cmd, "bad %s '%s': not a fabric the engine core accepts (at least 2 leaves, w <= %u, at most %u directed links)",
 				       opt, s, FT_MAX_W, FT_MAX_DLINKS);
 	sh->n = t.n;
@@ -233,81 +254,27 @@ static int shape_check(const char *cmd, const char *opt, const char *s,
 int ftsim_kary(const char *cmd, const char *opt, const char *word,
 	       struct ftsim_shape *sh, u32 l, u32 k)
 {
-	u32 i;
+	struct ft_shape fs;
 
-	memset(sh, 0, sizeof(*sh));
-	sh->h = l;
-	for (i = 0; i < l; i++) {
-		sh->m[i] = k;
-		sh->w[i] = i ? k : 1;
-	}
-	strcpy(sh->kind, "kary");
-	snprintf(sh->desc, sizeof(sh->desc), "FT(%u,%u)", l, k);
-	return shape_check(cmd, opt, word, sh);
+	ft_shape_kary(&fs, l, k);
+	return shape_check(cmd, opt, word, &fs, sh);
+}
+
+int ftsim_parse_shape_as(const char *cmd, const char *opt, const char *word,
+			 const char *s, struct ftsim_shape *sh)
+{
+	struct ft_shape fs;
+	char why[256];
+
+	if (ft_shape_parse(s, &engine_limits, &fs, why, sizeof(why)))
+		return ftsim_usage_err(cmd, "bad %s '%s': %s", opt, word, why);
+	return shape_check(cmd, opt, word, &fs, sh);
 }
 
 int ftsim_parse_shape(const char *cmd, const char *opt, const char *s,
 		      struct ftsim_shape *sh)
 {
-	char buf[256], *tok[5], *p;
-	u32 ntok = 0, n, l, k, i;
-
-	memset(sh, 0, sizeof(*sh));
-	if (strlen(s) >= sizeof(buf))
-		return ftsim_usage_err(cmd, "bad %s: too long", opt);
-	strcpy(buf, s);
-	for (p = strtok(buf, ": "); p && ntok < 5; p = strtok(NULL, ": "))
-		tok[ntok++] = p;
-	if (!ntok)
-		goto bad;
-	if (!strcmp(tok[0], "binary")) {
-		if (ntok != 2)
-			return ftsim_usage_err(cmd, "bad %s '%s': expected binary:N (N leaves, a power of two)",
-					       opt, s);
-		if (ftsim_parse_u32(cmd, opt, tok[1], 2, FT_MAX_LEAVES, &n))
-			return -1;
-		if (n & (n - 1))
-			return ftsim_usage_err(cmd, "bad %s '%s': %u leaves is not a power of two",
-					       opt, s, n);
-		for (sh->h = 0; (1U << sh->h) < n; sh->h++) {
-			sh->m[sh->h] = 2;
-			sh->w[sh->h] = 1;
-		}
-		strcpy(sh->kind, "binary");
-		snprintf(sh->desc, sizeof(sh->desc), "binary %u", n);
-	} else if (!strcmp(tok[0], "kary")) {
-		if (ntok != 3)
-			return ftsim_usage_err(cmd, "bad %s '%s': expected kary:L:K (L levels, K-ary)",
-					       opt, s);
-		if (ftsim_parse_u32(cmd, opt, tok[1], 1, FT_MAX_LEVELS, &l) ||
-		    ftsim_parse_u32(cmd, opt, tok[2], 2, FT_MAX_W, &k))
-			return -1;
-		for (i = 0; i < l; i++) {
-			sh->m[i] = k;
-			sh->w[i] = i ? k : 1;
-		}
-		sh->h = l;
-		strcpy(sh->kind, "kary");
-		snprintf(sh->desc, sizeof(sh->desc), "FT(%u,%u)", l, k);
-	} else if (!strcmp(tok[0], "xgft")) {
-		if (ntok != 4)
-			return ftsim_usage_err(cmd, "bad %s '%s': expected xgft:H:m1,...,mH:w1,...,wH",
-					       opt, s);
-		if (ftsim_parse_u32(cmd, opt, tok[1], 1, FT_MAX_LEVELS, &l) ||
-		    parse_list(cmd, opt, s, tok[2], 1, FT_MAX_M, sh->m, l) ||
-		    parse_list(cmd, opt, s, tok[3], 1, FT_MAX_W, sh->w, l))
-			return -1;
-		sh->h = l;
-		strcpy(sh->kind, "xgft");
-		snprintf(sh->desc, sizeof(sh->desc), "XGFT(%u; %s; %s)", l,
-			 tok[2], tok[3]);
-	} else {
-		goto bad;
-	}
-	return shape_check(cmd, opt, s, sh);
-bad:
-	return ftsim_usage_err(cmd, "bad %s '%s': expected binary:N, kary:L:K or xgft:H:m1,...,mH:w1,...,wH",
-			       opt, s);
+	return ftsim_parse_shape_as(cmd, opt, s, s, sh);
 }
 
 int ftsim_parse_profile(const char *cmd, const char *opt, const char *s,

@@ -56,8 +56,11 @@ static const struct option longopts[] = {
 
 void ftt_usage(FILE *f)
 {
-	const char *const *n;
+	const enum ft_pattern *pat;
+	char list[256];
+	unsigned int n;
 
+	pat = ftt_patterns(&n);
 	fprintf(f,
 		"usage: fttraffic [OPTIONS] FABRIC PATTERN\n"
 		"       fttraffic [OPTIONS] --veth PATTERN\n"
@@ -66,11 +69,11 @@ void ftt_usage(FILE *f)
 		"whole message set is sent, confirmed queued, then the fabric is stepped until\n"
 		"it drains (delivery cycles against the set's load factor lambda); on a timed\n"
 		"fabric sources send for --duration at --rate (offered against accepted load).\n"
-		"\nPatterns:");
-	for (n = ftt_pattern_names(); *n; n++)
-		fprintf(f, " %s", *n);
+		"\nPatterns: %s\n"
+		"(old spellings, such as hotspot and alltoall, still work and warn)\n",
+		ft_pattern_list(pat, n, " ", list, sizeof(list)));
 	fprintf(f,
-		"\n\nOptions:\n"
+		"\nOptions:\n"
 		"  -n, --count N          messages per flow (random patterns: per source); default 1\n"
 		"  -s, --size BYTES       message size, 40..8192 (default 64)\n"
 		"  -d, --duration SEC     length of a timed run (default 5)\n"
@@ -155,6 +158,28 @@ static int real(const char *opt, const char *arg, double lo, double hi, double *
 	if (!*arg || errno || *end || !isfinite(v) || v < lo || v > hi)
 		return bad(opt, arg, want);
 	*out = v;
+	return 0;
+}
+
+/* PATTERN: its name from now on; an old spelling warns once. */
+static int pattern(struct ftt_opts *o)
+{
+	const enum ft_pattern *have;
+	unsigned int n;
+	char why[400];
+	bool old;
+	int k;
+
+	have = ftt_patterns(&n);
+	k = ft_pattern_pick("fttraffic", o->pattern, have, n, &old, why, sizeof(why));
+	if (k < 0) {
+		fprintf(stderr, "fttraffic: PATTERN '%s': %s\nTry 'fttraffic --help'.\n",
+			o->pattern, why);
+		return FTT_EXIT_USAGE;
+	}
+	if (old)
+		ft_pattern_warn("fttraffic", o->pattern, have[k]);
+	o->pattern = ft_pattern_name(have[k]);
 	return 0;
 }
 
@@ -316,14 +341,9 @@ int ftt_args_parse(int argc, char **argv, struct ftt_opts *o)
 			   "neither: a veth pair has no fabric and its own namespaces");
 	if (strlen(o->fabric) >= FATTREE_NAME_LEN || !*o->fabric)
 		return bad("FABRIC", o->fabric, "a fabric name");
-	if (!ftt_pattern_known(o->pattern)) {
-		char want[256] = "one of:";
-		const char *const *n;
-
-		for (n = ftt_pattern_names(); *n; n++)
-			snprintf(want + strlen(want), sizeof(want) - strlen(want), " %s", *n);
-		return bad("PATTERN", o->pattern, want);
-	}
+	e = pattern(o);
+	if (e)
+		return e;
 	if (!strcmp(o->pattern, "file") != !!o->file)
 		return bad(o->file ? "--file" : "PATTERN", o->file ? o->file : o->pattern,
 			   "--file together with the pattern 'file', and only with it");

@@ -19,6 +19,8 @@
 #include <stdio.h>
 #include <linux/fattree.h>
 
+#include "ftpattern.h"
+
 #define FTT_EXIT_OK		0
 #define FTT_EXIT_FAIL		1	/* lost, corrupted, or the run failed */
 #define FTT_EXIT_USAGE		2
@@ -47,7 +49,7 @@ struct ftt_set {
 
 /* Pattern parameters (pattern.c). */
 struct ftt_pattern {
-	const char *name;
+	const char *name;	/* its name or an old spelling (ftpattern.h) */
 	uint32_t n;		/* leaves of the fabric */
 	uint32_t m1;		/* children of a leaf switch (neighbour) */
 	uint64_t count;		/* messages per flow (per source for random ones) */
@@ -62,8 +64,8 @@ struct ftt_pattern {
 
 int ftt_pattern_build(const struct ftt_pattern *p, struct ftt_set *s, char *err, size_t errlen);
 int ftt_pattern_parse_file(FILE *f, uint32_t n, struct ftt_set *s, char *err, size_t errlen);
-const char *const *ftt_pattern_names(void);
-bool ftt_pattern_known(const char *name);
+/* The patterns fttraffic runs, *@n of them. */
+const enum ft_pattern *ftt_patterns(unsigned int *n);
 void ftt_set_free(struct ftt_set *s);
 uint64_t ftt_set_messages(const struct ftt_set *s);
 

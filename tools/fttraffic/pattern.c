@@ -15,26 +15,19 @@
 #include "fttraffic.h"
 #include "ft_rand.h"
 
-static const char *const names[] = {
-	"permutation", "bit-reversal", "transpose", "shift", "stride", "tornado",
-	"neighbour", "uniform", "hot-spot", "all-to-all", "h-relation",
-	"many-to-one", "one-to-many", "file", NULL
+/* The patterns fttraffic runs (their names: ftpattern.h): every one. */
+static const enum ft_pattern patterns[] = {
+	FT_PATTERN_PERMUTATION, FT_PATTERN_BIT_REVERSAL, FT_PATTERN_TRANSPOSE,
+	FT_PATTERN_SHIFT, FT_PATTERN_STRIDE, FT_PATTERN_TORNADO, FT_PATTERN_NEIGHBOUR,
+	FT_PATTERN_UNIFORM, FT_PATTERN_HOT_SPOT, FT_PATTERN_ALL_TO_ALL,
+	FT_PATTERN_H_RELATION, FT_PATTERN_MANY_TO_ONE, FT_PATTERN_ONE_TO_MANY,
+	FT_PATTERN_FILE,
 };
 
-const char *const *ftt_pattern_names(void)
+const enum ft_pattern *ftt_patterns(unsigned int *n)
 {
-	return names;
-}
-
-/* Is @name a pattern? Checked with the command line, before any kernel. */
-bool ftt_pattern_known(const char *name)
-{
-	const char *const *n;
-
-	for (n = ftt_pattern_names(); *n; n++)
-		if (!strcmp(*n, name))
-			return true;
-	return false;
+	*n = sizeof(patterns) / sizeof(patterns[0]);
+	return patterns;
 }
 
 void ftt_set_free(struct ftt_set *s)
@@ -149,31 +142,32 @@ static int permutation_set(const uint32_t *dst, uint32_t n, uint64_t count, stru
 	return err;
 }
 
-/* The deterministic permutations; @what is the pattern's name. */
-static int fixed_permutation(const struct ftt_pattern *p, uint32_t *v, char *err, size_t len)
+/* The deterministic permutations, @pat among them. */
+static int fixed_permutation(const struct ftt_pattern *p, enum ft_pattern pat, uint32_t *v,
+			     char *err, size_t len)
 {
 	uint32_t n = p->n, b = log2_exact(n), i, k;
 
-	if (!strcmp(p->name, "bit-reversal") || !strcmp(p->name, "transpose")) {
+	if (pat == FT_PATTERN_BIT_REVERSAL || pat == FT_PATTERN_TRANSPOSE) {
 		if (b == UINT32_MAX || !b) {
 			snprintf(err, len, "%s needs a power-of-two number of leaves (the fabric has %u)",
-				 p->name, n);
+				 ft_pattern_name(pat), n);
 			return -EINVAL;
 		}
 	}
 	for (i = 0; i < n; i++) {
 		uint32_t d = 0, j;
 
-		if (!strcmp(p->name, "bit-reversal")) {
+		if (pat == FT_PATTERN_BIT_REVERSAL) {
 			for (j = 0; j < b; j++)
 				d |= ((i >> j) & 1U) << (b - 1 - j);
-		} else if (!strcmp(p->name, "transpose")) {
+		} else if (pat == FT_PATTERN_TRANSPOSE) {
 			/* swap the address halves: rotate by b/2 */
 			k = b / 2;
 			d = ((i << k) | (i >> (b - k))) & (n - 1);
-		} else if (!strcmp(p->name, "tornado")) {
+		} else if (pat == FT_PATTERN_TORNADO) {
 			d = (uint32_t)((i + (n + 1) / 2 - 1) % n);
-		} else if (!strcmp(p->name, "neighbour")) {
+		} else if (pat == FT_PATTERN_NEIGHBOUR) {
 			/* the next leaf under the same leaf switch */
 			uint32_t base = i - i % p->m1;
 
@@ -226,59 +220,50 @@ static int random_destinations(const struct ftt_pattern *p, double hot, struct f
 	return e;
 }
 
-static int build(const struct ftt_pattern *p, uint32_t *v, struct ft_rand *r,
-		 struct ftt_set *s, char *err, size_t len)
+static int build(const struct ftt_pattern *p, enum ft_pattern pat, uint32_t *v,
+		 struct ft_rand *r, struct ftt_set *s, char *err, size_t len)
 {
-	const char *nm = p->name;
 	uint32_t i;
 	int e = 0;
 
-	if (!strcmp(nm, "permutation")) {
+	switch (pat) {
+	case FT_PATTERN_PERMUTATION:
 		random_permutation(v, p->n, p->no_fixed_points, r);
 		return permutation_set(v, p->n, p->count, s);
-	}
-	if (!strcmp(nm, "h-relation"))
+	case FT_PATTERN_H_RELATION:
 		return h_relation(p, v, r, s);
-	if (!strcmp(nm, "uniform"))
+	case FT_PATTERN_UNIFORM:
 		return random_destinations(p, 0, r, s);
-	if (!strcmp(nm, "hot-spot"))
+	case FT_PATTERN_HOT_SPOT:
 		return random_destinations(p, p->hot_fraction, r, s);
-	if (!strcmp(nm, "all-to-all")) {
+	case FT_PATTERN_ALL_TO_ALL: {
 		uint64_t k;
 
 		for (k = 0; k < (uint64_t)p->n * p->n && !e; k++)
 			e = add(s, (uint32_t)(k / p->n), (uint32_t)(k % p->n), p->count);
 		return e;
 	}
-	if (!strcmp(nm, "many-to-one") || !strcmp(nm, "one-to-many")) {
-		bool in = nm[0] == 'm';
-
+	case FT_PATTERN_MANY_TO_ONE:
+	case FT_PATTERN_ONE_TO_MANY:
 		for (i = 0; i < p->n && !e; i++)
-			e = in ? add(s, i, p->root, p->count) : add(s, p->root, i, p->count);
+			e = pat == FT_PATTERN_MANY_TO_ONE ? add(s, i, p->root, p->count) :
+							    add(s, p->root, i, p->count);
 		return e;
+	default:
+		e = fixed_permutation(p, pat, v, err, len);
+		return e ? e : permutation_set(v, p->n, p->count, s);
 	}
-	e = fixed_permutation(p, v, err, len);
-	return e ? e : permutation_set(v, p->n, p->count, s);
-}
-
-static bool known(const char *name)
-{
-	const char *const *n;
-
-	for (n = names; *n; n++)
-		if (!strcmp(*n, name))
-			return true;
-	return false;
 }
 
 int ftt_pattern_build(const struct ftt_pattern *p, struct ftt_set *s, char *err, size_t len)
 {
+	int pat = ft_pattern_lookup(p->name, NULL);
 	struct ft_rand r;
 	uint32_t *v;
 	int e;
 
 	memset(s, 0, sizeof(*s));
-	if (!known(p->name)) {
+	if (pat < 0) {
 		snprintf(err, len, "unknown pattern '%s' (fttraffic --help lists them)", p->name);
 		return -EINVAL;
 	}
@@ -291,11 +276,11 @@ int ftt_pattern_build(const struct ftt_pattern *p, struct ftt_set *s, char *err,
 			 p->n - 1);
 		return -EINVAL;
 	}
-	if (!strcmp(p->name, "neighbour") && p->m1 < 2) {
+	if (pat == FT_PATTERN_NEIGHBOUR && p->m1 < 2) {
 		snprintf(err, len, "neighbour needs leaf switches with 2 or more leaves");
 		return -EINVAL;
 	}
-	if (!strcmp(p->name, "file")) {
+	if (pat == FT_PATTERN_FILE) {
 		FILE *f = p->file ? fopen(p->file, "r") : NULL;
 
 		if (!f) {
@@ -311,7 +296,7 @@ int ftt_pattern_build(const struct ftt_pattern *p, struct ftt_set *s, char *err,
 	if (!v)
 		return -ENOMEM;
 	ft_rand_seed(&r, p->seed);
-	e = build(p, v, &r, s, err, len);
+	e = build(p, pat, v, &r, s, err, len);
 	free(v);
 	if (e) {
 		if (e == -ENOMEM)

@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ftunits: durations with units (ftunits.h). In integers, so 0.1s is
- * exactly 100000000 ns and no binary fraction creeps in.
+ * exactly 100000000 ns and no binary fraction creeps in. Whole numbers
+ * and lists of them.
  */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ftunits.h"
@@ -73,5 +78,106 @@ int ft_parse_duration(const char *word, uint64_t bare_ns, uint64_t *ns,
 		return FT_DURATION_BAD_UNIT;
 	if (ft_scale(whole, frac, pow10, mul, ns))
 		return FT_DURATION_TOO_LARGE;
+	return 0;
+}
+
+const char *ft_parse_number(const char *word, uint64_t *out)
+{
+	unsigned long long v;
+	const char *p = word;
+	char *end;
+	int base = 10;
+
+	if (!*p)
+		return "empty";
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		base = 16;
+		p += 2;
+		if (!*p)
+			return "not a number";
+	}
+	if (!(base == 16 ? strchr("0123456789abcdefABCDEF", *p) :
+	      strchr("0123456789", *p)))
+		return *word == '-' ? "must not be negative" : "not a number";
+	errno = 0;
+	v = strtoull(p, &end, base);
+	if (errno == ERANGE)
+		return "too large";
+	if (*end)
+		return "not a number";
+	*out = v;
+	return NULL;
+}
+
+int ft_parse_range(const char *word, uint64_t min, uint64_t max, uint64_t *out,
+		   char *why, size_t len)
+{
+	const char *e;
+	uint64_t v = 0;
+
+	e = ft_parse_number(word, &v);
+	if (e)
+		snprintf(why, len, "%s", e);
+	else if (v < min)
+		snprintf(why, len, "must be at least %" PRIu64, min);
+	else if (v > max)
+		snprintf(why, len, "must be at most %" PRIu64, max);
+	else
+		*out = v;
+	return e || v < min || v > max ? -1 : 0;
+}
+
+int ft_parse_u32_list(const char *word, uint32_t min, uint32_t max, uint32_t *out,
+		      unsigned int want, unsigned int max_n, unsigned int *n,
+		      char *why, size_t len)
+{
+	char item[64];
+	const char *p = word, *comma, *e;
+	unsigned int k = 0;
+	uint64_t v = 0;
+	size_t ilen;
+
+	if (!*word) {
+		snprintf(why, len, "empty list");
+		return -1;
+	}
+	for (;;) {
+		comma = strchr(p, ',');
+		ilen = comma ? (size_t)(comma - p) : strlen(p);
+		if (!ilen) {
+			snprintf(why, len, "empty item in the list");
+			return -1;
+		}
+		if (ilen >= sizeof(item)) {
+			snprintf(why, len, "item %u is too long", k + 1);
+			return -1;
+		}
+		memcpy(item, p, ilen);
+		item[ilen] = '\0';
+		if (k >= max_n) {
+			snprintf(why, len, "more than %u values", max_n);
+			return -1;
+		}
+		e = ft_parse_number(item, &v);
+		if (e) {
+			snprintf(why, len, "item %u '%s': %s", k + 1, item, e);
+			return -1;
+		}
+		if (v < min || v > max) {
+			snprintf(why, len, "item %u '%s': must be %" PRIu32 "..%" PRIu32,
+				 k + 1, item, min, max);
+			return -1;
+		}
+		out[k++] = (uint32_t)v;
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	if (want && k != want) {
+		snprintf(why, len, "%u value%s for %u level%s (one per level, from level 1)",
+			 k, k == 1 ? "" : "s", want, want == 1 ? "" : "s");
+		return -1;
+	}
+	*n = k;
 	return 0;
 }
