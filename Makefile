@@ -159,7 +159,7 @@ $(BUILD)/bin/ftctl: $(call obj,$(FTCTL_SRCS))
 # build/kselftest/SERIES/; it is never copied into the repository. The
 # programs are built per series too (build/selftests/SERIES/): after a
 # change of KERNEL= none is left built against the other harness.
-selftests: module tools
+selftests: module tools mpi
 	@series=$$(scripts/fetch-kselftest --kernel $(BUILD)/kselftest) && \
 	ksft=$(BUILD)/kselftest/$$series/tools/testing/selftests && \
 	kdir=$$($(FIND_KDIR)) && \

@@ -1,0 +1,109 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Unmodified Open MPI programs on a fabric's leaves (TAP), through
+# ftmpirun: an all-to-all and a ring over 16 leaves complete with every
+# byte checked on a timed fabric of each path choice (dmodk, random, and
+# circuit with fattreed granting the demand, TCP's handshake included);
+# an all-to-all over 64 leaves; a rank killed mid-run ends the job with an
+# error, leaves no process or namespace behind, and the fabric carries the
+# next job; bad command lines are refused before anything is touched.
+# Skips when Open MPI (openmpi-bin) or ftmpi_jobs (libopenmpi-dev) is
+# missing.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/ft_lib.sh"
+ftctl=$here/ftctl
+run=$here/ftmpirun
+jobs=$here/ftmpi_jobs
+n=0 failed=0 dpid= t0=$(date +%s)
+
+cleanup() {
+	[ -n "$dpid" ] && kill -TERM "$dpid" 2>/dev/null && wait "$dpid" 2>/dev/null
+	for f in m0 m1 m2 m3; do "$ftctl" fabric del "$f" 2>/dev/null; done
+}
+trap cleanup EXIT
+
+echo "TAP version 13"
+echo "1..13"
+if ! command -v mpirun >/dev/null || [ ! -x "$jobs" ]; then
+	for i in $(seq 1 13); do skip "MPI case $i" "no Open MPI (openmpi-bin, libopenmpi-dev)"; done
+	exit 0
+fi
+[ -d /sys/module/fattree ] || insmod "$here/fattree.ko"
+export PATH=$here:$PATH
+
+# job FABRIC NP PATTERN BYTES ITERS: ftmpirun's output and status in $out, $rc.
+job() {
+	local f=$1 np=$2
+	shift 2
+	rc=0
+	out=$(timeout 600 "$run" --fabric "$f" -np "$np" --ftctl "$ftctl" --keep -- "$jobs" "$@" 2>&1) ||
+		rc=$?
+}
+verified() { [ "$rc" = 0 ] && grep -q "^job $1 ranks $2 .* errors 0$" <<<"$out"; }
+nsdel() { ip netns list | awk -v p="ftmpi-$1-" 'index($1, p) == 1 { print $1 }' |
+	while read -r ns; do ip netns del "$ns"; done; }
+
+out=$("$run" --fabric m0 -np 0 -- "$jobs" ring 8 1 2>&1); rc=$?
+check "-np 0 refused (2), saying so" '[ $rc = 2 ] && grep -q "positive" <<<"$out"' "$rc: $out"
+out=$("$run" --fabric nosuch -- "$jobs" ring 8 1 2>&1); rc=$?
+check "a missing fabric is named (1)" '[ $rc = 1 ] && grep -q nosuch <<<"$out"' "$rc: $out"
+
+for path in dmodk random; do
+	f=m0
+	[ $path = random ] && f=m1
+	"$ftctl" fabric add $f kary 2 4 period 1ms path $path
+	job $f 16 alltoall 1024 3
+	check "alltoall over 16 leaves, path $path: every byte arrives" 'verified alltoall 16' "$rc: $out"
+	job $f 16 ring 16384 5
+	check "ring over 16 leaves, path $path: every byte arrives" 'verified ring 16' "$rc: $out"
+	echo "# $(grep '^job' <<<"$out")"
+done
+
+# A circuit fabric: nothing moves until fattreed grants a pair's demand,
+# each way (a TCP connection needs both).
+"$ftctl" fabric add m2 kary 2 4 period 1ms path circuit
+"$here/fattreed" --fabric m2 --lease 64 --idle 32 --log-level warning & dpid=$!
+job m2 16 alltoall 1024 3
+check "alltoall over 16 leaves, circuits by fattreed: every byte arrives" 'verified alltoall 16' \
+	"$rc: $out"
+job m2 16 ring 16384 5
+check "ring over 16 leaves, circuits by fattreed: every byte arrives" 'verified ring 16' "$rc: $out"
+grant=$("$ftctl" --json fabric show m2 | /usr/bin/python3 -c \
+	'import json,sys; print(json.load(sys.stdin)[0]["stats"]["circuits"])')
+echo "# circuit fabric: $grant circuits in place after the jobs"
+kill -TERM $dpid; wait $dpid 2>/dev/null; dpid=
+nsdel m2
+
+# A rank killed mid-run: the job ends with an error, nothing stays.
+job_bg() { timeout 600 "$run" --fabric m0 -np 16 --ftctl "$ftctl" -- "$jobs" ring 4096 100000 \
+	> "$1" 2>&1; echo $? >> "$1.rc"; }
+tmp=$(mktemp -d)
+job_bg "$tmp/out" & bg=$!
+until_t 300 '[ "$(pgrep -c -x ftmpi_jobs)" -ge 16 ]'
+sleep 2
+victim=$(pgrep -x ftmpi_jobs | tail -n 1)
+kill -KILL "$victim"
+wait $bg
+rc=$(cat "$tmp/out.rc")
+check "a rank killed mid-run ends the job with an error" '[ "$rc" != 0 ] && [ -n "$victim" ]' \
+	"status $rc, victim $victim: $(tail -n 3 "$tmp/out")"
+echo "# $(grep -m 1 -i "exited\|killed\|signal" "$tmp/out")"
+until_t 30 '! pgrep -x ftmpi_jobs >/dev/null && ! pgrep -x orted >/dev/null'
+check "... and no rank or orted is left running" \
+	'! pgrep -x ftmpi_jobs >/dev/null && ! pgrep -x orted >/dev/null' \
+	"left: $(pgrep -a -x ftmpi_jobs; pgrep -a -x orted)"
+left=$(ip netns list | grep -c "^ftmpi-m0-")
+check "... and the namespaces it made are gone" '[ "$left" = 0 ]' "$left left"
+job m0 16 ring 1024 3
+check "... and the fabric carries the next job" 'verified ring 16' "$rc: $out"
+nsdel m0
+rm -rf "$tmp"
+
+"$ftctl" fabric del m0; "$ftctl" fabric del m1; "$ftctl" fabric del m2
+"$ftctl" fabric add m3 kary 3 4 period 1ms path dmodk
+job m3 64 alltoall 256 2
+check "alltoall over 64 leaves of FT(3,4): every byte arrives" 'verified alltoall 64' "$rc: $out"
+echo "# $(grep '^job' <<<"$out")"
+nsdel m3
+echo "# $failed of $n failed"
+[ "$failed" = 0 ]
