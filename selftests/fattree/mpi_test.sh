@@ -75,6 +75,7 @@ kill -TERM $dpid; wait $dpid 2>/dev/null; dpid=
 nsdel m2
 
 # A rank killed mid-run: the job ends with an error, nothing stays.
+nsdel m0
 job_bg() { timeout 600 "$run" --fabric m0 -np 16 --ftctl "$ftctl" -- "$jobs" ring 4096 100000 \
 	> "$1" 2>&1; echo $? >> "$1.rc"; }
 tmp=$(mktemp -d)
