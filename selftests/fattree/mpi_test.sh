@@ -52,21 +52,19 @@ for path in dmodk random; do
 	f=m0
 	[ $path = random ] && f=m1
 	"$ftctl" fabric add $f kary 2 4 period 1ms path $path
-	job $f 16 alltoall 1024 3
+	job $f 16 alltoall 1024 3 ring 16384 5
 	check "alltoall over 16 leaves, path $path: every byte arrives" 'verified alltoall 16' "$rc: $out"
-	job $f 16 ring 16384 5
 	check "ring over 16 leaves, path $path: every byte arrives" 'verified ring 16' "$rc: $out"
-	echo "# $(grep '^job' <<<"$out")"
+	grep '^job' <<<"$out" | sed 's/^/# /'
 done
 
 # A circuit fabric: nothing moves until fattreed grants a pair's demand,
 # each way (a TCP connection needs both).
 "$ftctl" fabric add m2 kary 2 4 period 1ms path circuit
 "$here/fattreed" --fabric m2 --lease 64 --idle 32 --log-level warning & dpid=$!
-job m2 16 alltoall 1024 3
+job m2 16 alltoall 1024 3 ring 16384 5
 check "alltoall over 16 leaves, circuits by fattreed: every byte arrives" 'verified alltoall 16' \
 	"$rc: $out"
-job m2 16 ring 16384 5
 check "ring over 16 leaves, circuits by fattreed: every byte arrives" 'verified ring 16' "$rc: $out"
 grant=$("$ftctl" --json fabric show m2 | /usr/bin/python3 -c \
 	'import json,sys; print(json.load(sys.stdin)[0]["stats"]["circuits"])')

@@ -9,7 +9,8 @@
  *   stencil   nearest neighbours on a ring: both sides each iteration
  * Payload bytes are a function of (source, destination, iteration,
  * offset), so a lost, stale or misrouted byte is found. Rank 0 prints one
- * line: job ranks bytes iters seconds errors; exit status 1 when any rank
+ * line per job: job ranks bytes iters seconds errors. Several jobs run one
+ * after the other in one MPI run (one launch). Exit status 1 when any rank
  * found an error, 2 for a bad command line.
  */
 #include <mpi.h>
@@ -50,38 +51,35 @@ static long exchange(unsigned char *s, unsigned char *r, size_t len, int me, int
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: ftmpi_jobs alltoall|ring|shift|stencil BYTES ITERS\n");
+	fprintf(stderr, "usage: ftmpi_jobs JOB BYTES ITERS [JOB BYTES ITERS]...\n"
+		"JOB: alltoall, ring, shift or stencil\n");
 	return 2;
 }
 
-int main(int argc, char **argv)
+/* One job, timed, its errors counted on rank 0; -1 for bad arguments. */
+static long run(const char *job, const char *bytes, const char *iters_s, int me, int n)
 {
 	unsigned char *s, *r;
 	long bad = 0, bad_all = 0;
-	int me, n, iters, it, p;
+	int iters, it, p;
 	double t0, t1;
 	size_t len;
 	char *end;
 
-	MPI_Init(&argc, &argv);
-	MPI_Comm_rank(MPI_COMM_WORLD, &me);
-	MPI_Comm_size(MPI_COMM_WORLD, &n);
-	if (argc != 4 || (strcmp(argv[1], "alltoall") && strcmp(argv[1], "ring") &&
-			  strcmp(argv[1], "shift") && strcmp(argv[1], "stencil"))) {
+	if (strcmp(job, "alltoall") && strcmp(job, "ring") && strcmp(job, "shift") &&
+	    strcmp(job, "stencil")) {
 		if (!me)
-			usage();
-		MPI_Finalize();
-		return 2;
+			fprintf(stderr, "ftmpi_jobs: no job '%s'\n", job);
+		return -1;
 	}
-	len = strtoul(argv[2], &end, 10);
-	iters = atoi(argv[3]);
+	len = strtoul(bytes, &end, 10);
+	iters = atoi(iters_s);
 	if (*end || !len || len > (64u << 20) || iters < 1) {
 		if (!me)
 			fprintf(stderr, "ftmpi_jobs: BYTES from 1 to 64 MiB, ITERS at least 1\n");
-		MPI_Finalize();
-		return 2;
+		return -1;
 	}
-	p = strcmp(argv[1], "alltoall") ? 2 : n;
+	p = strcmp(job, "alltoall") ? 2 : n;
 	s = malloc(len * p);
 	r = malloc(len * p);
 	if (!s || !r) {
@@ -91,7 +89,7 @@ int main(int argc, char **argv)
 	MPI_Barrier(MPI_COMM_WORLD);
 	t0 = MPI_Wtime();
 	for (it = 0; it < iters; it++) {
-		if (!strcmp(argv[1], "alltoall")) {
+		if (!strcmp(job, "alltoall")) {
 			for (int d = 0; d < n; d++)
 				fill(s + d * len, len, me, d, it);
 			memset(r, 0, len * n);
@@ -99,9 +97,9 @@ int main(int argc, char **argv)
 				     MPI_COMM_WORLD);
 			for (int src = 0; src < n; src++)
 				bad += check(r + src * len, len, src, me, it);
-		} else if (!strcmp(argv[1], "ring")) {
+		} else if (!strcmp(job, "ring")) {
 			bad += exchange(s, r, len, me, (me + 1) % n, (me + n - 1) % n, it);
-		} else if (!strcmp(argv[1], "shift")) {
+		} else if (!strcmp(job, "shift")) {
 			bad += exchange(s, r, len, me, (me + n / 2) % n,
 					(me + n - n / 2) % n, it);
 		} else {
@@ -116,9 +114,35 @@ int main(int argc, char **argv)
 	MPI_Reduce(&bad, &bad_all, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
 	if (!me)
 		printf("job %s ranks %d bytes %zu iters %d seconds %.6f errors %ld\n",
-		       argv[1], n, len, iters, t1 - t0, bad_all);
+		       job, n, len, iters, t1 - t0, bad_all);
 	free(s);
 	free(r);
+	return bad_all;
+}
+
+int main(int argc, char **argv)
+{
+	long bad = 0, b;
+	int me, n, i;
+
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &me);
+	MPI_Comm_size(MPI_COMM_WORLD, &n);
+	if (argc < 4 || (argc - 1) % 3) {
+		if (!me)
+			usage();
+		MPI_Finalize();
+		return 2;
+	}
+	/* Every rank checks the same arguments, so all stop together. */
+	for (i = 1; i < argc; i += 3) {
+		b = run(argv[i], argv[i + 1], argv[i + 2], me, n);
+		if (b < 0) {
+			MPI_Finalize();
+			return 2;
+		}
+		bad += b;
+	}
 	MPI_Finalize();
-	return bad_all ? 1 : 0;
+	return bad ? 1 : 0;
 }
