@@ -28,8 +28,11 @@ CC	?= gcc
 # and only then. CPPFLAGS and CFLAGS (compiling) and LDFLAGS (linking), from
 # the environment or make's command line, come after them: a distribution's
 # hardening flags, as Debian's dpkg-buildflags gives them.
+# The version, kept once: kmod/fattree.h's FATTREE_VERSION (a file of the
+# tree, not something install-deps brings).
+VERSION	:= $(shell sed -n 's/^\#define FATTREE_VERSION[[:space:]]*"\(.*\)"/\1/p' kmod/fattree.h)
 USER_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -O2 -g -Iuapi -Itools/lib \
-	       -D_GNU_SOURCE -DFTCTL_VERSION='"0.1.0"' -MMD -MP
+	       -D_GNU_SOURCE -DFT_VERSION='"$(VERSION)"' -MMD -MP
 # The libraries' flags come from pkg-config when a recipe expands them,
 # never when this file is read (recursive =, not :=): `make check` and
 # `make demo` install the libraries (scripts/install-deps) after reading it.
@@ -225,7 +228,6 @@ clean:
 # The man pages' sources are scdoc(5) files in docs/man/; @VERSION@ in their
 # title line becomes the module's version. Their date is the last commit of
 # each source, so a rebuild gives the same page.
-VERSION	:= $(shell sed -n 's/^\#define FATTREE_VERSION[[:space:]]*"\(.*\)"/\1/p' kmod/fattree.h)
 # Repeated in dkms.conf and debian/changelog, which install-dkms and
 # debian/rules (by `make version`) check against it.
 version:

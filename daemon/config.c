@@ -320,7 +320,7 @@ int ftd_config_parse(struct ftd_config *c, int argc, char **argv)
 			exit(0);
 		}
 		if (opt == O_VERSION) {
-			printf("fattreed %s\n", FTD_VERSION);
+			printf("fattreed %s\n", FT_VERSION);
 			exit(0);
 		}
 		if (opt == '?') {

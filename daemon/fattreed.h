@@ -17,7 +17,6 @@
 #include "sched/ft_sched.h"
 #include "linux/fattree.h"
 
-#define FTD_VERSION	"0.1.0"
 
 struct ftd_config {
 	char fabric[FATTREE_NAME_LEN];

@@ -69,7 +69,7 @@ void ftd_metrics_format(FILE *f, const struct ftd *d)
 	fputs("fattreed_info{fabric=\"", f);
 	label(f, d->cfg.fabric);
 	fprintf(f, "\",algorithm=\"%s\",version=\"%s\"} 1\n",
-		ft_sched_algo_name(d->cfg.sched.algo), FTD_VERSION);
+		ft_sched_algo_name(d->cfg.sched.algo), FT_VERSION);
 	sample(f, d, "rounds_total", "counter", "Scheduling rounds run.", d->rounds);
 	sample(f, d, "requests_total", "counter",
 	       "Circuit requests asked of the algorithm.", d->requests_total);

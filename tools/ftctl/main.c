@@ -468,7 +468,7 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return FTCTL_EXIT_OK;
 		case 'V':
-			printf("ftctl %s\n", FTCTL_VERSION);
+			printf("ftctl %s\n", FT_VERSION);
 			return FTCTL_EXIT_OK;
 		default:
 			fprintf(stderr, "Try 'ftctl --help'.\n");

@@ -314,7 +314,7 @@ int ftt_args_parse(int argc, char **argv, struct ftt_opts *o)
 			ftt_usage(stdout);
 			return 0;
 		case O_VERSION:
-			printf("fttraffic %s\n", FTCTL_VERSION);
+			printf("fttraffic %s\n", FT_VERSION);
 			return 0;
 		case ':':
 			fprintf(stderr, "fttraffic: %s needs a value\nTry 'fttraffic --help'.\n",
