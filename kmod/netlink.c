@@ -109,7 +109,7 @@ static const struct nla_policy ft_link_set_policy[FATTREE_A_LINK_MAX + 1] = {
 	[FATTREE_A_LINK_DIRECTION] = NLA_POLICY_MAX(NLA_U32, FATTREE_LINK_DIR_DOWN),
 	[FATTREE_A_LINK_SWITCH_LEVEL] = NLA_POLICY_RANGE(NLA_U32, 1, FT_MAX_LEVELS),
 	[FATTREE_A_LINK_SWITCH_NODE] = { .type = NLA_U32 },
-	[FATTREE_A_LINK_FAILED] = NLA_POLICY_MAX(NLA_U8, 1),
+	[FATTREE_A_LINK_FAIL] = NLA_POLICY_MAX(NLA_U8, 1),
 };
 
 static const struct nla_policy ft_leaf_get_policy[FATTREE_A_LEAF_MAX + 1] = {
@@ -1092,7 +1092,7 @@ static int ft_nl_link_set_doit(struct sk_buff *skb, struct genl_info *info)
 	void *hdr;
 	int err;
 
-	if (GENL_REQ_ATTR_CHECK(info, FATTREE_A_LINK_FAILED))
+	if (GENL_REQ_ATTR_CHECK(info, FATTREE_A_LINK_FAIL))
 		return -EINVAL;
 	/* Its edge queues route around nothing: refuse rather than ignore. */
 	if (fab->saf) {
@@ -1106,7 +1106,7 @@ static int ft_nl_link_set_doit(struct sk_buff *skb, struct genl_info *info)
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
-	ft_engine_fail(fab, &fs, nla_get_u8(info->attrs[FATTREE_A_LINK_FAILED]), &res);
+	ft_engine_fail(fab, &fs, nla_get_u8(info->attrs[FATTREE_A_LINK_FAIL]), &res);
 	hdr = genlmsg_put_reply(msg, info, &ft_genl_family, 0, info->genlhdr->cmd);
 	if (!hdr || nla_put_u32(msg, FATTREE_A_LINK_CHANGED, res.changed) ||
 	    nla_put_u32(msg, FATTREE_A_LINK_CIRCUITS_CUT, res.cut) ||

@@ -321,7 +321,7 @@ static void tmpl_new(struct fz_msg *m)
 static void tmpl_link_set(struct fz_msg *m)
 {
 	add_str(m, FATTREE_A_LINK_FABRIC, pick_name(FATTREE_CMD_LINK_SET));
-	add_attr(m, FATTREE_A_LINK_FAILED, (uint8_t[]){ chance(60) }, 1);
+	add_attr(m, FATTREE_A_LINK_FAIL, (uint8_t[]){ chance(60) }, 1);
 	switch (rn(3)) {
 	case 0:
 		add_u32(m, FATTREE_A_LINK_ID, rn(40));

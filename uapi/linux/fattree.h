@@ -198,13 +198,14 @@ enum {
 	FATTREE_A_LINK_MAX_CYCLE,	/* u32: most carried in one cycle */
 	FATTREE_A_LINK_SATURATED,	/* u64: cycles it carried its lanes */
 	FATTREE_A_LINK_BLOCKED,		/* u64: messages blocked there */
-	FATTREE_A_LINK_FAILED,		/* u8: enum fattree_link_fail bits; LINK_SET: 1 fail, 0 restore */
+	FATTREE_A_LINK_FAILED,		/* u8: enum fattree_link_fail bits (dumps only) */
 	FATTREE_A_LINK_DIRECTION,	/* u32: enum fattree_link_dir (LINK_SET: only this direction) */
 	FATTREE_A_LINK_SWITCH_LEVEL,	/* u32: LINK_SET: a switch's level, 1..h (all its links) */
 	FATTREE_A_LINK_SWITCH_NODE,	/* u32: LINK_SET: the switch's node index at that level */
 	FATTREE_A_LINK_CHANGED,		/* u32: LINK_SET reply: links that failed or came back */
 	FATTREE_A_LINK_CIRCUITS_CUT,	/* u32: LINK_SET reply: circuits torn down */
 	FATTREE_A_LINK_FAILED_LINKS,	/* u32: LINK_SET reply: links failed in the fabric now */
+	FATTREE_A_LINK_FAIL,		/* u8: LINK_SET, required: 1 fail, 0 restore */
 
 	__FATTREE_A_LINK_MAX,
 	FATTREE_A_LINK_MAX = __FATTREE_A_LINK_MAX - 1
