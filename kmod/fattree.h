@@ -28,8 +28,6 @@
 #define FATTREE_HARD_MAX_MEM_MB		65536
 
 #define FT_DEFAULT_BACKLOG	64	/* packets a leaf may hold */
-#define FT_MAX_BACKLOG		65536
-#define FT_MAX_STEPS		1000000	/* cycles one STEP request may run */
 #define FT_MIN_PERIOD_NS	1000	/* 1 us */
 #define FT_MAX_PERIOD_NS	(10ULL * NSEC_PER_SEC)
 #define FT_CATCHUP_MAX		1000	/* missed cycles run per wake-up */

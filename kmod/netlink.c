@@ -28,11 +28,11 @@ static struct netlink_range_validation ft_u16_range = {
 };
 
 static struct netlink_range_validation ft_backlog_range = {
-	.min = 1, .max = FT_MAX_BACKLOG,
+	.min = 1, .max = FATTREE_MAX_BACKLOG,
 };
 
 static struct netlink_range_validation ft_steps_range = {
-	.min = 1, .max = FT_MAX_STEPS,
+	.min = 1, .max = FATTREE_MAX_STEPS,
 };
 
 #define FT_NAME_POLICY \

@@ -21,6 +21,8 @@
 #define FATTREE_MAX_PARENTS	256	/* w_i, so a port fits a byte */
 
 #define FATTREE_NAME_LEN	8	/* fabric names, NUL included */
+#define FATTREE_MAX_BACKLOG	65536	/* packets a leaf may hold */
+#define FATTREE_MAX_STEPS	1000000	/* cycles one FABRIC_STEP runs */
 
 /* Path choice: how a message picks its up-ports. */
 enum fattree_path {
