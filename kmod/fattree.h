@@ -13,7 +13,7 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
-#include <uapi/linux/fattree.h>
+#include <uapi/linux/fattree_structs.h>
 
 #include "core/ft_pairs.h"
 #include "core/ft_saf.h"
@@ -308,6 +308,10 @@ struct ft_leaf *ft_leaf_of(struct net_device *dev);
 extern struct rtnl_link_ops ft_leaf_link_ops;
 int ft_rtnl_init(void);
 void ft_rtnl_exit(void);
+
+/* netlink_family.c: the family, its ops table generated from the spec */
+extern struct genl_family ft_genl_family;
+int ft_genl_register(void);
 
 /* netlink.c */
 int ft_genl_init(void);

@@ -51,7 +51,7 @@
 #include "ftnl.h"
 #include "ft_selftest.h"
 #include "ft_topo.h"
-#include "linux/fattree.h"
+#include "linux/fattree_structs.h"
 
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270
@@ -74,7 +74,7 @@
  * name, a template and a place in is_write() and has_handler().
  */
 static const char *const cmd_name[NCMD + 1] = {
-	[FATTREE_CMD_UNSPEC] = "unspec",
+	[0] = "unspec",
 	[FATTREE_CMD_INFO_GET] = "info-get",
 	[FATTREE_CMD_FABRIC_NEW] = "fabric-new",
 	[FATTREE_CMD_FABRIC_DEL] = "fabric-del",
