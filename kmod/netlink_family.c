@@ -17,7 +17,19 @@
 #include "fattree.h"
 #include "netlink_gen.c"
 
-#if !FT_COMPAT_SPLIT_OPS
+#if FT_COMPAT_SPLIT_OPS
+/*
+ * The generated table, copied at init. An operation that takes no
+ * attribute has no policy there, and the core, which gives a struct
+ * genl_ops without one a policy that rejects every attribute, takes a
+ * split op as it is and would validate nothing: the copy has that policy.
+ */
+static struct genl_split_ops ft_split_ops[ARRAY_SIZE(fattree_nl_ops)] __ro_after_init;
+static const struct nla_policy ft_reject_all[] = {
+	{ .type = NLA_REJECT },
+	{ .type = NLA_REJECT },
+};
+#else
 /*
  * 6.1 takes one struct genl_ops per command: made at init from the
  * generated table's do and dump halves, the do half's policy serving
@@ -58,8 +70,8 @@ struct genl_family ft_genl_family __ro_after_init = {
 	.parallel_ops = true,
 	.module = THIS_MODULE,
 #if FT_COMPAT_SPLIT_OPS
-	.split_ops = fattree_nl_ops,
-	.n_split_ops = ARRAY_SIZE(fattree_nl_ops),
+	.split_ops = ft_split_ops,
+	.n_split_ops = ARRAY_SIZE(ft_split_ops),
 #else
 	.ops = ft_compat_ops,
 	.pre_doit = ft_compat_pre_doit,
@@ -73,9 +85,26 @@ struct genl_family ft_genl_family __ro_after_init = {
 	.resv_start_op = FATTREE_CMD_INFO_GET,
 };
 
-#if !FT_COMPAT_SPLIT_OPS
-/* 6.1's ops, from the generated table, which has a command's do first. */
-static int __init ft_compat_ops_init(void)
+#if FT_COMPAT_SPLIT_OPS
+static int __init ft_genl_ops_init(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(fattree_nl_ops); i++) {
+		ft_split_ops[i] = fattree_nl_ops[i];
+		if (!ft_split_ops[i].policy) {
+			ft_split_ops[i].policy = ft_reject_all;
+			ft_split_ops[i].maxattr = ARRAY_SIZE(ft_reject_all) - 1;
+		}
+	}
+	return 0;
+}
+#else
+/*
+ * 6.1's ops, from the generated table, which has a command's do first.
+ * The core gives an op without a policy one that rejects every attribute.
+ */
+static int __init ft_genl_ops_init(void)
 {
 	const u8 cap = GENL_CMD_CAP_DO | GENL_CMD_CAP_DUMP;
 	struct genl_ops *o = NULL;
@@ -114,13 +143,9 @@ static int __init ft_compat_ops_init(void)
 
 int __init ft_genl_register(void)
 {
-#if !FT_COMPAT_SPLIT_OPS
-	int err = ft_compat_ops_init();
+	int err = ft_genl_ops_init();
 
-	if (err)
-		return err;
-#endif
-	return genl_register_family(&ft_genl_family);
+	return err ?: genl_register_family(&ft_genl_family);
 }
 
 MODULE_ALIAS_GENL_FAMILY(FATTREE_GENL_NAME);
