@@ -70,7 +70,7 @@ USER_SRCS  := $(sort $(FTCTL_SRCS) $(FTSIM_SRCS) $(FATTREED_SRCS) $(FTTRAFFIC_SR
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 
 .PHONY: all module tools selftests deps check check-debug demo bench clean help man man-if-scdoc install \
-	uninstall install-tools uninstall-tools install-dkms uninstall-dkms version fuzz ynl mpi
+	uninstall install-tools uninstall-tools install-dkms uninstall-dkms version fuzz ynl ynl-gen mpi
 
 # Plain `make`: what a user of their own machine needs (kernel headers and
 # the libraries). The selftests need the kselftest framework from Debian's
@@ -95,6 +95,8 @@ help:
 	@echo "make install-tools  all but the module (which DKMS builds); uninstall-tools"
 	@echo "make install-dkms  the module's source under /usr/src for dkms(8)"
 	@echo "make ynl      the kernel's YNL tool and netlink schema into build/ynl (make check does it)"
+	@echo "make ynl-gen  regenerate uapi/linux/fattree.h and kmod/netlink_gen.[ch] from"
+	@echo "              uapi/fattree.yaml with the kernel's ynl-gen-c (after changing the spec)"
 	@echo "make clean    remove build products"
 
 deps:
@@ -179,6 +181,15 @@ selftests: module tools mpi
 # asks for them; without them the selftest skips.
 ynl:
 	@scripts/fetch-ynl $(BUILD)/ynl
+
+# The files generated from the YAML spec by the kernel's ynl-gen-c
+# (scripts/ynl-gen: the uapi header, the kernel's policies and ops table).
+# They are committed, so a build needs neither linux-source-6.12 nor
+# python; after a change of uapi/fattree.yaml, `make ynl-gen` writes them
+# again, and tests/tools/ynl-generated (make check) fails while they are
+# stale.
+ynl-gen:
+	@YNL_DIR=$(BUILD)/ynl scripts/ynl-gen
 
 check:
 	@$(INSTALL_DEPS) check
@@ -310,6 +321,7 @@ daemon/fattreed@.service $(UNITDIR)/fattreed@.service 0644 unit
 daemon/fattree-fabric@.service $(UNITDIR)/fattree-fabric@.service 0644 unit
 uapi/fattree.yaml $(DATADIR)/fattree.yaml 0644 -
 uapi/linux/fattree.h $(INCLUDEDIR)/linux/fattree.h 0644 -
+uapi/linux/fattree_structs.h $(INCLUDEDIR)/linux/fattree_structs.h 0644 -
 uapi/linux/if_fattree.h $(INCLUDEDIR)/linux/if_fattree.h 0644 -
 python/fattree.py $(DATADIR)/python/fattree.py 0644 -
 python/fattree_mininet.py $(DATADIR)/python/fattree_mininet.py 0644 -
@@ -487,7 +499,7 @@ install-dkms:
 		{ echo "make install-dkms: dkms.conf's PACKAGE_VERSION is not $(VERSION)" >&2; exit 1; }
 	@set -e; for f in dkms.conf Kbuild kmod/Kbuild \
 			$(filter-out %.mod.c,$(wildcard kmod/*.[ch] kmod/core/*.[ch])) \
-			uapi/linux/fattree.h uapi/linux/if_fattree.h; do \
+			uapi/linux/fattree.h uapi/linux/fattree_structs.h uapi/linux/if_fattree.h; do \
 		install -D -m 0644 $$f "$(DESTDIR)$(DKMS_SRC)/$$f"; \
 	done
 	@echo "  INSTALL $(DESTDIR)$(DKMS_SRC)/ (then: dkms add fattree/$(VERSION);" \

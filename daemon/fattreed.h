@@ -15,7 +15,7 @@
 
 #include "ftnl.h"
 #include "sched/ft_sched.h"
-#include "linux/fattree.h"
+#include "linux/fattree_structs.h"
 
 
 struct ftd_config {

@@ -41,15 +41,57 @@ static inline struct nlattr **ft_compat_dump_attrs(struct netlink_callback *cb)
 }
 
 /*
- * The operation a family's pre_doit and post_doit are handed: a struct
- * genl_ops up to 6.1, a struct genl_split_ops from 6.2 on, when generic
- * netlink split each op into its do and dump halves. Both carry the op's
- * internal_flags.
+ * Split ops: from 6.2 on a family may give the do and dump halves of each
+ * command as struct genl_split_ops (family->split_ops), each with its own
+ * policy and hooks, which is what ynl-gen-c writes (kmod/netlink_gen.c).
+ * 6.1 has only struct genl_ops, one per command with one policy, and the
+ * family's own pre_doit and post_doit: there the struct is defined here
+ * as 6.2 has it, so that the generated table compiles, and
+ * netlink_family.c makes 6.1's ops of it at init (FT_COMPAT_SPLIT_OPS 0).
  */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
-#define ft_compat_genl_op	genl_split_ops
+#define FT_COMPAT_SPLIT_OPS	1
 #else
-#define ft_compat_genl_op	genl_ops
+#define FT_COMPAT_SPLIT_OPS	0
+
+struct genl_split_ops {
+	union {
+		struct {
+			int (*pre_doit)(const struct genl_split_ops *ops,
+					struct sk_buff *skb,
+					struct genl_info *info);
+			int (*doit)(struct sk_buff *skb,
+				    struct genl_info *info);
+			void (*post_doit)(const struct genl_split_ops *ops,
+					  struct sk_buff *skb,
+					  struct genl_info *info);
+		};
+		struct {
+			int (*start)(struct netlink_callback *cb);
+			int (*dumpit)(struct sk_buff *skb,
+				      struct netlink_callback *cb);
+			int (*done)(struct netlink_callback *cb);
+		};
+	};
+	const struct nla_policy *policy;
+	unsigned int		maxattr;
+	u8			cmd;
+	u8			internal_flags;
+	u8			flags;
+	u8			validate;
+};
+
+/*
+ * 6.1's struct nla_policy points at a full range through a pointer that
+ * is not const, 6.12's through a const one, and ynl-gen-c makes the
+ * ranges const: cast the qualifier away (the core only reads them).
+ */
+#undef NLA_POLICY_FULL_RANGE
+#define NLA_POLICY_FULL_RANGE(tp, _range) {				\
+	.type = NLA_ENSURE_UINT_OR_BINARY_TYPE(tp),			\
+	.validation_type = NLA_VALIDATE_RANGE_PTR,			\
+	.range = (struct netlink_range_validation *)(_range),		\
+}
 #endif
 
 #endif /* _FATTREE_COMPAT_H */

@@ -13,7 +13,7 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
-#include <uapi/linux/fattree.h>
+#include <uapi/linux/fattree_structs.h>
 
 #include "core/ft_pairs.h"
 #include "core/ft_saf.h"
@@ -28,8 +28,6 @@
 #define FATTREE_HARD_MAX_MEM_MB		65536
 
 #define FT_DEFAULT_BACKLOG	64	/* packets a leaf may hold */
-#define FT_MAX_BACKLOG		65536
-#define FT_MAX_STEPS		1000000	/* cycles one STEP request may run */
 #define FT_MIN_PERIOD_NS	1000	/* 1 us */
 #define FT_MAX_PERIOD_NS	(10ULL * NSEC_PER_SEC)
 #define FT_CATCHUP_MAX		1000	/* missed cycles run per wake-up */
@@ -310,6 +308,10 @@ struct ft_leaf *ft_leaf_of(struct net_device *dev);
 extern struct rtnl_link_ops ft_leaf_link_ops;
 int ft_rtnl_init(void);
 void ft_rtnl_exit(void);
+
+/* netlink_family.c: the family, its ops table generated from the spec */
+extern struct genl_family ft_genl_family;
+int ft_genl_register(void);
 
 /* netlink.c */
 int ft_genl_init(void);

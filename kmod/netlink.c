@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fattree: the "fattree" generic netlink family.
+ * fattree: the "fattree" generic netlink family's handlers and hooks.
  *
+ * The ops table and the policies they serve are generated from
+ * uapi/fattree.yaml (netlink_gen.c; netlink_family.c registers them).
  * Reads are open to everyone; every command that changes state carries
  * GENL_ADMIN_PERM (CAP_NET_ADMIN in the initial user namespace). Every
  * command validates strictly (resv_start_op) against a policy of its own,
@@ -20,127 +22,7 @@
 
 #include "compat.h"
 #include "fattree.h"
-
-static struct genl_family ft_genl_family;
-
-static struct netlink_range_validation ft_u16_range = {
-	.min = 1, .max = 65535,
-};
-
-static struct netlink_range_validation ft_backlog_range = {
-	.min = 1, .max = FT_MAX_BACKLOG,
-};
-
-static struct netlink_range_validation ft_steps_range = {
-	.min = 1, .max = FT_MAX_STEPS,
-};
-
-#define FT_NAME_POLICY \
-	{ .type = NLA_NUL_STRING, .len = FATTREE_NAME_LEN - 1 }
-#define FT_ARRAY_POLICY \
-	{ .type = NLA_BINARY, .len = FT_MAX_LEVELS * sizeof(u32) }
-
-static const struct nla_policy ft_fabric_new_policy[FATTREE_A_FABRIC_MAX + 1] = {
-	[FATTREE_A_FABRIC_NAME] = FT_NAME_POLICY,
-	[FATTREE_A_FABRIC_LEVELS] = NLA_POLICY_RANGE(NLA_U32, 1, FT_MAX_LEVELS),
-	[FATTREE_A_FABRIC_DOWN] = FT_ARRAY_POLICY,
-	[FATTREE_A_FABRIC_UP] = FT_ARRAY_POLICY,
-	[FATTREE_A_FABRIC_LANES] = FT_ARRAY_POLICY,
-	[FATTREE_A_FABRIC_PROFILE] = NLA_POLICY_MAX(NLA_U32, FATTREE_PROFILE_EXPLICIT),
-	[FATTREE_A_FABRIC_PROFILE_BASE] = NLA_POLICY_FULL_RANGE(NLA_U32, &ft_u16_range),
-	[FATTREE_A_FABRIC_PROFILE_ROOT] = { .type = NLA_U32 },
-	[FATTREE_A_FABRIC_PATH] = NLA_POLICY_MAX(NLA_U32, FATTREE_PATH_FIRSTFREE),
-	[FATTREE_A_FABRIC_INJECTION] =
-		NLA_POLICY_MAX(NLA_U32, FATTREE_INJECTION_RANDOM_PRIME),
-	[FATTREE_A_FABRIC_ARBITRATION] =
-		NLA_POLICY_MAX(NLA_U32, FATTREE_ARBITRATION_FIXED),
-	[FATTREE_A_FABRIC_PERIOD_NS] = { .type = NLA_U64 },
-	[FATTREE_A_FABRIC_BACKLOG] = NLA_POLICY_FULL_RANGE(NLA_U32, &ft_backlog_range),
-	[FATTREE_A_FABRIC_SEED] = { .type = NLA_U64 },
-	[FATTREE_A_FABRIC_MODE] = NLA_POLICY_MAX(NLA_U32, FATTREE_MODE_SAF),
-	/* q's range is checked with a message of its own */
-	[FATTREE_A_FABRIC_SAF_Q] = { .type = NLA_U32 },
-	[FATTREE_A_FABRIC_SAF_DISCIPLINE] =
-		NLA_POLICY_MAX(NLA_U32, FATTREE_SAF_DISCIPLINE_FARTHEST),
-	[FATTREE_A_FABRIC_SAF_GHOSTS] = NLA_POLICY_MAX(NLA_U32, 1),
-};
-
-static const struct nla_policy ft_fabric_name_policy[FATTREE_A_FABRIC_MAX + 1] = {
-	[FATTREE_A_FABRIC_NAME] = FT_NAME_POLICY,
-};
-
-static const struct nla_policy ft_fabric_set_policy[FATTREE_A_FABRIC_MAX + 1] = {
-	[FATTREE_A_FABRIC_NAME] = FT_NAME_POLICY,
-	[FATTREE_A_FABRIC_PATH] = NLA_POLICY_MAX(NLA_U32, FATTREE_PATH_FIRSTFREE),
-	[FATTREE_A_FABRIC_INJECTION] =
-		NLA_POLICY_MAX(NLA_U32, FATTREE_INJECTION_RANDOM_PRIME),
-	[FATTREE_A_FABRIC_ARBITRATION] =
-		NLA_POLICY_MAX(NLA_U32, FATTREE_ARBITRATION_FIXED),
-	[FATTREE_A_FABRIC_PERIOD_NS] = { .type = NLA_U64 },
-	[FATTREE_A_FABRIC_SEED] = { .type = NLA_U64 },
-	/* refused with a message: both are fixed at creation */
-	[FATTREE_A_FABRIC_MODE] = { .type = NLA_U32 },
-	[FATTREE_A_FABRIC_SAF_Q] = { .type = NLA_U32 },
-	[FATTREE_A_FABRIC_SAF_DISCIPLINE] =
-		NLA_POLICY_MAX(NLA_U32, FATTREE_SAF_DISCIPLINE_FARTHEST),
-	[FATTREE_A_FABRIC_SAF_GHOSTS] = NLA_POLICY_MAX(NLA_U32, 1),
-};
-
-static const struct nla_policy ft_fabric_step_policy[FATTREE_A_FABRIC_MAX + 1] = {
-	[FATTREE_A_FABRIC_NAME] = FT_NAME_POLICY,
-	[FATTREE_A_FABRIC_STEPS] = NLA_POLICY_FULL_RANGE(NLA_U32, &ft_steps_range),
-};
-
-static const struct nla_policy ft_fabric_inject_policy[FATTREE_A_FABRIC_MAX + 1] = {
-	[FATTREE_A_FABRIC_NAME] = FT_NAME_POLICY,
-	[FATTREE_A_FABRIC_INJECT] = { .type = NLA_BINARY },
-};
-
-static const struct nla_policy ft_link_get_policy[FATTREE_A_LINK_MAX + 1] = {
-	[FATTREE_A_LINK_FABRIC] = FT_NAME_POLICY,
-};
-
-static const struct nla_policy ft_link_set_policy[FATTREE_A_LINK_MAX + 1] = {
-	[FATTREE_A_LINK_FABRIC] = FT_NAME_POLICY,
-	[FATTREE_A_LINK_ID] = { .type = NLA_U32 },
-	[FATTREE_A_LINK_LEVEL] = NLA_POLICY_RANGE(NLA_U32, 1, FT_MAX_LEVELS),
-	[FATTREE_A_LINK_NODE] = { .type = NLA_U32 },
-	[FATTREE_A_LINK_PORT] = NLA_POLICY_MAX(NLA_U32, FT_MAX_W - 1),
-	[FATTREE_A_LINK_DIRECTION] = NLA_POLICY_MAX(NLA_U32, FATTREE_LINK_DIR_DOWN),
-	[FATTREE_A_LINK_SWITCH_LEVEL] = NLA_POLICY_RANGE(NLA_U32, 1, FT_MAX_LEVELS),
-	[FATTREE_A_LINK_SWITCH_NODE] = { .type = NLA_U32 },
-	[FATTREE_A_LINK_FAILED] = NLA_POLICY_MAX(NLA_U8, 1),
-};
-
-static const struct nla_policy ft_leaf_get_policy[FATTREE_A_LEAF_MAX + 1] = {
-	[FATTREE_A_LEAF_FABRIC] = FT_NAME_POLICY,
-};
-
-static const struct nla_policy ft_circuit_add_policy[FATTREE_A_CIRCUIT_MAX + 1] = {
-	[FATTREE_A_CIRCUIT_FABRIC] = FT_NAME_POLICY,
-	[FATTREE_A_CIRCUIT_ENTRY] = { .type = NLA_BINARY },
-};
-
-static const struct nla_policy ft_circuit_del_policy[FATTREE_A_CIRCUIT_MAX + 1] = {
-	[FATTREE_A_CIRCUIT_FABRIC] = FT_NAME_POLICY,
-	[FATTREE_A_CIRCUIT_PAIR] = { .type = NLA_BINARY },
-};
-
-static const struct nla_policy ft_circuit_get_policy[FATTREE_A_CIRCUIT_MAX + 1] = {
-	[FATTREE_A_CIRCUIT_FABRIC] = FT_NAME_POLICY,
-};
-
-static const struct nla_policy ft_demand_get_policy[FATTREE_A_DEMAND_MAX + 1] = {
-	[FATTREE_A_DEMAND_FABRIC] = FT_NAME_POLICY,
-};
-
-enum {
-	FT_MCGRP_DEMAND,
-};
-
-static const struct genl_multicast_group ft_mcgrps[] = {
-	[FT_MCGRP_DEMAND] = { .name = FATTREE_MCGRP_DEMAND },
-};
+#include "netlink_gen.h"
 
 /* The uapi enums are the core's, number for number. */
 static_assert(FATTREE_MAX_LEVELS == FT_MAX_LEVELS);
@@ -192,8 +74,12 @@ static void ft_nl_count(u8 cmd)
 		atomic_long_inc(&ft_nl_requests[cmd]);
 }
 
-/* A dump's start: called once per dump request, after validation. */
-static int ft_nl_dump_start(struct netlink_callback *cb)
+/*
+ * The hooks the spec names in each operation (pre, post; the generated
+ * ops table in netlink_gen.c points at them). A dump's start, called
+ * once per dump request after validation, counts it.
+ */
+int ft_nl_dump_start(struct netlink_callback *cb)
 {
 	const struct genlmsghdr *gnlh = nlmsg_data(cb->nlh);
 
@@ -201,16 +87,27 @@ static int ft_nl_dump_start(struct netlink_callback *cb)
 	return 0;
 }
 
-/*
- * What the family's pre_doit does before a request's handler (the op's
- * internal_flags): FT_NL_LOCK holds the namespace's fabric lock until
- * post_doit; FT_NL_FABRIC also finds the fabric the request names, in
- * the command's fabric attribute, for the handler in info->user_ptr[0].
- */
-#define FT_NL_LOCK	BIT(0)
-#define FT_NL_FABRIC	BIT(1)
+/* Before a request that needs nothing more: count it. */
+int ft_nl_pre_doit(const struct genl_split_ops *ops, struct sk_buff *skb,
+		   struct genl_info *info)
+{
+	ft_nl_count(info->genlhdr->cmd);
+	return 0;
+}
 
-/* The attribute that names the fabric, for each FT_NL_FABRIC command. */
+/*
+ * Before a request that changes the namespace's fabrics: count it and
+ * hold the namespace's fabric lock until ft_nl_post_doit_unlock().
+ */
+int ft_nl_pre_doit_lock(const struct genl_split_ops *ops, struct sk_buff *skb,
+			struct genl_info *info)
+{
+	ft_nl_count(info->genlhdr->cmd);
+	mutex_lock(ft_net_lock(genl_info_net(info)));
+	return 0;
+}
+
+/* The attribute that names the fabric, for each command that acts on one. */
 static const u8 ft_nl_fabric_attr[FATTREE_CMD_MAX + 1] = {
 	[FATTREE_CMD_FABRIC_GET] = FATTREE_A_FABRIC_NAME,
 	[FATTREE_CMD_FABRIC_SET] = FATTREE_A_FABRIC_NAME,
@@ -222,25 +119,23 @@ static const u8 ft_nl_fabric_attr[FATTREE_CMD_MAX + 1] = {
 	[FATTREE_CMD_CIRCUIT_DEL] = FATTREE_A_CIRCUIT_FABRIC,
 };
 
-static int ft_nl_pre_doit(const struct ft_compat_genl_op *ops, struct sk_buff *skb,
+/*
+ * Before a request on one fabric: count it, hold the lock, and find the
+ * fabric named in the command's fabric attribute, for the handler in
+ * info->user_ptr[0].
+ */
+int ft_nl_pre_doit_fabric(const struct genl_split_ops *ops, struct sk_buff *skb,
 			  struct genl_info *info)
 {
 	u8 cmd = info->genlhdr->cmd;
+	int type = ft_nl_fabric_attr[cmd];
 	struct nlattr *a;
 	struct ft_fab *fab;
-	int type;
 
 	ft_nl_count(cmd);
-	if (!(ops->internal_flags & (FT_NL_LOCK | FT_NL_FABRIC)))
-		return 0;
-	mutex_lock(ft_net_lock(genl_info_net(info)));
-	if (!(ops->internal_flags & FT_NL_FABRIC))
-		return 0;
-	type = ft_nl_fabric_attr[cmd];
-	if (GENL_REQ_ATTR_CHECK(info, type)) {
-		mutex_unlock(ft_net_lock(genl_info_net(info)));
+	if (WARN_ON_ONCE(!type) || GENL_REQ_ATTR_CHECK(info, type))
 		return -EINVAL;
-	}
+	mutex_lock(ft_net_lock(genl_info_net(info)));
 	a = info->attrs[type];
 	fab = ft_fab_find(genl_info_net(info), nla_data(a));
 	if (!fab) {
@@ -252,11 +147,10 @@ static int ft_nl_pre_doit(const struct ft_compat_genl_op *ops, struct sk_buff *s
 	return 0;
 }
 
-static void ft_nl_post_doit(const struct ft_compat_genl_op *ops, struct sk_buff *skb,
+void ft_nl_post_doit_unlock(const struct genl_split_ops *ops, struct sk_buff *skb,
 			    struct genl_info *info)
 {
-	if (ops->internal_flags & (FT_NL_LOCK | FT_NL_FABRIC))
-		mutex_unlock(ft_net_lock(genl_info_net(info)));
+	mutex_unlock(ft_net_lock(genl_info_net(info)));
 }
 
 static int ft_nl_requests_show(struct seq_file *m, void *v)
@@ -290,7 +184,7 @@ static int ft_info_fill(struct sk_buff *msg)
 	return 0;
 }
 
-static int ft_nl_info_get_doit(struct sk_buff *skb, struct genl_info *info)
+int fattree_nl_info_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct sk_buff *msg;
 	void *hdr;
@@ -497,7 +391,7 @@ static int ft_nl_fabric_params(struct genl_info *info, struct ft_fab_params *p)
 	return ft_nl_saf_params(info, p);
 }
 
-static int ft_nl_fabric_new_doit(struct sk_buff *skb, struct genl_info *info)
+int fattree_nl_fabric_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ft_fab_params *p;
 	int err;
@@ -512,7 +406,7 @@ static int ft_nl_fabric_new_doit(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
-static int ft_nl_fabric_del_doit(struct sk_buff *skb, struct genl_info *info)
+int fattree_nl_fabric_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	if (GENL_REQ_ATTR_CHECK(info, FATTREE_A_FABRIC_NAME))
 		return -EINVAL;
@@ -690,7 +584,7 @@ cancel:
 	return err;
 }
 
-static int ft_nl_fabric_get_doit(struct sk_buff *skb, struct genl_info *info)
+int fattree_nl_fabric_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct sk_buff *msg;
 	int err;
@@ -706,8 +600,10 @@ static int ft_nl_fabric_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
-static int ft_nl_fabric_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+/* Every fabric of the namespace, or only the one a name asks for. */
+int fattree_nl_fabric_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
+	struct nlattr *name = ft_compat_dump_attrs(cb)[FATTREE_A_FABRIC_NAME];
 	struct net *net = sock_net(skb->sk);
 	struct ft_fab *fab;
 	long i = 0;
@@ -717,6 +613,10 @@ static int ft_nl_fabric_get_dumpit(struct sk_buff *skb, struct netlink_callback 
 	list_for_each_entry(fab, ft_net_fabrics(net), node) {
 		if (i++ < cb->args[0])
 			continue;
+		if (name && nla_strcmp(name, fab->name)) {
+			cb->args[0] = i;
+			continue;
+		}
 		err = ft_nl_fabric_fill(skb, fab, NETLINK_CB(cb->skb).portid,
 					cb->nlh->nlmsg_seq, NLM_F_MULTI);
 		if (err)
@@ -766,7 +666,7 @@ static int ft_nl_saf_set(struct genl_info *info, struct ft_fab *fab)
 			      info->extack);
 }
 
-static int ft_nl_fabric_set_doit(struct sk_buff *skb, struct genl_info *info)
+int fattree_nl_fabric_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr **tb = info->attrs;
 	struct ft_fab *fab = info->user_ptr[0];
@@ -793,7 +693,7 @@ static int ft_nl_fabric_set_doit(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
-static int ft_nl_fabric_step_doit(struct sk_buff *skb, struct genl_info *info)
+int fattree_nl_fabric_step_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ft_fab *fab = info->user_ptr[0];
 
@@ -874,7 +774,7 @@ static int ft_nl_inject_rows(struct genl_info *info, const struct ft_fab *fab,
 	return 0;
 }
 
-static int ft_nl_fabric_inject_doit(struct sk_buff *skb, struct genl_info *info)
+int fattree_nl_fabric_inject_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ft_fab *fab = info->user_ptr[0];
 	struct fattree_inject_row *rows;
@@ -991,7 +891,7 @@ static int ft_nl_link_dump(struct sk_buff *skb, struct netlink_callback *cb,
 	return err;
 }
 
-static int ft_nl_link_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+int fattree_nl_link_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	return ft_nl_dump_fabric(skb, cb, FATTREE_A_LINK_FABRIC, ft_nl_link_dump);
 }
@@ -1083,7 +983,7 @@ static int ft_nl_fail_set(struct genl_info *info, const struct ft_topo *t,
 	return 0;
 }
 
-static int ft_nl_link_set_doit(struct sk_buff *skb, struct genl_info *info)
+int fattree_nl_link_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ft_fab *fab = info->user_ptr[0];
 	struct ft_fail_result res;
@@ -1092,7 +992,7 @@ static int ft_nl_link_set_doit(struct sk_buff *skb, struct genl_info *info)
 	void *hdr;
 	int err;
 
-	if (GENL_REQ_ATTR_CHECK(info, FATTREE_A_LINK_FAILED))
+	if (GENL_REQ_ATTR_CHECK(info, FATTREE_A_LINK_FAIL))
 		return -EINVAL;
 	/* Its edge queues route around nothing: refuse rather than ignore. */
 	if (fab->saf) {
@@ -1106,7 +1006,7 @@ static int ft_nl_link_set_doit(struct sk_buff *skb, struct genl_info *info)
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
-	ft_engine_fail(fab, &fs, nla_get_u8(info->attrs[FATTREE_A_LINK_FAILED]), &res);
+	ft_engine_fail(fab, &fs, nla_get_u8(info->attrs[FATTREE_A_LINK_FAIL]), &res);
 	hdr = genlmsg_put_reply(msg, info, &ft_genl_family, 0, info->genlhdr->cmd);
 	if (!hdr || nla_put_u32(msg, FATTREE_A_LINK_CHANGED, res.changed) ||
 	    nla_put_u32(msg, FATTREE_A_LINK_CIRCUITS_CUT, res.cut) ||
@@ -1118,7 +1018,7 @@ static int ft_nl_link_set_doit(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
-static int ft_nl_stats_reset_doit(struct sk_buff *skb, struct genl_info *info)
+int fattree_nl_stats_reset_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	ft_engine_reset_stats(info->user_ptr[0]);
 	return 0;
@@ -1180,7 +1080,7 @@ static int ft_nl_leaf_dump(struct sk_buff *skb, struct netlink_callback *cb,
 	return err;
 }
 
-static int ft_nl_leaf_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+int fattree_nl_leaf_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	return ft_nl_dump_fabric(skb, cb, FATTREE_A_LEAF_FABRIC, ft_nl_leaf_dump);
 }
@@ -1270,7 +1170,7 @@ static int ft_nl_no_circuits(struct genl_info *info, const struct ft_fab *fab)
 	return -EOPNOTSUPP;
 }
 
-static int ft_nl_circuit_add_doit(struct sk_buff *skb, struct genl_info *info)
+int fattree_nl_circuit_add_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ft_fab *fab = info->user_ptr[0];
 	struct ft_circuit_req *req = NULL;
@@ -1322,7 +1222,7 @@ out:
 	return err;
 }
 
-static int ft_nl_circuit_del_doit(struct sk_buff *skb, struct genl_info *info)
+int fattree_nl_circuit_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ft_fab *fab = info->user_ptr[0];
 	const void **where = NULL;
@@ -1404,7 +1304,7 @@ static int ft_nl_circuit_dump(struct sk_buff *skb, struct netlink_callback *cb,
 	return err;
 }
 
-static int ft_nl_circuit_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+int fattree_nl_circuit_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	return ft_nl_dump_fabric(skb, cb, FATTREE_A_CIRCUIT_FABRIC, ft_nl_circuit_dump);
 }
@@ -1478,7 +1378,7 @@ out:
 	return err;
 }
 
-static int ft_nl_demand_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+int fattree_nl_demand_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	return ft_nl_dump_fabric(skb, cb, FATTREE_A_DEMAND_FABRIC, ft_nl_demand_dump);
 }
@@ -1486,7 +1386,7 @@ static int ft_nl_demand_get_dumpit(struct sk_buff *skb, struct netlink_callback 
 /* Whether anyone in the fabric's namespace listens on the "demand" group. */
 bool ft_genl_demand_listened(const struct ft_fab *fab)
 {
-	return genl_has_listeners(&ft_genl_family, fab->net, FT_MCGRP_DEMAND);
+	return genl_has_listeners(&ft_genl_family, fab->net, FATTREE_NLGRP_DEMAND);
 }
 
 /* Send fab->demand[0..n) on the "demand" group, in messages that fit;
@@ -1514,131 +1414,16 @@ void ft_genl_demand_notify(struct ft_fab *fab, u64 cycle, u32 n, bool last)
 		}
 		genlmsg_end(msg, hdr);
 		genlmsg_multicast_netns(&ft_genl_family, fab->net, msg, 0,
-					FT_MCGRP_DEMAND, GFP_KERNEL);
+					FATTREE_NLGRP_DEMAND, GFP_KERNEL);
 		off += k;
 	} while (off < n);
 }
-
-#define FT_OP(_cmd, _policy, _max)	\
-	.cmd = _cmd, .policy = _policy, .maxattr = _max
-
-static const struct genl_ops ft_genl_ops[] = {
-	{
-		/* No policy: the core refuses every attribute. */
-		.cmd = FATTREE_CMD_INFO_GET,
-		.doit = ft_nl_info_get_doit,
-	},
-	{
-		FT_OP(FATTREE_CMD_FABRIC_NEW, ft_fabric_new_policy, FATTREE_A_FABRIC_MAX),
-		.doit = ft_nl_fabric_new_doit,
-		.flags = GENL_ADMIN_PERM,
-		.internal_flags = FT_NL_LOCK,
-	},
-	{
-		FT_OP(FATTREE_CMD_FABRIC_DEL, ft_fabric_name_policy, FATTREE_A_FABRIC_MAX),
-		.doit = ft_nl_fabric_del_doit,
-		.flags = GENL_ADMIN_PERM,
-		.internal_flags = FT_NL_LOCK,
-	},
-	{
-		FT_OP(FATTREE_CMD_FABRIC_GET, ft_fabric_name_policy, FATTREE_A_FABRIC_MAX),
-		.doit = ft_nl_fabric_get_doit,
-		.start = ft_nl_dump_start,
-		.dumpit = ft_nl_fabric_get_dumpit,
-		.internal_flags = FT_NL_FABRIC,
-	},
-	{
-		FT_OP(FATTREE_CMD_FABRIC_SET, ft_fabric_set_policy, FATTREE_A_FABRIC_MAX),
-		.doit = ft_nl_fabric_set_doit,
-		.flags = GENL_ADMIN_PERM,
-		.internal_flags = FT_NL_FABRIC,
-	},
-	{
-		FT_OP(FATTREE_CMD_FABRIC_STEP, ft_fabric_step_policy, FATTREE_A_FABRIC_MAX),
-		.doit = ft_nl_fabric_step_doit,
-		.flags = GENL_ADMIN_PERM,
-		.internal_flags = FT_NL_FABRIC,
-	},
-	{
-		FT_OP(FATTREE_CMD_FABRIC_INJECT, ft_fabric_inject_policy, FATTREE_A_FABRIC_MAX),
-		.doit = ft_nl_fabric_inject_doit,
-		.flags = GENL_ADMIN_PERM,
-		.internal_flags = FT_NL_FABRIC,
-	},
-	{
-		FT_OP(FATTREE_CMD_LINK_GET, ft_link_get_policy, FATTREE_A_LINK_MAX),
-		.start = ft_nl_dump_start,
-		.dumpit = ft_nl_link_get_dumpit,
-	},
-	{
-		FT_OP(FATTREE_CMD_LEAF_GET, ft_leaf_get_policy, FATTREE_A_LEAF_MAX),
-		.start = ft_nl_dump_start,
-		.dumpit = ft_nl_leaf_get_dumpit,
-	},
-	{
-		FT_OP(FATTREE_CMD_CIRCUIT_ADD, ft_circuit_add_policy, FATTREE_A_CIRCUIT_MAX),
-		.doit = ft_nl_circuit_add_doit,
-		.flags = GENL_ADMIN_PERM,
-		.internal_flags = FT_NL_FABRIC,
-	},
-	{
-		FT_OP(FATTREE_CMD_CIRCUIT_DEL, ft_circuit_del_policy, FATTREE_A_CIRCUIT_MAX),
-		.doit = ft_nl_circuit_del_doit,
-		.flags = GENL_ADMIN_PERM,
-		.internal_flags = FT_NL_FABRIC,
-	},
-	{
-		FT_OP(FATTREE_CMD_CIRCUIT_GET, ft_circuit_get_policy, FATTREE_A_CIRCUIT_MAX),
-		.start = ft_nl_dump_start,
-		.dumpit = ft_nl_circuit_get_dumpit,
-	},
-	{
-		FT_OP(FATTREE_CMD_DEMAND_GET, ft_demand_get_policy, FATTREE_A_DEMAND_MAX),
-		.start = ft_nl_dump_start,
-		.dumpit = ft_nl_demand_get_dumpit,
-	},
-	{
-		FT_OP(FATTREE_CMD_LINK_SET, ft_link_set_policy, FATTREE_A_LINK_MAX),
-		.doit = ft_nl_link_set_doit,
-		.flags = GENL_ADMIN_PERM,
-		.internal_flags = FT_NL_FABRIC,
-	},
-	{
-		FT_OP(FATTREE_CMD_STATS_RESET, ft_fabric_name_policy, FATTREE_A_FABRIC_MAX),
-		.doit = ft_nl_stats_reset_doit,
-		.flags = GENL_ADMIN_PERM,
-		.internal_flags = FT_NL_FABRIC,
-	},
-};
-
-static struct genl_family ft_genl_family __ro_after_init = {
-	.name = FATTREE_GENL_NAME,
-	.version = FATTREE_GENL_VERSION,
-	.netnsok = true,
-	/* No genl_mutex: a long request must not hold up every family of
-	 * every namespace. Each handler and dump that touches a fabric
-	 * holds its namespace's ft_net_lock(); docs/design.md lists what
-	 * else the mutex used to cover.
-	 */
-	.parallel_ops = true,
-	.pre_doit = ft_nl_pre_doit,
-	.post_doit = ft_nl_post_doit,
-	.module = THIS_MODULE,
-	.ops = ft_genl_ops,
-	.n_ops = ARRAY_SIZE(ft_genl_ops),
-	.mcgrps = ft_mcgrps,
-	.n_mcgrps = ARRAY_SIZE(ft_mcgrps),
-	/* The first command validated strictly (reserved header byte, flags,
-	 * attributes): every command of this family.
-	 */
-	.resv_start_op = FATTREE_CMD_INFO_GET,
-};
 
 int __init ft_genl_init(void)
 {
 	int err;
 
-	err = genl_register_family(&ft_genl_family);
+	err = ft_genl_register();
 	if (err)
 		return err;
 	/* Without debugfs the module works the same, uncounted. */
@@ -1656,5 +1441,3 @@ void ft_genl_exit(void)
 	debugfs_remove_recursive(ft_debugfs);
 	genl_unregister_family(&ft_genl_family);
 }
-
-MODULE_ALIAS_GENL_FAMILY(FATTREE_GENL_NAME);

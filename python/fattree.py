@@ -201,6 +201,6 @@ class Fattree:
         """Fail (True) or restore (False) links: id=ID; or level, node,
         port [direction 'up'|'down']; or switch_level and switch_node.
         Returns changed, circuits-cut and failed-links."""
-        attrs = {'fabric': name, 'failed': 1 if failed else 0}
+        attrs = {'fabric': name, 'fail': 1 if failed else 0}
         attrs.update({k.replace('_', '-'): v for k, v in which.items()})
         return self._do('link-set', attrs)

@@ -23,7 +23,7 @@
 #include "kselftest_harness.h"
 #include "ftnl.h"
 #include "ft_selftest.h"
-#include "linux/fattree.h"
+#include "linux/fattree_structs.h"
 
 #define DEMAND_SCANS	"/sys/kernel/debug/fattree/demand_scans"
 

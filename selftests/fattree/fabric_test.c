@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Fabrics: created and deleted in several shapes with their leaf devices,
- * malformed requests refused with an explanation and no state change,
+ * dumped whole or by name, malformed requests refused with an explanation and no state change,
  * changes refused to unprivileged users, and the delivery-cycle engine
  * under synthetic load: nothing moves until stepped, no link ever carries
  * more than its lanes, a saturated link carries exactly its lanes, a
@@ -168,6 +168,49 @@ TEST_F(fabric, dump_ends_when_its_fabric_is_recreated)
 	EXPECT_NE(NULL, strstr(self->nl.errmsg, "went away during the dump"));
 	TH_LOG("%d links dumped before the fabric was replaced; then: %s", r.msgs,
 	       self->nl.errmsg);
+}
+
+/* A fabric-get dump's reply: its fabric's name, appended to @arg. */
+static int dumped_name(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[FATTREE_A_FABRIC_MAX + 1];
+
+	if (ftnl_parse(msg, tb, FATTREE_A_FABRIC_MAX) || !tb[FATTREE_A_FABRIC_NAME])
+		return -EPROTO;
+	strcat(arg, nla_get_string(tb[FATTREE_A_FABRIC_NAME]));
+	strcat(arg, " ");
+	return 0;
+}
+
+static int dump_names(struct ftnl *nl, const char *name, char *names)
+{
+	struct nl_msg *msg = ftnl_msg(nl, FATTREE_CMD_FABRIC_GET, NLM_F_DUMP);
+
+	if (!msg)
+		return -ENOMEM;
+	names[0] = 0;
+	if (name)
+		nla_put_string(msg, FATTREE_A_FABRIC_NAME, name);
+	return ftnl_transact(nl, msg, dumped_name, names);
+}
+
+/* A dump takes every fabric of the namespace, or the one it names. */
+TEST_F(fabric, dump_by_name_keeps_that_fabric)
+{
+	struct ft_spec s1;
+	char names[64];
+
+	ft_spec_kary(&s1, "t1", 1, 2);
+	ASSERT_EQ(0, ft_fabric_new(&self->nl, &self->s));
+	ASSERT_EQ(0, ft_fabric_new(&self->nl, &s1));
+	EXPECT_EQ(0, dump_names(&self->nl, NULL, names));
+	EXPECT_STREQ("t0 t1 ", names);
+	EXPECT_EQ(0, dump_names(&self->nl, "t1", names));
+	EXPECT_STREQ("t1 ", names);
+	EXPECT_EQ(0, dump_names(&self->nl, "t0", names));
+	EXPECT_STREQ("t0 ", names);
+	EXPECT_EQ(0, dump_names(&self->nl, "nosuch", names));
+	EXPECT_STREQ("", names);
 }
 
 TEST_F(fabric, duplicate_name_refused)

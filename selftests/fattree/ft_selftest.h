@@ -83,7 +83,7 @@ long long ft_pages_allocated(void);
 
 /* Fabric requests over the fattree family (see fabric_test.c). */
 #include "ftnl.h"
-#include "linux/fattree.h"
+#include "linux/fattree_structs.h"
 
 struct ft_spec {
 	const char *name;

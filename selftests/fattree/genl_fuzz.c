@@ -51,7 +51,7 @@
 #include "ftnl.h"
 #include "ft_selftest.h"
 #include "ft_topo.h"
-#include "linux/fattree.h"
+#include "linux/fattree_structs.h"
 
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270
@@ -74,7 +74,7 @@
  * name, a template and a place in is_write() and has_handler().
  */
 static const char *const cmd_name[NCMD + 1] = {
-	[FATTREE_CMD_UNSPEC] = "unspec",
+	[0] = "unspec",
 	[FATTREE_CMD_INFO_GET] = "info-get",
 	[FATTREE_CMD_FABRIC_NEW] = "fabric-new",
 	[FATTREE_CMD_FABRIC_DEL] = "fabric-del",
@@ -321,7 +321,7 @@ static void tmpl_new(struct fz_msg *m)
 static void tmpl_link_set(struct fz_msg *m)
 {
 	add_str(m, FATTREE_A_LINK_FABRIC, pick_name(FATTREE_CMD_LINK_SET));
-	add_attr(m, FATTREE_A_LINK_FAILED, (uint8_t[]){ chance(60) }, 1);
+	add_attr(m, FATTREE_A_LINK_FAIL, (uint8_t[]){ chance(60) }, 1);
 	switch (rn(3)) {
 	case 0:
 		add_u32(m, FATTREE_A_LINK_ID, rn(40));

@@ -23,12 +23,12 @@
 
 /* A LINK_SET request: -1 leaves an attribute out. */
 struct ls {
-	long long id, level, node, port, dir, swl, swn, failed;
+	long long id, level, node, port, dir, swl, swn, fail;
 	const char *fabric;
 };
 
 #define LS(...) ((struct ls){ .id = -1, .level = -1, .node = -1, .port = -1, .dir = -1, \
-			      .swl = -1, .swn = -1, .failed = 1, .fabric = "lf", __VA_ARGS__ })
+			      .swl = -1, .swn = -1, .fail = 1, .fabric = "lf", __VA_ARGS__ })
 
 struct ls_reply {
 	uint32_t changed, cut, failed;
@@ -76,8 +76,8 @@ static int link_set(struct ftnl *nl, struct ls a, struct ls_reply *r)
 		nla_put_u32(msg, FATTREE_A_LINK_SWITCH_LEVEL, a.swl);
 	if (a.swn >= 0)
 		nla_put_u32(msg, FATTREE_A_LINK_SWITCH_NODE, a.swn);
-	if (a.failed >= 0)
-		nla_put_u8(msg, FATTREE_A_LINK_FAILED, a.failed);
+	if (a.fail >= 0)
+		nla_put_u8(msg, FATTREE_A_LINK_FAIL, a.fail);
 	return ftnl_transact(nl, msg, ls_reply, r);
 }
 
@@ -147,7 +147,7 @@ TEST_F(linkfail, malformed_requests_refused)
 	struct nl_msg *msg;
 
 	ASSERT_EQ(0, ft_fabric_new(nl, &self->s));
-	EXPECT_EQ(-EINVAL, link_set(nl, LS(.id = 0, .failed = -1), NULL));
+	EXPECT_EQ(-EINVAL, link_set(nl, LS(.id = 0, .fail = -1), NULL));
 	EXPECT_EQ(-EINVAL, link_set(nl, LS(), NULL));
 	EXPECT_NE(NULL, strstr(nl->errmsg, "name one link"));
 	EXPECT_EQ(-EINVAL, link_set(nl, LS(.id = 3, .swl = 2, .swn = 0), NULL));
@@ -169,7 +169,7 @@ TEST_F(linkfail, malformed_requests_refused)
 	EXPECT_NE(NULL, strstr(nl->errmsg, "no switch"));
 	EXPECT_EQ(-ERANGE, link_set(nl, LS(.swl = 3, .swn = 0), NULL));
 	EXPECT_EQ(-EINVAL, link_set(nl, LS(.swl = 2), NULL));
-	EXPECT_GT(0, link_set(nl, LS(.id = 0, .failed = 2), NULL));
+	EXPECT_GT(0, link_set(nl, LS(.id = 0, .fail = 2), NULL));
 	EXPECT_NE(0, nl->errmsg[0]);
 	EXPECT_GT(0, link_set(nl, LS(.id = 0, .dir = 2), NULL));
 	EXPECT_EQ(-ENOENT, link_set(nl, LS(.id = 0, .fabric = "nosuch"), NULL));
@@ -179,9 +179,17 @@ TEST_F(linkfail, malformed_requests_refused)
 	ASSERT_NE(NULL, msg);
 	nla_put_string(msg, FATTREE_A_LINK_FABRIC, "lf");
 	nla_put_u32(msg, FATTREE_A_LINK_ID, 0);
-	nla_put_u8(msg, FATTREE_A_LINK_FAILED, 1);
+	nla_put_u8(msg, FATTREE_A_LINK_FAIL, 1);
 	nla_put_u64(msg, FATTREE_A_LINK_CARRIED, 5);
 	EXPECT_EQ(-EINVAL, ftnl_transact(nl, msg, NULL, NULL));
+	/* Failed is the dumps' reasons, not a request's fail. */
+	msg = ftnl_msg(nl, FATTREE_CMD_LINK_SET, 0);
+	ASSERT_NE(NULL, msg);
+	nla_put_string(msg, FATTREE_A_LINK_FABRIC, "lf");
+	nla_put_u32(msg, FATTREE_A_LINK_ID, 0);
+	nla_put_u8(msg, FATTREE_A_LINK_FAILED, FATTREE_LINK_FAIL_SELF);
+	EXPECT_EQ(-EINVAL, ftnl_transact(nl, msg, NULL, NULL));
+	EXPECT_NE(0, nl->errmsg[0]);
 	/* Nothing changed. */
 	EXPECT_EQ(0, failed_links(nl, bits, NULL));
 	ASSERT_EQ(0, ft_fabric_get(nl, "lf", &fi));
@@ -215,7 +223,7 @@ TEST_F(linkfail, dumps_report_failures_and_reasons)
 	ASSERT_EQ(0, link_set(nl, LS(.level = 2, .node = 0, .port = 0, .dir = 0), &r));
 	EXPECT_EQ(1, r.changed);
 	EXPECT_EQ(3, r.failed);
-	ASSERT_EQ(0, link_set(nl, LS(.id = lid(2, 0, 0, 0), .failed = 0), &r));
+	ASSERT_EQ(0, link_set(nl, LS(.id = lid(2, 0, 0, 0), .fail = 0), &r));
 	EXPECT_EQ(1, r.changed);
 	EXPECT_EQ(2, r.failed);
 
@@ -232,12 +240,12 @@ TEST_F(linkfail, dumps_report_failures_and_reasons)
 	EXPECT_EQ(0, r.changed);
 	EXPECT_EQ(0, failed_links(nl, bits, NULL) - 10);
 	EXPECT_EQ(FATTREE_LINK_FAIL_SELF | FATTREE_LINK_FAIL_UPPER, bits[lid(2, 2, 1, 0)]);
-	ASSERT_EQ(0, link_set(nl, LS(.swl = 2, .swn = 1, .failed = 0), &r));
+	ASSERT_EQ(0, link_set(nl, LS(.swl = 2, .swn = 1, .fail = 0), &r));
 	EXPECT_EQ(6, r.changed);
 	EXPECT_EQ(4, r.failed);
 	EXPECT_EQ(4, failed_links(nl, bits, NULL));
 	EXPECT_EQ(FATTREE_LINK_FAIL_SELF, bits[lid(2, 2, 1, 1)]);
-	ASSERT_EQ(0, link_set(nl, LS(.level = 2, .node = 2, .port = 1, .failed = 0), &r));
+	ASSERT_EQ(0, link_set(nl, LS(.level = 2, .node = 2, .port = 1, .fail = 0), &r));
 	EXPECT_EQ(2, r.changed);
 
 	/* Leaf switch 0: its 4 leaves' links below, its 4 up links above. */
@@ -246,8 +254,8 @@ TEST_F(linkfail, dumps_report_failures_and_reasons)
 	EXPECT_EQ(18, failed_links(nl, bits, NULL));
 	EXPECT_EQ(FATTREE_LINK_FAIL_UPPER, bits[lid(1, 3, 0, 1)]);
 	EXPECT_EQ(FATTREE_LINK_FAIL_LOWER, bits[lid(2, 0, 3, 0)]);
-	ASSERT_EQ(0, link_set(nl, LS(.swl = 1, .swn = 0, .failed = 0), &r));
-	ASSERT_EQ(0, link_set(nl, LS(.level = 2, .node = 1, .port = 2, .failed = 0), &r));
+	ASSERT_EQ(0, link_set(nl, LS(.swl = 1, .swn = 0, .fail = 0), &r));
+	ASSERT_EQ(0, link_set(nl, LS(.level = 2, .node = 1, .port = 2, .fail = 0), &r));
 	EXPECT_EQ(0, r.failed);
 	EXPECT_EQ(0, failed_links(nl, bits, lanes));
 	for (d = 0; d < 64; d++)
@@ -306,7 +314,7 @@ TEST_F(linkfail, pairs_without_a_path_wait_then_arrive)
 		seen += dm[i].backlog == 10 && (dm[i].src == 0 || dm[i].dst == 0);
 	EXPECT_EQ(2, seen);
 	free(dm);
-	ASSERT_EQ(0, link_set(nl, LS(.level = 1, .node = 0, .port = 0, .failed = 0), NULL));
+	ASSERT_EQ(0, link_set(nl, LS(.level = 1, .node = 0, .port = 0, .fail = 0), NULL));
 	ASSERT_EQ(0, ft_fabric_step(nl, "lf", 30));
 	ASSERT_EQ(0, ft_fabric_get(nl, "lf", &fi));
 	EXPECT_EQ(30, fi.synth_delivered);

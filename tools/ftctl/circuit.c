@@ -22,7 +22,7 @@
 #include <json-c/json.h>
 
 #include "ftctl.h"
-#include "linux/fattree.h"
+#include "linux/fattree_structs.h"
 
 #define MAXP		FATTREE_MAX_LEVELS
 #define MAX_PORT	(FATTREE_MAX_PARENTS - 1)

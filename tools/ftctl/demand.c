@@ -16,7 +16,7 @@
 #include <netlink/genl/ctrl.h>
 
 #include "ftctl.h"
-#include "linux/fattree.h"
+#include "linux/fattree_structs.h"
 
 #define ENTRY_SIZE	sizeof(struct fattree_demand)
 

@@ -15,7 +15,7 @@
 
 #include "ftctl.h"
 #include "ftshape.h"
-#include "linux/fattree.h"
+#include "linux/fattree_structs.h"
 
 #define MAXL		FTCTL_MAX_LEVELS
 _Static_assert(MAXL == FT_SHAPE_MAX_LEVELS, "a shape fills fab_req's m and w");

@@ -363,7 +363,7 @@ static int fail_run_common(struct ftctl *ctl, bool fail)
 	      FTCTL_PUT_U32(&r, FATTREE_A_LINK_PORT, lr.port, "port %" PRIu32, lr.port))) ||
 	    (lr.dir >= 0 && FTCTL_PUT_U32(&r, FATTREE_A_LINK_DIRECTION, (uint32_t)lr.dir,
 					  "%s", lr.dir ? "down" : "up")) ||
-	    FTCTL_PUT(&r, FATTREE_A_LINK_FAILED, &on, 1, "%s", fail ? "fail" : "restore")) {
+	    FTCTL_PUT(&r, FATTREE_A_LINK_FAIL, &on, 1, "%s", fail ? "fail" : "restore")) {
 		ftctl_req_free(&r);
 		return ftctl_fail(ctl, what, -EMSGSIZE);
 	}

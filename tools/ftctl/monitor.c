@@ -25,7 +25,7 @@
 
 #include "ftunits.h"
 #include "ftctl.h"
-#include "linux/fattree.h"
+#include "linux/fattree_structs.h"
 
 #define CMD		"monitor"
 #define MAXH		FATTREE_MAX_LEVELS

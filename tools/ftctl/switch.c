@@ -73,7 +73,7 @@ static int fail_run_common(struct ftctl *ctl, bool fail)
 	    FTCTL_PUT_U32(&r, FATTREE_A_LINK_SWITCH_LEVEL, sr.level, "level %" PRIu32,
 			  sr.level) ||
 	    FTCTL_PUT_U32(&r, FATTREE_A_LINK_SWITCH_NODE, sr.node, "node %" PRIu32, sr.node) ||
-	    FTCTL_PUT(&r, FATTREE_A_LINK_FAILED, &on, 1, "%s", fail ? "fail" : "restore")) {
+	    FTCTL_PUT(&r, FATTREE_A_LINK_FAIL, &on, 1, "%s", fail ? "fail" : "restore")) {
 		ftctl_req_free(&r);
 		return ftctl_fail(ctl, what, -EMSGSIZE);
 	}

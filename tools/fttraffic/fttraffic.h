@@ -17,7 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <linux/fattree.h>
+#include <linux/fattree_structs.h>
 
 #include "ftpattern.h"
 
