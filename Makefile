@@ -149,19 +149,16 @@ $(BUILD)/ftsim-mpi: FORCE
 	esac; \
 	[ "$$(cat $@ 2>/dev/null)" = "$$want" ] || echo "$$want" > $@
 
-$(FTSIM_MPI_OBJ): tools/ftsim/mpi.c
-	@mkdir -p $(dir $@)
-	$(MPICC) $(USER_CFLAGS) $(cflags-tools/ftsim) -DFTSIM_MPI $(CPPFLAGS) $(CFLAGS) -c $< -o $@
-
--include $(FTSIM_MPI_OBJ:.o=.d)
-
 # The stub's object is a prerequisite either way: it reads what the MPI
-# one reads, so a change to either relinks ftsim.
+# one reads, so a change to either relinks ftsim, and the MPI one is
+# compiled again then (one file), in the recipe that links.
 $(BUILD)/bin/ftsim: $(call obj,$(FTSIM_SRCS)) $(BUILD)/ftsim-mpi
 	@mkdir -p $(dir $@)
 	@if [ "$$(cat $(BUILD)/ftsim-mpi)" = mpi ]; then \
-		{ $(MAKE) --no-print-directory -q $(FTSIM_MPI_OBJ) || \
-		  $(MAKE) --no-print-directory $(FTSIM_MPI_OBJ); } && \
+		mkdir -p $(dir $(FTSIM_MPI_OBJ)) && \
+		echo "  MPICC   $(FTSIM_MPI_OBJ) (tools/ftsim/mpi.c, -DFTSIM_MPI)" && \
+		$(MPICC) $(USER_CFLAGS) $(cflags-tools/ftsim) -DFTSIM_MPI $(CPPFLAGS) $(CFLAGS) \
+			-c tools/ftsim/mpi.c -o $(FTSIM_MPI_OBJ) && \
 		objs="$(filter-out $(call obj,tools/ftsim/mpi.c) $(BUILD)/ftsim-mpi,$^) $(FTSIM_MPI_OBJ)" && \
 		echo "$(MPICC) $(LDFLAGS) $$objs -pthread -o $@" && \
 		$(MPICC) $(LDFLAGS) $$objs -pthread -o $@; \
