@@ -436,9 +436,12 @@ void ftsim_progress(const char *fmt, ...)
 {
 	va_list ap;
 
+	/* one thread draws (and so reads and sets what follows) */
+	if (!ftsim_progress_allowed())
+		return;
 	if (progress_tty < 0)
 		progress_tty = isatty(STDERR_FILENO);
-	if (!progress_tty || !ftsim_progress_allowed())
+	if (!progress_tty)
 		return;
 	fputs("\r\033[K", stderr);
 	va_start(ap, fmt);
