@@ -232,6 +232,8 @@ static int parse_fail(const char *s, struct sched_args *a)
 		return -1;
 	for (i = 0; i < n; i++) {
 		snprintf(word, sizeof(word), "%s", item[i]);
+		/* fields not in the item read as none (top: f[3], f[4]) */
+		memset(f, 0, sizeof(f));
 		nf = 0;
 		for (f[nf] = strtok_r(item[i], ":", &save); f[nf] && nf < 4;
 		     f[++nf] = strtok_r(NULL, ":", &save))
