@@ -51,7 +51,7 @@ cflags-tools/lib        = $(NL_CFLAGS)
 cflags-daemon/sched    :=
 cflags-tools/ftctl      = $(NL_CFLAGS) $(JSON_CFLAGS)
 cflags-daemon           = $(NL_CFLAGS) $(JSON_CFLAGS)
-cflags-tools/ftsim     := -Ikmod/core -Idaemon
+cflags-tools/ftsim     := -Ikmod/core -Idaemon -pthread
 cflags-tools/fttraffic  = -Ikmod/core $(NL_CFLAGS) $(ROUTE_CFLAGS) $(JSON_CFLAGS)
 cflags-tools/bench      = $(NL_CFLAGS) $(ROUTE_CFLAGS)
 
@@ -128,9 +128,50 @@ $(BUILD)/bin/fttraffic: $(call obj,$(FTTRAFFIC_SRCS))
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) $^ $(URING_LIBS) $(ROUTE_LIBS) $(NL_LIBS) $(JSON_LIBS) -lm -o $@
 
-$(BUILD)/bin/ftsim: $(call obj,$(FTSIM_SRCS))
+# ftsim's MPI layer, tools/ftsim/mpi.c: FTSIM_MPI=auto (the default) builds
+# it with Open MPI's mpicc and -DFTSIM_MPI when the recipe finds mpicc, so
+# that the one ftsim runs alone, with --jobs threads, and as the ranks of
+# mpirun or srun; without mpicc (or FTSIM_MPI=0) mpi.c is a one-process
+# stub and ftsim links as every other program; FTSIM_MPI=1 wants mpicc.
+# The choice is made when the recipe runs, never when this file is read
+# (`make check` installs Open MPI after reading it), and kept in
+# build/ftsim-mpi, rewritten only when it changes: ftsim is relinked when
+# mpicc comes or goes.
+FTSIM_MPI ?= auto
+MPICC	?= mpicc
+FTSIM_MPI_OBJ := $(BUILD)/obj-mpi/tools/ftsim/mpi.o
+
+.PHONY: FORCE
+FORCE:
+
+$(BUILD)/ftsim-mpi: FORCE
+	@mkdir -p $(dir $@); \
+	case "$(FTSIM_MPI)" in \
+	0|no|none) want=none ;; \
+	1|yes) command -v $(MPICC) >/dev/null || { echo "make: FTSIM_MPI=1 but no $(MPICC)" \
+		"(apt-get install libopenmpi-dev)" >&2; exit 1; }; want=mpi ;; \
+	*) if command -v $(MPICC) >/dev/null; then want=mpi; else want=none; fi ;; \
+	esac; \
+	[ "$$(cat $@ 2>/dev/null)" = "$$want" ] || echo "$$want" > $@
+
+# The stub's object is a prerequisite either way: it reads what the MPI
+# one reads, so a change to either relinks ftsim, and the MPI one is
+# compiled again then (one file), in the recipe that links.
+$(BUILD)/bin/ftsim: $(call obj,$(FTSIM_SRCS)) $(BUILD)/ftsim-mpi
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) $^ -o $@
+	@if [ "$$(cat $(BUILD)/ftsim-mpi)" = mpi ]; then \
+		mkdir -p $(dir $(FTSIM_MPI_OBJ)) && \
+		echo "  MPICC   $(FTSIM_MPI_OBJ) (tools/ftsim/mpi.c, -DFTSIM_MPI)" && \
+		$(MPICC) $(USER_CFLAGS) $(cflags-tools/ftsim) -DFTSIM_MPI $(CPPFLAGS) $(CFLAGS) \
+			-c tools/ftsim/mpi.c -o $(FTSIM_MPI_OBJ) && \
+		objs="$(filter-out $(call obj,tools/ftsim/mpi.c) $(BUILD)/ftsim-mpi,$^) $(FTSIM_MPI_OBJ)" && \
+		echo "$(MPICC) $(LDFLAGS) $$objs -pthread -o $@" && \
+		$(MPICC) $(LDFLAGS) $$objs -pthread -o $@; \
+	else \
+		echo "  NOTE    ftsim without MPI ($(if $(filter 0 no none,$(FTSIM_MPI)),FTSIM_MPI=$(FTSIM_MPI),no $(MPICC): apt-get install libopenmpi-dev))"; \
+		echo "$(CC) $(LDFLAGS) $(filter-out $(BUILD)/ftsim-mpi,$^) -pthread -o $@" && \
+		$(CC) $(LDFLAGS) $(filter-out $(BUILD)/ftsim-mpi,$^) -pthread -o $@; \
+	fi
 
 $(BUILD)/bin/udp_pair: $(call obj,tools/bench/udp_pair.c)
 	@mkdir -p $(dir $@)

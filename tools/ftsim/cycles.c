@@ -18,6 +18,9 @@
  *
  * Every algorithm of a point runs on the same message sets; a set
  * depends only on --seed, the profile, the target and the set number.
+ * The sets are the units of the work (par.c): --jobs threads and MPI
+ * ranks share them out, and rank 0 prints them in order, so the output
+ * is the same for any number of either.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -86,6 +89,7 @@ struct cyc_args {
 	u64 max_cycles;
 	u32 r_q16, k1_q16, k2_q16;
 	bool json;
+	unsigned int jobs;
 };
 
 /* One message set and what every algorithm did with it. */
@@ -100,7 +104,7 @@ struct set_run {
 
 struct point {
 	u64 target;		/* thousandths */
-	struct set_run *run;	/* seeds */
+	struct set_run *run;	/* seeds, in the work's results */
 };
 
 struct prof_res {
@@ -125,7 +129,7 @@ void ftsim_cycles_usage(FILE *f)
 		"                    [--messages fill|random|permutation|adversarial]\n"
 		"                    [--path dmodk|random|firstfree] [--arbitration random|fixed]\n"
 		"                    [--max-cycles N] [--seed S]\n"
-		"                    [--r R] [--k1 K1] [--k2 K2] [--json]\n"
+		"                    [--r R] [--k1 K1] [--k2 K2] [--json] [--jobs N]\n"
 		"Message batches through the delivery-cycle engine (ft_fabric + ft_pairs,\n"
 		"the kernel's per-cycle driver) until drained: for each profile and target\n"
 		"load factor lambda, N message sets with lambda(M) <= target, run by each\n"
@@ -174,6 +178,9 @@ void ftsim_cycles_usage(FILE *f)
 		"                      (default: r computed from the profile, k1 = 4r,\n"
 		"                      k2 = r)\n"
 		"  --json              one JSON document on stdout instead of the tables\n"
+		"  --jobs N            run the message sets on N threads (default 1); any\n"
+		"                      N, and any number of MPI ranks (mpirun, srun), give\n"
+		"                      the same output\n"
 		"Progress goes to stderr when it is a terminal. Exit 0 done, 1 a check\n"
 		"failed, 2 bad arguments.\n"
 		"Example: ftsim cycles --shape binary:256 --profile doubling,standard --lambda 1,4,16\n",
@@ -297,7 +304,7 @@ static int cyc_args(int argc, char **argv, struct cyc_args *a)
 	enum {
 		O_SHAPE = 256, O_PROFILE, O_LANES, O_INJ, O_LAMBDA, O_SEEDS,
 		O_MSGS, O_PATH, O_ARB, O_CAP, O_SEED, O_R, O_K1,
-		O_K2, O_JSON, O_HELP,
+		O_K2, O_JSON, O_JOBS, O_HELP,
 	};
 	static const struct option opts[] = {
 		{ "shape", required_argument, NULL, O_SHAPE },
@@ -315,6 +322,7 @@ static int cyc_args(int argc, char **argv, struct cyc_args *a)
 		{ "k1", required_argument, NULL, O_K1 },
 		{ "k2", required_argument, NULL, O_K2 },
 		{ "json", no_argument, NULL, O_JSON },
+		{ "jobs", required_argument, NULL, O_JOBS },
 		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -327,6 +335,7 @@ static int cyc_args(int argc, char **argv, struct cyc_args *a)
 	memset(a, 0, sizeof(*a));
 	a->seeds = DEFAULT_SEEDS;
 	a->seed = 1;
+	a->jobs = 1;
 	a->max_cycles = DEFAULT_CAP;
 	a->path = FT_PATH_DMODK;
 	a->arb = FT_ARB_RANDOM;
@@ -425,6 +434,10 @@ static int cyc_args(int argc, char **argv, struct cyc_args *a)
 			break;
 		case O_JSON:
 			a->json = true;
+			break;
+		case O_JOBS:
+			if (ftsim_parse_jobs(CMD, optarg, &a->jobs))
+				return -1;
 			break;
 		case 'h':
 		case O_HELP:
@@ -762,15 +775,13 @@ static int run_offline(const struct cyc_args *a, const struct ftsim_profile *pr,
 		goto oom;
 	if (ft_sched_check_cycles(t, ft_sched_free_lanes(s), req, m->n, out,
 				  &cyc, why, sizeof(why))) {
-		ftsim_progress_done();
-		fprintf(stderr, "ftsim cycles: %s: the offline schedule is invalid: %s\n",
-			where, why);
+		ftsim_err("ftsim cycles: %s: the offline schedule is invalid: %s\n",
+			  where, why);
 		goto out;
 	}
 	if (st.refused || cyc.nmsg != m->n) {
-		ftsim_progress_done();
-		fprintf(stderr, "ftsim cycles: %s: the offline schedule left %u of %u messages out\n",
-			where, m->n - cyc.nmsg, m->n);
+		ftsim_err("ftsim cycles: %s: the offline schedule left %u of %u messages out\n",
+			  where, m->n - cyc.nmsg, m->n);
 		goto out;
 	}
 	if (a->sh.w1 && m->n) {
@@ -786,9 +797,8 @@ static int run_offline(const struct cyc_args *a, const struct ftsim_profile *pr,
 			if (ft_pairs_cycle(&q, fab, NULL, NULL, NULL, &res))
 				goto oom;
 			if (q.queued) {
-				ftsim_progress_done();
-				fprintf(stderr, "ftsim cycles: %s: offline cycle %u did not cross the engine in one cycle (%" PRIu64 " messages left)\n",
-					where, c, q.queued);
+				ftsim_err("ftsim cycles: %s: offline cycle %u did not cross the engine in one cycle (%" PRIu64 " messages left)\n",
+					  where, c, q.queued);
 				goto out;
 			}
 		}
@@ -799,9 +809,8 @@ static int run_offline(const struct cyc_args *a, const struct ftsim_profile *pr,
 	rc = 0;
 	goto out;
 oom:
-	ftsim_progress_done();
-	fprintf(stderr, "ftsim cycles: %s: the offline schedule failed (out of memory?)\n",
-		where);
+	ftsim_err("ftsim cycles: %s: the offline schedule failed (out of memory?)\n",
+		  where);
 out:
 	ft_pairs_destroy(&q);
 	engine_free(fab);
@@ -822,71 +831,124 @@ static u64 name_hash(const char *s)
 	return h;
 }
 
-static int run_point(const struct cyc_args *a, u32 pi, u32 li,
-		     struct prof_res *pres, struct msgset *m)
+/*
+ * The units of the work: one message set of one point, unit = (profile x
+ * lambdas + lambda) x seeds + set; a unit's result is its struct set_run.
+ * A set, and the engine's seeds for it, come from --seed, the profile's
+ * name, the target and the set number only.
+ */
+struct cyc_work {
+	const struct cyc_args *a;
+	const struct prof_res *res;
+};
+
+static void cyc_ws_free(void *ctx, void *p)
 {
+	struct msgset *m = p;
+
+	(void)ctx;
+	if (m) {
+		free(m->src);
+		free(m->dst);
+	}
+	free(m);
+}
+
+static int run_set(void *ctx, void **ws, u64 u, void *result)
+{
+	const struct cyc_work *wk = ctx;
+	const struct cyc_args *a = wk->a;
+	u32 k = (u32)(u % a->seeds), li = (u32)(u / a->seeds % a->nlambda);
+	u32 pi = (u32)(u / a->seeds / a->nlambda), j;
 	const struct ftsim_profile *pr = &a->prof[pi];
-	struct point *pt = &pres->pt[li];
+	const struct prof_res *pres = &wk->res[pi];
+	u64 target = a->lambda[li], set_seed;
+	struct set_run *run = result;
 	struct ft_lambda lam;
+	struct msgset *m = *ws;
 	struct ft_rand r;
 	char where[160];
-	u64 set_seed;
-	u32 k, j;
 
-	pt->target = a->lambda[li];
-	pt->run = calloc(a->seeds, sizeof(*pt->run));
-	if (!pt->run)
+	snprintf(where, sizeof(where), "profile %s, lambda %" PRIu64 ".%03" PRIu64 ", set %u",
+		 pr->desc, target / 1000, target % 1000, k + 1);
+	if (!m) {
+		*ws = m = calloc(1, sizeof(*m));
+		if (!m) {
+			ftsim_err("ftsim cycles: %s: out of memory\n", where);
+			return -1;
+		}
+	}
+	set_seed = ftsim_derive(ftsim_derive(ftsim_derive(a->seed, name_hash(pr->desc)),
+					     target), k);
+	ft_rand_seed(&r, set_seed);
+	if (make_set(a, &pres->t, target, &r, m) || set_lambda(&pres->t, m, &lam)) {
+		ftsim_err("ftsim cycles: %s: cannot build the message set\n", where);
 		return -1;
-	for (k = 0; k < a->seeds; k++) {
-		struct set_run *run = &pt->run[k];
+	}
+	/* By construction; ft_lambda() is the authority. */
+	if ((u64)lam.load * 1000 > target * lam.cap) {
+		ftsim_err("ftsim cycles: %s: lambda %u/%" PRIu64 " above the target\n",
+			  where, lam.load, lam.cap);
+		return -1;
+	}
+	run->nmsg = m->n;
+	run->load = lam.load;
+	run->cap = lam.cap;
+	for (j = 0; j < a->ninj; j++) {
+		int inj = a->inj[j];
 
-		set_seed = ftsim_derive(ftsim_derive(ftsim_derive(a->seed,
-								  name_hash(pr->desc)),
-						     pt->target), k);
-		ft_rand_seed(&r, set_seed);
-		snprintf(where, sizeof(where), "profile %s, lambda %" PRIu64 ".%03" PRIu64 ", set %u",
-			 pr->desc, pt->target / 1000, pt->target % 1000, k + 1);
-		if (make_set(a, &pres->t, pt->target, &r, m) ||
-		    set_lambda(&pres->t, m, &lam)) {
-			ftsim_progress_done();
-			fprintf(stderr, "ftsim cycles: %s: cannot build the message set\n",
-				where);
-			return -1;
-		}
-		/* By construction; ft_lambda() is the authority. */
-		if ((u64)lam.load * 1000 > pt->target * lam.cap) {
-			ftsim_progress_done();
-			fprintf(stderr, "ftsim cycles: %s: lambda %u/%" PRIu64 " above the target\n",
-				where, lam.load, lam.cap);
-			return -1;
-		}
-		run->nmsg = m->n;
-		run->load = lam.load;
-		run->cap = lam.cap;
-		for (j = 0; j < a->ninj; j++) {
-			int inj = a->inj[j];
-
-			ftsim_progress("ftsim cycles: %s: %s (%u messages)", where,
-				       inj_titles[inj], m->n);
-			if (inj >= INJ_OFFLINE) {
-				if (run_offline(a, pr, &pres->t,
-						ftsim_derive(set_seed, 1 + inj),
-						inj == INJ_OFFLINE_COMPACT, m, run,
-						where))
-					return -1;
-				continue;
-			}
-			if (run_engine(a, pr, &pres->t, inj,
-				       ftsim_derive(set_seed, 1 + inj), m,
-				       &run->cycles[inj], &run->drained[inj])) {
-				ftsim_progress_done();
-				fprintf(stderr, "ftsim cycles: %s: %s: the engine failed\n",
-					where, inj_titles[inj]);
+		ftsim_progress("ftsim cycles: %s: %s (%u messages)", where,
+			       inj_titles[inj], m->n);
+		if (inj >= INJ_OFFLINE) {
+			if (run_offline(a, pr, &pres->t, ftsim_derive(set_seed, 1 + inj),
+					inj == INJ_OFFLINE_COMPACT, m, run, where))
 				return -1;
-			}
+			continue;
+		}
+		if (run_engine(a, pr, &pres->t, inj, ftsim_derive(set_seed, 1 + inj), m,
+			       &run->cycles[inj], &run->drained[inj])) {
+			ftsim_err("ftsim cycles: %s: %s: the engine failed\n", where,
+				  inj_titles[inj]);
+			return -1;
 		}
 	}
 	return 0;
+}
+
+/*
+ * Every set of every point, on --jobs threads and the MPI ranks; on rank
+ * 0 each point's runs then point into *@all (the caller frees it).
+ */
+static int run_points(const struct cyc_args *a, struct prof_res *res,
+		      struct set_run **all)
+{
+	struct cyc_work wk = { .a = a, .res = res };
+	struct ftsim_work w = {
+		.cmd = CMD, .jobs = a->jobs, .ctx = &wk, .run = run_set,
+		.worker_free = cyc_ws_free, .size = sizeof(struct set_run),
+	};
+	u32 p, l;
+	int rc;
+
+	w.units = (u64)a->nprof * a->nlambda * a->seeds;
+	*all = NULL;
+	if (!ftsim_mpi_rank()) {
+		*all = calloc(w.units, sizeof(**all));
+		if (!*all) {
+			fprintf(stderr, "ftsim cycles: out of memory for %" PRIu64 " sets' results\n",
+				w.units);
+			return FTSIM_EXIT_FAIL;
+		}
+	}
+	for (p = 0; p < a->nprof; p++) {
+		for (l = 0; l < a->nlambda; l++) {
+			res[p].pt[l].target = a->lambda[l];
+			if (*all)
+				res[p].pt[l].run = *all + ((u64)p * a->nlambda + l) * a->seeds;
+		}
+	}
+	rc = ftsim_work_run(&w, *all);
+	return rc;
 }
 
 /* --- reporting --- */
@@ -1162,10 +1224,10 @@ static void print_json(const struct cyc_args *a, const struct prof_res *res)
 
 int ftsim_cycles(int argc, char **argv)
 {
+	struct set_run *all = NULL;
 	struct prof_res *res;
-	struct msgset m = { 0 };
 	struct cyc_args a;
-	u32 p, l;
+	u32 p;
 	int rc = 0;
 
 	if (cyc_args(argc, argv, &a))
@@ -1183,22 +1245,15 @@ int ftsim_cycles(int argc, char **argv)
 		}
 		res[p].r_q16 = a.r_q16 ? a.r_q16 : ft_congestion_r(&res[p].t);
 	}
-	for (p = 0; p < a.nprof && !rc; p++)
-		for (l = 0; l < a.nlambda && !rc; l++)
-			if (run_point(&a, p, l, &res[p], &m))
-				rc = FTSIM_EXIT_FAIL;
+	rc = run_points(&a, res, &all);
 	ftsim_progress_done();
-	if (!rc) {
+	if (!rc && !ftsim_mpi_rank()) {
 		if (a.json)
 			print_json(&a, res);
 		else
 			print_tables(&a, res);
 	}
-	for (p = 0; p < a.nprof; p++)
-		for (l = 0; l < a.nlambda; l++)
-			free(res[p].pt[l].run);
+	free(all);
 	free(res);
-	free(m.src);
-	free(m.dst);
 	return rc;
 }

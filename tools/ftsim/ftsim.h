@@ -136,9 +136,102 @@ u64 ftsim_derive(u64 a, u64 b);
 /* Monotonic seconds. */
 double ftsim_now(void);
 
-/* Progress on stderr, only when it is a terminal. */
+/*
+ * Progress on stderr, only when it is a terminal, and only from rank 0's
+ * first thread (ftsim_progress_allowed()).
+ */
 void ftsim_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ftsim_progress_done(void);
+bool ftsim_progress_allowed(void);
+
+/* --- parallel runs: threads (par.c) and MPI ranks (mpi.c) --- */
+
+#define FTSIM_MAX_JOBS	1024
+#define FTSIM_MSG_MAX	1024	/* a failed unit's message, bytes */
+
+/*
+ * A command's work as units 0..@units-1, each independent of the others:
+ * its randomness derived from --seed and the unit's index only, so that
+ * any thread of any rank computes the same result for it.
+ */
+struct ftsim_work {
+	const char *cmd;	/* "sched": names it in messages */
+	u64 units;
+	size_t size;		/* bytes of one unit's result (a multiple of 8) */
+	unsigned int jobs;	/* threads of this process (--jobs) */
+	void *ctx;		/* the command's, read-only while the work runs */
+	/*
+	 * Unit @u: its result into @res (zeroed); *@ws is the calling
+	 * thread's own state (buffers kept from unit to unit), NULL at first.
+	 * 0, or -1 after a message through ftsim_err().
+	 */
+	int (*run)(void *ctx, void **ws, u64 u, void *res);
+	/* Frees a thread's *@ws at the end (may be NULL). */
+	void (*worker_free)(void *ctx, void *ws);
+};
+
+/*
+ * Run every unit: this process's share on w->jobs threads, rank r of an
+ * MPI run of p ranks taking units r, r + p, r + 2p, ... Rank 0 ends with
+ * every unit's result in @res (w->units x w->size bytes), in unit order;
+ * the other ranks' @res is left alone. 0, or FTSIM_EXIT_FAIL on every
+ * rank when a unit failed: no unit above it is started after that, and
+ * the first failed unit's message (in unit order, among those that ran)
+ * is printed on stderr, once, by rank 0.
+ */
+int ftsim_work_run(const struct ftsim_work *w, void *res);
+
+/*
+ * A failure's message: on stderr, or, from inside a unit, into that
+ * unit's message, which ftsim_work_run() prints if it is the first.
+ */
+void ftsim_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The units of rank @r of @p, out of @n: r, r + p, ... (how many). */
+u64 ftsim_shard_count(u64 n, u32 p, u32 r);
+
+/* --jobs N: 1 to FTSIM_MAX_JOBS; a usage error (printed, -1) otherwise. */
+int ftsim_parse_jobs(const char *cmd, const char *s, unsigned int *jobs);
+
+/*
+ * Started by an MPI launcher? What the environment says (@get: getenv):
+ * the variable that says so (OMPI_COMM_WORLD_SIZE: Open MPI's mpirun;
+ * PMIX_RANK: a PMIx launcher, srun --mpi=pmix; PMI_RANK with PMI_SIZE:
+ * srun --mpi=pmi2, MPICH; SLURM_PROCID with SLURM_STEP_NUM_TASKS > 1:
+ * srun without a PMI plugin), this process's rank and the processes
+ * (-1 when unknown).
+ */
+struct ftsim_launch {
+	const char *by;
+	long rank;
+	long size;
+};
+
+bool ftsim_launch_detect(char *(*get)(const char *), struct ftsim_launch *l);
+
+/*
+ * MPI (mpi.c): MPI_Init when an MPI launcher started this process (and
+ * ftsim was built with MPI), else nothing; 0 or an exit status. Rank > 0
+ * prints nothing on stdout.
+ */
+int ftsim_mpi_init(int *argc, char ***argv);
+/* MPI_Finalize; @rc. */
+int ftsim_mpi_end(int rc);
+/*
+ * Once per rank: at the start of the work, or on the way out of a run
+ * that did not reach it (@failed: this rank fails). True when a rank
+ * failed before the work: the work does not start.
+ */
+bool ftsim_mpi_agree(bool failed);
+int ftsim_mpi_rank(void);	/* 0 without MPI */
+int ftsim_mpi_size(void);	/* 1 without MPI */
+void ftsim_mpi_abort(int rc) __attribute__((noreturn));
+/* par.c's side of a run on several ranks (main thread only). */
+void ftsim_mpi_stop_start(void);
+void ftsim_mpi_stop_tell(u64 unit);
+u64 ftsim_mpi_stop_heard(void);
+u64 ftsim_mpi_stop_end(u64 mine, bool told, char *msg, size_t len);
+void ftsim_mpi_gather(void *res, const void *local, u64 units, size_t size);
 
 /*
  * A streaming JSON writer: objects and arrays nest, members are keyed

@@ -27,7 +27,7 @@ static void usage(FILE *f)
 		   "Exit status: 0 done, 1 failed, 2 bad arguments.\n");
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : NULL;
 
@@ -76,4 +76,23 @@ int main(int argc, char **argv)
 	fprintf(stderr, "ftsim: unknown command '%s'\n", cmd);
 	usage(stderr);
 	return FTSIM_EXIT_USAGE;
+}
+
+/* The commands that share their work out among MPI ranks. */
+static bool shared(const char *cmd)
+{
+	return cmd && (!strcmp(cmd, "sched") || !strcmp(cmd, "cycles") ||
+		       !strcmp(cmd, "saf"));
+}
+
+int main(int argc, char **argv)
+{
+	int rc = ftsim_mpi_init(&argc, &argv);
+
+	if (rc)
+		return rc;
+	/* under an MPI launcher, rank 0 alone does what is not shared out */
+	if (ftsim_mpi_rank() > 0 && !shared(argc > 1 ? argv[1] : NULL))
+		return ftsim_mpi_end(0);
+	return ftsim_mpi_end(run(argc, argv));
 }

@@ -16,7 +16,10 @@
  * of the set; Lemma 7.2), and the tail of T - L over the seeds.
  *
  * A set depends only on --seed, the shape's leaves, --pattern, --load and
- * the seed number: every point of a shape sees the same sets.
+ * the seed number: every point of a shape sees the same sets. One point
+ * on one set is a unit of the work (par.c): --jobs threads and MPI ranks
+ * share them out, and rank 0 sums them up in order, so the output is the
+ * same for any number of either.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -72,7 +75,7 @@ static const char *const onoff_names[2] = { "off", "on" };
 enum {
 	O_SIZES = 256, O_SHAPE, O_PROFILE, O_LANES, O_Q, O_GHOSTS, O_DISC,
 	O_PATH, O_RANKS, O_PICKS, O_RANK_RANGE, O_PATTERN, O_LOAD, O_SEEDS,
-	O_SEED, O_MAX_STEPS, O_CHECK, O_JSON, O_HELP,
+	O_SEED, O_MAX_STEPS, O_CHECK, O_JSON, O_JOBS, O_HELP,
 };
 
 struct saf_args {
@@ -100,6 +103,7 @@ struct saf_args {
 	u64 max_steps;
 	bool check;
 	bool json;
+	unsigned int jobs;
 };
 
 /* One fat-tree of the run. */
@@ -149,6 +153,7 @@ void ftsim_saf_usage(FILE *f)
 		"                 [--pattern permutation|bit-reversal|transpose|uniform]\n"
 		"                 [--load K]\n"
 		"                 [--seeds N] [--seed S] [--max-steps N] [--check] [--json]\n"
+		"                 [--jobs N]\n"
 		"Store-and-forward routing through edge queues of q packets (seed 001,\n"
 		"section 2.2: random ranks, ghosts, EOS) with ft_saf, the engine core the\n"
 		"kernel runs: one batch per message set, every point on the same sets.\n"
@@ -189,6 +194,9 @@ void ftsim_saf_usage(FILE *f)
 		"  --max-steps N       give up on a batch after N steps (default %llu)\n"
 		"  --check             check the invariants after every step (slow)\n"
 		"  --json              one JSON document on stdout instead of the tables\n"
+		"  --jobs N            run the batches on N threads (default 1); any N, and\n"
+		"                      any number of MPI ranks (mpirun, srun), give the\n"
+		"                      same output\n"
 		"Progress goes to stderr when it is a terminal. Exit 0 done, 1 a check\n"
 		"failed (a batch with ghosts stalled or did not finish, a packet lost or\n"
 		"doubled, an invariant broken), 2 bad arguments.\n"
@@ -335,6 +343,8 @@ static int saf_option(struct saf_args *a, int c, const char *arg)
 	case O_JSON:
 		a->json = true;
 		return 0;
+	case O_JOBS:
+		return ftsim_parse_jobs(CMD, arg, &a->jobs);
 	}
 	return -1;
 }
@@ -360,6 +370,7 @@ static int saf_args(int argc, char **argv, struct saf_args *a)
 		{ "max-steps", required_argument, NULL, O_MAX_STEPS },
 		{ "check", no_argument, NULL, O_CHECK },
 		{ "json", no_argument, NULL, O_JSON },
+		{ "jobs", required_argument, NULL, O_JOBS },
 		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -384,6 +395,7 @@ static int saf_args(int argc, char **argv, struct saf_args *a)
 	a->load = 1;
 	a->seeds = DEFAULT_SEEDS;
 	a->seed = 1;
+	a->jobs = 1;
 	a->max_steps = DEFAULT_STEPS;
 	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -579,11 +591,18 @@ static void on_deliver(void *arg, const struct ft_saf_pkt *p, u32 steps)
 		x->bad++;
 }
 
+/* One batch's per-level queue occupancy, levels 0..depth. */
+struct saf_occ {
+	u64 *sum;
+	u64 *samples;
+	u32 *max;
+};
+
 /* One batch of @n packets at point @pt; false if a check failed. */
 static bool run_batch(const struct saf_args *a, const struct saf_shape *sh,
 		      const struct saf_point *pt, u64 seed, const u32 *src,
 		      const u32 *dst, u32 n, void *mem, size_t size,
-		      struct saf_pres *pr, struct saf_res *res, char *why,
+		      const struct saf_occ *occ, struct saf_res *res, char *why,
 		      size_t wlen)
 {
 	struct saf_ctx x = { .n = n };
@@ -630,10 +649,9 @@ static bool run_batch(const struct saf_args *a, const struct saf_shape *sh,
 	res->fdelays = s.st.fdelays;
 	res->empty_waits = s.st.empty_waits;
 	for (k = 0; k <= s.depth; k++) {
-		pr->occ_max[k] = ft_max_u32(pr->occ_max[k],
-					    s.st.level[k].occ_max);
-		pr->occ_sum[k] += s.st.level[k].occ_sum;
-		pr->occ_samples[k] += s.st.level[k].queues * s.st.busy_steps;
+		occ->max[k] = s.st.level[k].occ_max;
+		occ->sum[k] = s.st.level[k].occ_sum;
+		occ->samples[k] = s.st.level[k].queues * s.st.busy_steps;
 	}
 	free(x.got);
 	if (x.bad) {
@@ -659,65 +677,193 @@ static bool run_batch(const struct saf_args *a, const struct saf_shape *sh,
 	return true;
 }
 
-/* Every point on every set of shape @si. */
-static int run_shape(const struct saf_args *a, const struct saf_shape *sh,
-		     const struct saf_point *pts, u32 npts, struct saf_pres *pr)
-{
-	u32 n = sh->t.n, np = n * a->load, k, j, qmax = 0;
-	u32 *src = malloc((size_t)np * sizeof(u32));
-	u32 *dst = malloc((size_t)np * sizeof(u32));
-	struct ft_saf_params p = { .max_pkts = np };
-	struct ft_lambda lam;
-	void *mem = NULL;
-	size_t size;
-	char why[160];
-	int rc = -1;
+/*
+ * The units of the work: one point on one set of one shape, unit =
+ * (shape x seeds + set) x points + point, in the order the serial run
+ * took them. A set, and the engine's seed for its batches, come from
+ * --seed, the shape's leaves, the pattern, --load and the set number
+ * only. A unit's result: its struct saf_res, then its occupancy per level
+ * 0..dmax: sums and samples (u64), maxima (u32).
+ */
+struct saf_work {
+	const struct saf_args *a;
+	const struct saf_shape *sh;
+	const struct saf_point *pts;
+	u32 npts;
+	u32 levels;			/* dmax + 1 */
+	size_t size;			/* bytes of a unit's result */
+};
 
-	for (j = 0; j < npts; j++)
-		qmax = ft_max_u32(qmax, pts[j].q);
+/* A unit's result, as laid out in @r. */
+static void unit_view(const struct saf_work *wk, void *r, struct saf_res **res,
+		      struct saf_occ *occ)
+{
+	char *p = r;
+
+	*res = r;
+	p += sizeof(**res);
+	occ->sum = (u64 *)p;
+	p += wk->levels * sizeof(u64);
+	occ->samples = (u64 *)p;
+	p += wk->levels * sizeof(u64);
+	occ->max = (u32 *)p;
+}
+
+/* A thread's buffers for the shape and set of its last unit. */
+struct saf_ws {
+	u32 shape;
+	u32 set;
+	bool have_set;
+	u32 *src;
+	u32 *dst;
+	void *mem;
+	size_t mem_size;
+	struct ft_lambda lam;
+};
+
+static void saf_ws_free(void *ctx, void *p)
+{
+	struct saf_ws *ws = p;
+
+	(void)ctx;
+	if (ws) {
+		free(ws->src);
+		free(ws->dst);
+		free(ws->mem);
+	}
+	free(ws);
+}
+
+/* The buffers for shape @i (its sets of np packets, its engine). */
+static struct saf_ws *saf_ws_get(const struct saf_work *wk, void **pws, u32 i)
+{
+	const struct saf_args *a = wk->a;
+	const struct saf_shape *sh = &wk->sh[i];
+	u32 np = sh->t.n * a->load, j, qmax = 0;
+	struct ft_saf_params p = { .max_pkts = np };
+	struct saf_ws *ws = *pws;
+	size_t size;
+
+	if (ws && ws->shape == i)
+		return ws;
+	saf_ws_free(NULL, ws);
+	*pws = ws = calloc(1, sizeof(*ws));
+	for (j = 0; j < wk->npts; j++)
+		qmax = ft_max_u32(qmax, wk->pts[j].q);
 	p.q = qmax;
 	size = ft_saf_mem_size(&sh->t, &p);
-	if (size)
-		mem = malloc(size);
-	if (!src || !dst || !mem) {
-		fprintf(stderr, "ftsim saf: %s: out of memory (%zu bytes)\n",
-			sh->desc, size);
-		goto out;
+	if (ws) {
+		ws->shape = i;
+		ws->src = malloc((size_t)np * sizeof(u32));
+		ws->dst = malloc((size_t)np * sizeof(u32));
+		ws->mem_size = size;
+		if (size)
+			ws->mem = malloc(size);
 	}
-	for (k = 0; k < a->seeds; k++) {
-		make_set(a, n, k, src, dst);
-		if (set_lambda(&sh->t, src, dst, np, &lam)) {
-			fprintf(stderr, "ftsim saf: %s: cannot compute lambda\n",
-				sh->desc);
-			goto out;
-		}
-		for (j = 0; j < npts; j++) {
-			struct saf_res *res = &pr[j].run[k];
+	if (!ws || !ws->src || !ws->dst || !ws->mem) {
+		ftsim_err("ftsim saf: %s: out of memory (%zu bytes)\n", sh->desc, size);
+		return NULL;
+	}
+	return ws;
+}
 
-			ftsim_progress("ftsim saf: %s: set %u of %u: %s, ghosts %s, q %u",
-				       sh->desc, k + 1, a->seeds,
-				       disc_names[pts[j].disc],
-				       onoff_names[pts[j].ghosts], pts[j].q);
-			if (!run_batch(a, sh, &pts[j],
-				       ftsim_derive(ftsim_derive(a->seed, n), k),
-				       src, dst, np, mem, size, &pr[j], res, why,
-				       sizeof(why))) {
-				ftsim_progress_done();
-				fprintf(stderr, "ftsim saf: %s, set %u, %s, ghosts %s, q %u: %s\n",
-					sh->desc, k + 1, disc_names[pts[j].disc],
-					onoff_names[pts[j].ghosts], pts[j].q,
-					why);
-				goto out;
-			}
-			res->load = lam.load;
-			res->cap = lam.cap;
+static int run_point(void *ctx, void **pws, u64 u, void *r)
+{
+	const struct saf_work *wk = ctx;
+	const struct saf_args *a = wk->a;
+	u32 j = (u32)(u % wk->npts), k = (u32)(u / wk->npts % a->seeds);
+	u32 i = (u32)(u / wk->npts / a->seeds);
+	const struct saf_shape *sh = &wk->sh[i];
+	const struct saf_point *pt = &wk->pts[j];
+	u32 n = sh->t.n, np = n * a->load;
+	struct saf_res *res;
+	struct saf_occ occ;
+	struct saf_ws *ws;
+	char why[160];
+
+	ws = saf_ws_get(wk, pws, i);
+	if (!ws)
+		return -1;
+	if (!ws->have_set || ws->set != k) {
+		ws->have_set = false;
+		make_set(a, n, k, ws->src, ws->dst);
+		if (set_lambda(&sh->t, ws->src, ws->dst, np, &ws->lam)) {
+			ftsim_err("ftsim saf: %s: cannot compute lambda\n", sh->desc);
+			return -1;
+		}
+		ws->set = k;
+		ws->have_set = true;
+	}
+	unit_view(wk, r, &res, &occ);
+	ftsim_progress("ftsim saf: %s: set %u of %u: %s, ghosts %s, q %u",
+		       sh->desc, k + 1, a->seeds, disc_names[pt->disc],
+		       onoff_names[pt->ghosts], pt->q);
+	if (!run_batch(a, sh, pt, ftsim_derive(ftsim_derive(a->seed, n), k),
+		       ws->src, ws->dst, np, ws->mem, ws->mem_size, &occ, res, why,
+		       sizeof(why))) {
+		ftsim_err("ftsim saf: %s, set %u, %s, ghosts %s, q %u: %s\n",
+			  sh->desc, k + 1, disc_names[pt->disc],
+			  onoff_names[pt->ghosts], pt->q, why);
+		return -1;
+	}
+	res->load = ws->lam.load;
+	res->cap = ws->lam.cap;
+	return 0;
+}
+
+/*
+ * Every point on every set of every shape, on --jobs threads and the MPI
+ * ranks; on rank 0 the runs and occupancy into @pr (each shape's points'
+ * runs allocated), in set order.
+ */
+static int run_shapes(const struct saf_args *a, const struct saf_shape *sh,
+		      u32 nsh, const struct saf_point *pts, u32 npts,
+		      struct saf_pres **pr)
+{
+	struct saf_work wk = { .a = a, .sh = sh, .pts = pts, .npts = npts };
+	struct ftsim_work w = {
+		.cmd = CMD, .jobs = a->jobs, .ctx = &wk, .run = run_point,
+		.worker_free = saf_ws_free,
+	};
+	u32 i, j, k, lv, depth = 0;
+	char *all = NULL;
+	int rc;
+
+	for (i = 0; i < nsh; i++)
+		depth = ft_max_u32(depth, ft_saf_depth(&sh[i].t));
+	wk.levels = depth + 1;
+	wk.size = (sizeof(struct saf_res) + wk.levels * (2 * sizeof(u64) + sizeof(u32)) + 7) &
+		  ~(size_t)7;
+	w.size = wk.size;
+	w.units = (u64)nsh * a->seeds * npts;
+	if (!ftsim_mpi_rank()) {
+		all = calloc(w.units, wk.size);
+		if (!all) {
+			fprintf(stderr, "ftsim saf: out of memory for %" PRIu64 " batches' results\n",
+				w.units);
+			return FTSIM_EXIT_FAIL;
 		}
 	}
-	rc = 0;
-out:
-	free(src);
-	free(dst);
-	free(mem);
+	rc = ftsim_work_run(&w, all);
+	for (i = 0; !rc && all && i < nsh; i++) {
+		for (k = 0; k < a->seeds; k++) {
+			for (j = 0; j < npts; j++) {
+				struct saf_pres *p = &pr[i][j];
+				struct saf_res *res;
+				struct saf_occ occ;
+
+				unit_view(&wk, all + (((u64)i * a->seeds + k) * npts + j) * wk.size,
+					  &res, &occ);
+				p->run[k] = *res;
+				for (lv = 0; lv < wk.levels; lv++) {
+					p->occ_max[lv] = ft_max_u32(p->occ_max[lv], occ.max[lv]);
+					p->occ_sum[lv] += occ.sum[lv];
+					p->occ_samples[lv] += occ.samples[lv];
+				}
+			}
+		}
+	}
+	free(all);
 	return rc;
 }
 
@@ -991,7 +1137,8 @@ int ftsim_saf(int argc, char **argv)
 	if (saf_args(argc, argv, &a) || make_shapes(&a, sh, &nsh))
 		return FTSIM_EXIT_USAGE;
 	npts = make_points(&a, pts);
-	for (i = 0; i < nsh && !rc; i++) {
+	/* rank 0 sums the runs up */
+	for (i = 0; i < nsh && !rc && !ftsim_mpi_rank(); i++) {
 		res[i] = calloc(npts, sizeof(*res[i]));
 		for (j = 0; res[i] && j < npts; j++) {
 			res[i][j].run = calloc(a.seeds, sizeof(struct saf_res));
@@ -1001,14 +1148,14 @@ int ftsim_saf(int argc, char **argv)
 		if (!res[i] || j < npts) {
 			fprintf(stderr, "ftsim saf: out of memory\n");
 			rc = FTSIM_EXIT_FAIL;
-		} else if (run_shape(&a, &sh[i], pts, npts, res[i])) {
-			rc = FTSIM_EXIT_FAIL;
 		}
 	}
+	if (!rc)
+		rc = run_shapes(&a, sh, nsh, pts, npts, res);
 	ftsim_progress_done();
-	if (!rc && a.json)
+	if (!rc && !ftsim_mpi_rank() && a.json)
 		print_json(&a, sh, nsh, pts, npts, res);
-	else if (!rc)
+	else if (!rc && !ftsim_mpi_rank())
 		print_tables(&a, sh, nsh, pts, npts, res);
 	for (i = 0; i < nsh; i++) {
 		for (j = 0; res[i] && j < npts; j++)

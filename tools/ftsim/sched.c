@@ -12,7 +12,9 @@
  * A size's requests and the algorithms' seeds depend only on --seed,
  * the size, the pattern and the trial number, so a size's row is the
  * same alone or in --sizes all, and trial t is the same for any --trials
- * above t.
+ * above t. The trials are the units of the work (par.c): --jobs threads
+ * and MPI ranks share them out, and rank 0 sums them up in trial order,
+ * so the output is the same for any number of either.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -77,6 +79,7 @@ struct sched_args {
 	bool check;
 	bool timing;
 	bool json;
+	unsigned int jobs;
 	/* --fail-links: level L (0: the top), node U, port P, direction
 	 * (-1: both) of each failed link.
 	 */
@@ -112,7 +115,7 @@ void ftsim_sched_usage(FILE *f)
 		"                   [--pattern permutation|bit-reversal|transpose|hot-spot]\n"
 		"                   [--hot-percent P] [--order source|random|farthest]\n"
 		"                   [--release-on-failure] [--random-fit] [--no-check]\n"
-		"                   [--fail-links LIST] [--timing] [--json]\n"
+		"                   [--fail-links LIST] [--timing] [--json] [--jobs N]\n"
 		"Seed 002's experiment without the kernel: on each k-ary n-tree FT(L,K)\n"
 		"(K^L leaves, one lane per link, all free), N request sets of the pattern,\n"
 		"scheduled by every algorithm of the scheduling library; prints the\n"
@@ -152,6 +155,9 @@ void ftsim_sched_usage(FILE *f)
 		"  --timing              add the median time of one schedule (microseconds,\n"
 		"                        this machine; the output is then not reproducible)\n"
 		"  --json                one JSON document on stdout instead of the tables\n"
+		"  --jobs N              run the trials on N threads (default 1); any N,\n"
+		"                        and any number of MPI ranks (mpirun, srun), give\n"
+		"                        the same output\n"
 		"Progress goes to stderr when it is a terminal. Exit 0 done, 1 a schedule\n"
 		"failed validation, 2 bad arguments.\n"
 		"Example: ftsim sched --sizes 3:4,3:16 --trials 20\n",
@@ -226,6 +232,8 @@ static int parse_fail(const char *s, struct sched_args *a)
 		return -1;
 	for (i = 0; i < n; i++) {
 		snprintf(word, sizeof(word), "%s", item[i]);
+		/* fields not in the item read as none (top: f[3], f[4]) */
+		memset(f, 0, sizeof(f));
 		nf = 0;
 		for (f[nf] = strtok_r(item[i], ":", &save); f[nf] && nf < 4;
 		     f[++nf] = strtok_r(NULL, ":", &save))
@@ -323,7 +331,7 @@ static int sched_args(int argc, char **argv, struct sched_args *a)
 	enum {
 		O_SIZES = 256, O_TRIALS, O_ALGOS, O_SEED, O_PATTERN, O_HOT,
 		O_ORDER, O_RELEASE, O_RFIT, O_NOCHECK, O_TIMING, O_JSON,
-		O_FAIL, O_HELP,
+		O_FAIL, O_JOBS, O_HELP,
 	};
 	static const struct option opts[] = {
 		{ "sizes", required_argument, NULL, O_SIZES },
@@ -339,6 +347,7 @@ static int sched_args(int argc, char **argv, struct sched_args *a)
 		{ "timing", no_argument, NULL, O_TIMING },
 		{ "json", no_argument, NULL, O_JSON },
 		{ "fail-links", required_argument, NULL, O_FAIL },
+		{ "jobs", required_argument, NULL, O_JOBS },
 		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -353,6 +362,7 @@ static int sched_args(int argc, char **argv, struct sched_args *a)
 	a->seed = 1;
 	a->hot_pct = 10;
 	a->check = true;
+	a->jobs = 1;
 	for (j = 0; j < FT_SCHED_NALGOS; j++)
 		a->algo[j] = (int)j;
 	a->nalgos = FT_SCHED_NALGOS;
@@ -425,6 +435,10 @@ static int sched_args(int argc, char **argv, struct sched_args *a)
 			break;
 		case O_FAIL:
 			if (parse_fail(optarg, a))
+				return -1;
+			break;
+		case O_JOBS:
+			if (ftsim_parse_jobs(CMD, optarg, &a->jobs))
 				return -1;
 			break;
 		case 'h':
@@ -533,126 +547,250 @@ static void make_requests(const struct sched_args *a, struct ft_rand *r,
 
 /* --- the experiment --- */
 
-static int run_size(const struct sched_args *a, struct size_res *sz,
-		    u32 idx)
-{
-	struct ft_sched_req *q = NULL;
-	struct ft_sched_out *out = NULL;
-	struct ft_sched_stats st;
-	struct ft_sched_opts o;
-	struct ft_sched *s = NULL;
-	struct ft_topo t;
-	struct ft_rand r;
-	u32 *perm = NULL, *before = NULL, n, nd, i, j, trial;
-	u32 lanes[FT_MAX_LEVELS];
-	u64 size_seed, trial_seed;
-	char why[256];
-	int rc = FTSIM_EXIT_FAIL;
-	double t0;
+/*
+ * The units of the work: one trial of one size, unit = size index x
+ * trials + trial. A trial's requests and the algorithms' seeds come from
+ * --seed, the size, the pattern and the trial number only.
+ *
+ * A unit's result: with --timing, one double per selected algorithm (the
+ * microseconds of its schedule), then per selected algorithm (in
+ * a->algo's order) REC_FIXED + 2 hmax u32: granted, requests, and the
+ * refusals by level, up then down, levels 1..h of the size.
+ */
+#define REC_GRANTED	0
+#define REC_REQUESTS	1
+#define REC_FIXED	2
 
-	n = sz->sh.n;
+struct sched_work {
+	const struct sched_args *a;
+	const struct size_res *res;
+	u32 hmax;			/* the most levels of a size */
+	size_t rec;			/* u32s per algorithm */
+	size_t off;			/* bytes of the timing doubles */
+	size_t size;			/* bytes of a unit's result */
+};
+
+/* A thread's buffers for the size of its last unit. */
+struct sched_ws {
+	u32 idx;			/* that size's index */
+	struct ft_topo t;
+	struct ft_sched *s;
+	struct ft_sched_req *q;
+	struct ft_sched_out *out;
+	u32 *perm;
+	u32 *before;			/* free lanes at the start of a round */
+};
+
+static void sched_ws_free(void *ctx, void *p)
+{
+	struct sched_ws *ws = p;
+
+	(void)ctx;
+	if (!ws)
+		return;
+	ft_sched_destroy(ws->s);
+	free(ws->q);
+	free(ws->out);
+	free(ws->perm);
+	free(ws->before);
+	free(ws);
+}
+
+/* The buffers for size @idx; NULL (after a message) if out of memory. */
+static struct sched_ws *sched_ws_get(const struct sched_work *wk, void **pws, u32 idx)
+{
+	const struct sched_args *a = wk->a;
+	const struct size_res *sz = &wk->res[idx];
+	struct sched_ws *ws = *pws;
+	u32 lanes[FT_MAX_LEVELS], n = sz->sh.n, nd, i;
+
+	if (ws && ws->idx == idx)
+		return ws;
+	sched_ws_free(NULL, ws);
+	*pws = ws = calloc(1, sizeof(*ws));
+	if (!ws)
+		goto oom;
+	ws->idx = idx;
 	/* Seed 002's model: one circuit per directed link. */
 	for (i = 0; i < FT_MAX_LEVELS; i++)
 		lanes[i] = 1;
-	if (ft_topo_init(&t, sz->sh.h, sz->sh.m, sz->sh.w, lanes))
-		return FTSIM_EXIT_FAIL;
-	nd = ft_topo_dlinks(&t);
-	s = ft_sched_create(&t);
-	q = calloc(n, sizeof(*q));
-	out = calloc(n, sizeof(*out));
-	perm = calloc(n, sizeof(*perm));
-	before = calloc(nd, sizeof(*before));
-	if (!s || !q || !out || !perm || !before)
+	if (ft_topo_init(&ws->t, sz->sh.h, sz->sh.m, sz->sh.w, lanes)) {
+		ftsim_err("ftsim sched: %s: not a fabric the engine core takes\n",
+			  sz->sh.desc);
+		return NULL;
+	}
+	nd = ft_topo_dlinks(&ws->t);
+	ws->s = ft_sched_create(&ws->t);
+	ws->q = calloc(n, sizeof(*ws->q));
+	ws->out = calloc(n, sizeof(*ws->out));
+	ws->perm = calloc(n, sizeof(*ws->perm));
+	ws->before = calloc(nd, sizeof(*ws->before));
+	if (!ws->s || !ws->q || !ws->out || !ws->perm || !ws->before)
 		goto oom;
-	memcpy(before, ft_sched_free_lanes(s), nd * sizeof(u32));
+	memcpy(ws->before, ft_sched_free_lanes(ws->s), nd * sizeof(u32));
 	if (a->nfail) {
 		u32 ids[2 * MAX_FAIL], nids;
 
-		fail_ids(a, &t, ids, &nids);	/* checked in ftsim_sched() */
+		fail_ids(a, &ws->t, ids, &nids);	/* checked in ftsim_sched() */
 		for (i = 0; i < nids; i++)
-			before[ids[i]] = 0;
+			ws->before[ids[i]] = 0;
 	}
-	for (j = 0; j < a->nalgos; j++) {
-		struct algo_res *ar = &sz->a[a->algo[j]];
+	return ws;
+oom:
+	ftsim_err("ftsim sched: %s: out of memory\n", sz->sh.desc);
+	return NULL;
+}
 
-		ftsim_stat_init(&ar->ratio);
-		if (a->timing) {
-			ar->us = calloc(a->trials, sizeof(double));
-			if (!ar->us)
-				goto oom;
-		}
-	}
+static int run_trial(void *ctx, void **pws, u64 u, void *result)
+{
+	const struct sched_work *wk = ctx;
+	const struct sched_args *a = wk->a;
+	u32 idx = (u32)(u / a->trials), trial = (u32)(u % a->trials);
+	const struct size_res *sz = &wk->res[idx];
+	double *us = result;
+	u32 *rec = (u32 *)((char *)result + wk->off);
+	struct ft_sched_stats st;
+	struct ft_sched_opts o;
+	struct sched_ws *ws;
+	struct ft_rand r;
+	u64 size_seed, trial_seed;
+	u32 n = sz->sh.n, h = sz->sh.h, i, j;
+	char why[256];
+	double t0;
+
+	ws = sched_ws_get(wk, pws, idx);
+	if (!ws)
+		return -1;
+	if (!(trial % 4) || trial + 1 == a->trials)
+		ftsim_progress("ftsim sched: %s (%u leaves, size %u of %u): trial %u of %u",
+			       sz->sh.desc, n, idx + 1, a->nsizes, trial + 1, a->trials);
 	size_seed = ftsim_derive(ftsim_derive(a->seed, (u64)sz->l << 16 | sz->k),
 				 (u64)a->pattern);
-	for (trial = 0; trial < a->trials; trial++) {
-		if (!(trial % 4) || trial + 1 == a->trials)
-			ftsim_progress("ftsim sched: %s (%u leaves, size %u of %u): trial %u of %u",
-				       sz->sh.desc, n, idx + 1, a->nsizes,
-				       trial + 1, a->trials);
-		trial_seed = ftsim_derive(size_seed, trial);
-		ft_rand_seed(&r, trial_seed);
-		make_requests(a, &r, sz, perm, q);
-		for (j = 0; j < a->nalgos; j++) {
-			int algo = a->algo[j];
-			struct algo_res *ar = &sz->a[algo];
-			bool exact;
+	trial_seed = ftsim_derive(size_seed, trial);
+	ft_rand_seed(&r, trial_seed);
+	make_requests(a, &r, sz, ws->perm, ws->q);
+	for (j = 0; j < a->nalgos; j++, rec += wk->rec) {
+		int algo = a->algo[j];
+		bool exact;
 
-			if (a->nfail)
-				ft_sched_set_free(s, before);
-			else
-				ft_sched_reset(s);
-			ft_sched_opts_default(&o, algo);
-			o.order = a->order;
-			o.release_on_failure = a->release;
-			o.random_fit = a->random_fit;
-			o.seed = ftsim_derive(trial_seed, 1 + (u64)algo);
-			t0 = ftsim_now();
-			if (ft_sched_run(s, &o, q, n, out, &st)) {
-				ftsim_progress_done();
-				fprintf(stderr, "ftsim sched: %s: %s failed to run\n",
-					sz->sh.desc, ft_sched_algo_name(algo));
-				goto out;
-			}
-			if (a->timing)
-				ar->us[trial] = (ftsim_now() - t0) * 1e6;
-			exact = o.release_on_failure || algo == FT_SCHED_RANDOM ||
-				algo == FT_SCHED_OPTIMAL;
-			if (a->check &&
-			    ft_sched_check_round(&t, before, ft_sched_free_lanes(s),
-						 exact, q, n, out, why, sizeof(why))) {
-				ftsim_progress_done();
-				fprintf(stderr, "ftsim sched: %s trial %u: %s produced an invalid schedule: %s\n",
-					sz->sh.desc, trial, ft_sched_algo_name(algo),
-					why);
-				goto out;
-			}
-			ftsim_stat_add(&ar->ratio, 100.0 * st.granted / n);
-			ar->granted += st.granted;
-			ar->requests += st.requests;
-			ar->full += st.granted == n;
-			for (i = 0; i <= FT_MAX_LEVELS; i++) {
-				ar->fail_up[i] += st.fail_up[i];
-				ar->fail_down[i] += st.fail_down[i];
-			}
+		if (a->nfail)
+			ft_sched_set_free(ws->s, ws->before);
+		else
+			ft_sched_reset(ws->s);
+		ft_sched_opts_default(&o, algo);
+		o.order = a->order;
+		o.release_on_failure = a->release;
+		o.random_fit = a->random_fit;
+		o.seed = ftsim_derive(trial_seed, 1 + (u64)algo);
+		t0 = ftsim_now();
+		if (ft_sched_run(ws->s, &o, ws->q, n, ws->out, &st)) {
+			ftsim_err("ftsim sched: %s: %s failed to run\n", sz->sh.desc,
+				  ft_sched_algo_name(algo));
+			return -1;
+		}
+		if (a->timing)
+			us[j] = (ftsim_now() - t0) * 1e6;
+		exact = o.release_on_failure || algo == FT_SCHED_RANDOM ||
+			algo == FT_SCHED_OPTIMAL;
+		if (a->check &&
+		    ft_sched_check_round(&ws->t, ws->before, ft_sched_free_lanes(ws->s),
+					 exact, ws->q, n, ws->out, why, sizeof(why))) {
+			ftsim_err("ftsim sched: %s trial %u: %s produced an invalid schedule: %s\n",
+				  sz->sh.desc, trial, ft_sched_algo_name(algo), why);
+			return -1;
+		}
+		rec[REC_GRANTED] = st.granted;
+		rec[REC_REQUESTS] = st.requests;
+		for (i = 1; i <= h; i++) {
+			rec[REC_FIXED + i - 1] = st.fail_up[i];
+			rec[REC_FIXED + wk->hmax + i - 1] = st.fail_down[i];
 		}
 	}
-	for (j = 0; j < a->nalgos; j++) {
-		struct algo_res *ar = &sz->a[a->algo[j]];
+	return 0;
+}
 
-		if (ar->us)
-			ar->median_us = ftsim_median(ar->us, a->trials);
+/* The trials' results of every size, in trial order, into @res. */
+static int reduce(const struct sched_work *wk, const char *all, struct size_res *res)
+{
+	const struct sched_args *a = wk->a;
+	u32 i, j, trial, lv;
+
+	for (i = 0; i < a->nsizes; i++) {
+		struct size_res *sz = &res[i];
+
+		for (j = 0; j < a->nalgos; j++) {
+			struct algo_res *ar = &sz->a[a->algo[j]];
+
+			ftsim_stat_init(&ar->ratio);
+			if (a->timing) {
+				ar->us = calloc(a->trials, sizeof(double));
+				if (!ar->us) {
+					fprintf(stderr, "ftsim sched: %s: out of memory\n",
+						sz->sh.desc);
+					return FTSIM_EXIT_FAIL;
+				}
+			}
+		}
+		for (trial = 0; trial < a->trials; trial++) {
+			const char *r = all + ((u64)i * a->trials + trial) * wk->size;
+			const double *us = (const double *)r;
+			const u32 *rec = (const u32 *)(r + wk->off);
+
+			for (j = 0; j < a->nalgos; j++, rec += wk->rec) {
+				struct algo_res *ar = &sz->a[a->algo[j]];
+				u32 granted = rec[REC_GRANTED];
+
+				if (a->timing)
+					ar->us[trial] = us[j];
+				ftsim_stat_add(&ar->ratio, 100.0 * granted / sz->sh.n);
+				ar->granted += granted;
+				ar->requests += rec[REC_REQUESTS];
+				ar->full += granted == sz->sh.n;
+				for (lv = 1; lv <= sz->sh.h; lv++) {
+					ar->fail_up[lv] += rec[REC_FIXED + lv - 1];
+					ar->fail_down[lv] += rec[REC_FIXED + wk->hmax + lv - 1];
+				}
+			}
+		}
+		for (j = 0; j < a->nalgos; j++) {
+			struct algo_res *ar = &sz->a[a->algo[j]];
+
+			if (ar->us)
+				ar->median_us = ftsim_median(ar->us, a->trials);
+		}
 	}
-	rc = 0;
-	goto out;
-oom:
-	ftsim_progress_done();
-	fprintf(stderr, "ftsim sched: %s: out of memory\n", sz->sh.desc);
-out:
-	ft_sched_destroy(s);
-	free(q);
-	free(out);
-	free(perm);
-	free(before);
+	return 0;
+}
+
+/* Every trial of every size, on --jobs threads and the MPI ranks. */
+static int run_sizes(const struct sched_args *a, struct size_res *res)
+{
+	struct sched_work wk = { .a = a, .res = res };
+	struct ftsim_work w = {
+		.cmd = CMD, .jobs = a->jobs, .ctx = &wk, .run = run_trial,
+		.worker_free = sched_ws_free,
+	};
+	char *all;
+	u32 i;
+	int rc;
+
+	for (i = 0; i < a->nsizes; i++)
+		wk.hmax = res[i].sh.h > wk.hmax ? res[i].sh.h : wk.hmax;
+	wk.rec = REC_FIXED + 2 * (size_t)wk.hmax;
+	wk.off = a->timing ? a->nalgos * sizeof(double) : 0;
+	wk.size = (wk.off + a->nalgos * wk.rec * sizeof(u32) + 7) & ~(size_t)7;
+	w.units = (u64)a->nsizes * a->trials;
+	w.size = wk.size;
+	all = ftsim_mpi_rank() ? NULL : calloc(w.units, w.size);
+	if (!ftsim_mpi_rank() && !all) {
+		fprintf(stderr, "ftsim sched: out of memory for %" PRIu64 " trials' results\n",
+			w.units);
+		return FTSIM_EXIT_FAIL;
+	}
+	rc = ftsim_work_run(&w, all);
+	if (!rc && all)
+		rc = reduce(&wk, all, res);
+	free(all);
 	return rc;
 }
 
@@ -1224,10 +1362,9 @@ int ftsim_sched(int argc, char **argv)
 			}
 		}
 	}
-	for (i = 0; i < a.nsizes && !rc; i++)
-		rc = run_size(&a, &res[i], i);
+	rc = run_sizes(&a, res);
 	ftsim_progress_done();
-	if (!rc) {
+	if (!rc && !ftsim_mpi_rank()) {
 		memset(cl, 0, sizeof(cl));
 		nc = claims(&a, res, cl);
 		if (a.json) {

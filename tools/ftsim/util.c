@@ -33,6 +33,9 @@ int ftsim_usage_err(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
+	/* every rank finds the same bad word: rank 0 says it */
+	if (ftsim_mpi_rank() > 0)
+		return -1;
 	ftsim_progress_done();
 	fprintf(stderr, "ftsim %s: ", cmd);
 	va_start(ap, fmt);
@@ -171,7 +174,7 @@ int ftsim_parse_pattern(const char *cmd, const char *s, const enum ft_pattern *h
 	k = ft_pattern_pick(tool, s, have, n, &old, why, sizeof(why));
 	if (k < 0)
 		return ftsim_usage_err(cmd, "bad --pattern '%s': %s", s, why);
-	if (old) {
+	if (old && ftsim_mpi_rank() == 0) {
 		ftsim_progress_done();
 		ft_pattern_warn(tool, s, have[k]);
 	}
@@ -433,6 +436,9 @@ void ftsim_progress(const char *fmt, ...)
 {
 	va_list ap;
 
+	/* one thread draws (and so reads and sets what follows) */
+	if (!ftsim_progress_allowed())
+		return;
 	if (progress_tty < 0)
 		progress_tty = isatty(STDERR_FILENO);
 	if (!progress_tty)
