@@ -250,18 +250,13 @@ static void ft_cycle_layout(const struct ft_cycle_cfg *cfg,
 static void ft_cycle_order(const struct ft_cycle_cfg *cfg,
 			   struct ft_cycle_scratch *sc)
 {
-	u32 n = sc->nmsgs, j, k, tmp, f;
+	u32 n = sc->nmsgs, j, f;
 
 	for (j = 0; j < n; j++)
 		sc->ord[j] = j;
 	if (cfg->arb != FT_ARB_RANDOM || n < 2)
 		return;
-	for (j = n - 1; j > 0; j--) {
-		k = ft_rand_below(cfg->rand, j + 1);
-		tmp = sc->ord[j];
-		sc->ord[j] = sc->ord[k];
-		sc->ord[k] = tmp;
-	}
+	ft_rand_shuffle(cfg->rand, sc->ord, n);
 	/* msg[first].y counts the pair's slots handed out so far. */
 	for (j = 0; j < n; j++) {
 		f = sc->msg[sc->ord[j]].first;

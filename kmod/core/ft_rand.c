@@ -118,3 +118,39 @@ bool ft_rand_coin(struct ft_rand *r, u64 p_q32)
 		return false;
 	return ft_rand_u32(r) < p_q32;
 }
+
+/**
+ * ft_rand_shuffle() - uniform permutation of @v in place (Fisher-Yates).
+ * @r: generator.
+ * @v: the values.
+ * @n: how many.
+ *
+ * Every tool that shuffles draws through here, from the last slot down,
+ * so that one seed gives the same order in the kernel and in each tool.
+ */
+void ft_rand_shuffle(struct ft_rand *r, u32 *v, u32 n)
+{
+	u32 i, j, t;
+
+	for (i = n; i > 1; i--) {
+		j = ft_rand_below(r, i);
+		t = v[i - 1];
+		v[i - 1] = v[j];
+		v[j] = t;
+	}
+}
+
+/**
+ * ft_rand_perm() - a uniform permutation of 0..@n-1.
+ * @r: generator.
+ * @v: where it goes, @n entries.
+ * @n: its size.
+ */
+void ft_rand_perm(struct ft_rand *r, u32 *v, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		v[i] = i;
+	ft_rand_shuffle(r, v, n);
+}

@@ -24,5 +24,7 @@ u32 ft_rand_u32(struct ft_rand *r);
 u32 ft_rand_below(struct ft_rand *r, u32 n);
 bool ft_rand_coin(struct ft_rand *r, u64 p_q32);
 u64 ft_splitmix64(u64 *x);
+void ft_rand_shuffle(struct ft_rand *r, u32 *v, u32 n);
+void ft_rand_perm(struct ft_rand *r, u32 *v, u32 n);
 
 #endif /* FT_RAND_H */

@@ -291,7 +291,7 @@ static const char *const pat_name[PAT_N] = {
 
 static int add_pattern(struct run *r, struct ft_rand *g, u32 pat)
 {
-	u32 n = r->s.topo.n, perm[1024], i, j, k, bits = ft_ilog2_ceil(n);
+	u32 n = r->s.topo.n, perm[1024], i, k, bits = ft_ilog2_ceil(n);
 
 	switch (pat) {
 	case PAT_BITREV:
@@ -312,11 +312,7 @@ static int add_pattern(struct run *r, struct ft_rand *g, u32 pat)
 		return 0;
 	default:
 		for (k = 0; k < (pat == PAT_KPERM ? 3U : 1U); k++) {
-			for (i = 0; i < n; i++) {	/* inside-out shuffle */
-				j = ft_rand_below(g, i + 1);
-				perm[i] = perm[j];
-				perm[j] = i;
-			}
+			ft_rand_perm(g, perm, n);
 			for (i = 0; i < n; i++)
 				if (run_add(r, i, perm[i]))
 					return -1;

@@ -512,20 +512,6 @@ static bool try_take(const struct ft_topo *t, u32 *loads, const u64 *limit,
 	return true;
 }
 
-static void shuffle(struct ft_rand *r, u32 *p, u32 n)
-{
-	u32 i, j, x;
-
-	for (i = 0; i < n; i++)
-		p[i] = i;
-	for (i = n; i > 1; i--) {
-		j = ft_rand_below(r, i);
-		x = p[i - 1];
-		p[i - 1] = p[j];
-		p[j] = x;
-	}
-}
-
 /* @x's lowest @bits bits reversed. */
 static u32 bit_reverse(u32 x, u32 bits)
 {
@@ -611,8 +597,8 @@ static int make_set(const struct cyc_args *a, const struct ft_topo *t,
 		if (!perm || !order)
 			goto out;
 		for (;;) {
-			shuffle(r, perm, n);
-			shuffle(r, order, n);
+			ft_rand_perm(r, perm, n);
+			ft_rand_perm(r, order, n);
 			for (j = 0; j < n; j++) {
 				s = order[j];
 				d = perm[s];

@@ -528,30 +528,27 @@ static void make_set(const struct saf_args *a, u32 n, u32 k, u32 *src,
 		     u32 *dst)
 {
 	struct ft_rand r;
-	u32 round, i, j, *d, bits = ft_ilog2_floor(n);
+	u32 round, i, *d, bits = ft_ilog2_floor(n);
 
 	ft_rand_seed(&r, ftsim_derive(ftsim_derive(a->seed, n), k));
 	for (round = 0; round < a->load; round++) {
 		d = dst + (size_t)round * n;
-		for (i = 0; i < n; i++) {
+		for (i = 0; i < n; i++)
 			src[(size_t)round * n + i] = i;
-			switch (a->pattern) {
-			case PAT_BITREV:
-			case PAT_TRANSPOSE:
+		switch (a->pattern) {
+		case PAT_BITREV:
+		case PAT_TRANSPOSE:
+			for (i = 0; i < n; i++)
 				d[i] = leaf_bits(i, bits,
 						 a->pattern == PAT_TRANSPOSE);
-				break;
-			case PAT_UNIFORM:
+			break;
+		case PAT_UNIFORM:
+			for (i = 0; i < n; i++)
 				d[i] = ft_rand_below(&r, n);
-				break;
-			default:
-				/* inside-out Fisher-Yates: a uniform permutation */
-				j = ft_rand_below(&r, i + 1);
-				if (j != i)
-					d[i] = d[j];
-				d[j] = i;
-				break;
-			}
+			break;
+		default:
+			ft_rand_perm(&r, d, n);
+			break;
 		}
 	}
 }

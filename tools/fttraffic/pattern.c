@@ -97,18 +97,6 @@ static uint32_t log2_exact(uint32_t n)
 	return (1U << b) == n ? b : UINT32_MAX;
 }
 
-static void shuffle(uint32_t *v, uint32_t n, struct ft_rand *r)
-{
-	uint32_t i;
-
-	for (i = n; i > 1; i--) {
-		uint32_t j = ft_rand_below(r, i), t = v[i - 1];
-
-		v[i - 1] = v[j];
-		v[j] = t;
-	}
-}
-
 static bool has_fixed_point(const uint32_t *v, uint32_t n)
 {
 	uint32_t i;
@@ -122,12 +110,8 @@ static bool has_fixed_point(const uint32_t *v, uint32_t n)
 /* A uniform permutation, or a uniform derangement by rejection (e tries on average). */
 static int random_permutation(uint32_t *v, uint32_t n, bool derange, struct ft_rand *r)
 {
-	uint32_t i;
-
 	do {
-		for (i = 0; i < n; i++)
-			v[i] = i;
-		shuffle(v, n, r);
+		ft_rand_perm(r, v, n);
 	} while (derange && has_fixed_point(v, n));
 	return 0;
 }
