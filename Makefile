@@ -56,8 +56,9 @@ cflags-tools/fttraffic  = -Ikmod/core $(NL_CFLAGS) $(ROUTE_CFLAGS) $(JSON_CFLAGS
 cflags-tools/bench      = $(NL_CFLAGS) $(ROUTE_CFLAGS)
 
 # The userspace library every tool shares: durations and numbers, the
-# shape syntax, the pattern names (FTLIB_SRCS), and the netlink layer.
-FTLIB_SRCS := tools/lib/ftunits.c tools/lib/ftshape.c tools/lib/ftpattern.c
+# shape syntax, the pattern names, the spec's enum names (FTLIB_SRCS), and
+# the netlink layer.
+FTLIB_SRCS := tools/lib/ftunits.c tools/lib/ftshape.c tools/lib/ftpattern.c tools/lib/ftnames.c
 FTNL_SRCS  := tools/lib/ftnl.c $(FTLIB_SRCS)
 FTCTL_SRCS := $(wildcard tools/ftctl/*.c) $(FTNL_SRCS)
 CORE_SRCS  := $(wildcard kmod/core/*.c)
@@ -95,8 +96,9 @@ help:
 	@echo "make install-tools  all but the module (which DKMS builds); uninstall-tools"
 	@echo "make install-dkms  the module's source under /usr/src for dkms(8)"
 	@echo "make ynl      the kernel's YNL tool and netlink schema into build/ynl (make check does it)"
-	@echo "make ynl-gen  regenerate uapi/linux/fattree.h and kmod/netlink_gen.[ch] from"
-	@echo "              uapi/fattree.yaml with the kernel's ynl-gen-c (after changing the spec)"
+	@echo "make ynl-gen  regenerate uapi/linux/fattree.h, kmod/netlink_gen.[ch] and"
+	@echo "              tools/lib/ftnames.[ch] from uapi/fattree.yaml with the kernel's"
+	@echo "              ynl-gen-c (after changing the spec)"
 	@echo "make clean    remove build products"
 
 deps:
@@ -224,7 +226,8 @@ ynl:
 	@scripts/fetch-ynl $(BUILD)/ynl
 
 # The files generated from the YAML spec by the kernel's ynl-gen-c
-# (scripts/ynl-gen: the uapi header, the kernel's policies and ops table).
+# (scripts/ynl-gen: the uapi header, the kernel's policies and ops table,
+# and the enums' names for userspace).
 # They are committed, so a build needs neither linux-source-6.12 nor
 # python; after a change of uapi/fattree.yaml, `make ynl-gen` writes them
 # again, and tests/tools/ynl-generated (make check) fails while they are

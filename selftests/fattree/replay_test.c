@@ -14,6 +14,7 @@
 
 #include "kselftest_harness.h"
 #include "ft_selftest.h"
+#include "ftnames.h"
 
 #define NROWS	300
 #define STEPS	400
@@ -53,19 +54,6 @@ FIXTURE_TEARDOWN(replay)
 
 FIXTURE_VARIANT(replay) {
 	int path, arbitration, injection;
-};
-
-/* The policies as ftsim replay names them (as ftctl does). */
-static const char *const path_name[] = {
-	[FATTREE_PATH_CIRCUIT] = "circuit", [FATTREE_PATH_DMODK] = "dmodk",
-	[FATTREE_PATH_RANDOM] = "random", [FATTREE_PATH_FIRSTFREE] = "firstfree",
-};
-static const char *const arbitration_name[] = {
-	[FATTREE_ARBITRATION_RANDOM] = "random", [FATTREE_ARBITRATION_FIXED] = "fixed",
-};
-static const char *const injection_name[] = {
-	[FATTREE_INJECTION_ALL] = "all", [FATTREE_INJECTION_RANDOM] = "random",
-	[FATTREE_INJECTION_RANDOM_PRIME] = "random-prime",
 };
 
 #define VARIANT(_name, _p, _a, _i) \
@@ -110,7 +98,7 @@ TEST_F(replay, kernel_equals_userspace)
 	snprintf(cmd, sizeof(cmd),
 		 "./ftsim replay --shape kary:3:4 --lanes 2,1,2 "
 		 "--path %s --arbitration %s --injection %s --seed %d --rows %s --steps %d",
-		 path_name[s.path], arbitration_name[s.arbitration], injection_name[s.injection],
+		 ftn_path_names[s.path], ftn_arbitration_names[s.arbitration], ftn_injection_names[s.injection],
 		 0x5eed, self->rows_file, STEPS);
 	p = popen(cmd, "r");
 	ASSERT_NE(NULL, p);

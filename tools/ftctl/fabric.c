@@ -181,35 +181,35 @@ static int parse_opt(const char *cmd, struct fab_opts *o, int k, const char *v,
 		return ftctl_parse_u32_list(cmd, "lanes", v, 1, UINT32_MAX,
 					    o->lanes, h, MAXL, &o->n_lanes);
 	case OPT_PROFILE:
-		return ftctl_parse_enum(cmd, "profile", v, ftctl_profile_names,
-					ftctl_n_profile, &o->profile);
+		return ftctl_parse_enum(cmd, "profile", v, ftn_profile_names,
+					FTN_PROFILE_NR, &o->profile);
 	case OPT_BASE:
 		return ftctl_parse_u32(cmd, "profile base", v, 1, UINT32_MAX, &o->base);
 	case OPT_ROOT:
 		return ftctl_parse_u32(cmd, "profile root", v, 1, UINT32_MAX, &o->root);
 	case OPT_PATH:
-		return ftctl_parse_enum(cmd, "path", v, ftctl_path_names,
-					ftctl_n_path, &o->path);
+		return ftctl_parse_enum(cmd, "path", v, ftn_path_names,
+					FTN_PATH_NR, &o->path);
 	case OPT_INJECTION:
-		return ftctl_parse_enum(cmd, "injection", v, ftctl_injection_names,
-					ftctl_n_injection, &o->injection);
+		return ftctl_parse_enum(cmd, "injection", v, ftn_injection_names,
+					FTN_INJECTION_NR, &o->injection);
 	case OPT_ARBITRATION:
 		return ftctl_parse_enum(cmd, "arbitration", v,
-					ftctl_arbitration_names,
-					ftctl_n_arbitration, &o->arbitration);
+					ftn_arbitration_names,
+					FTN_ARBITRATION_NR, &o->arbitration);
 	case OPT_PERIOD:
 		return ftctl_parse_period(cmd, v, &o->period_ns);
 	case OPT_BACKLOG:
 		return ftctl_parse_u32(cmd, "backlog", v, 1, UINT32_MAX, &o->backlog);
 	case OPT_MODE:
-		return ftctl_parse_enum(cmd, "mode", v, ftctl_mode_names,
-					ftctl_n_mode, &o->mode);
+		return ftctl_parse_enum(cmd, "mode", v, ftn_mode_names,
+					FTN_MODE_NR, &o->mode);
 	case OPT_Q:
 		/* its range is the kernel's to check (FATTREE_SAF_MAX_Q) */
 		return ftctl_parse_u32(cmd, "q", v, 0, UINT32_MAX, &o->q);
 	case OPT_DISCIPLINE:
-		return ftctl_parse_enum(cmd, "discipline", v, ftctl_discipline_names,
-					ftctl_n_discipline, &o->discipline);
+		return ftctl_parse_enum(cmd, "discipline", v, ftn_saf_discipline_names,
+					FTN_SAF_DISCIPLINE_NR, &o->discipline);
 	case OPT_GHOSTS:
 		return ftctl_parse_enum(cmd, "ghosts", v, ftctl_onoff_names,
 					ftctl_n_onoff, &o->ghosts);
@@ -952,7 +952,7 @@ static void fab_print_text(const struct fab_info *f)
 	if (f->nlanes)
 		printf("  lanes %s", fmt_list(f->lanes, f->nlanes, b1, sizeof(b1)));
 	if (f->has[FATTREE_A_FABRIC_PROFILE])
-		printf("  profile %s", ftctl_enum_name(ftctl_profile_names, ftctl_n_profile,
+		printf("  profile %s", ftctl_enum_name(ftn_profile_names, FTN_PROFILE_NR,
 							(uint32_t)f->v[FATTREE_A_FABRIC_PROFILE]));
 	if (f->has[FATTREE_A_FABRIC_PROFILE_BASE])
 		printf(" base %" PRIu64, f->v[FATTREE_A_FABRIC_PROFILE_BASE]);
@@ -960,15 +960,15 @@ static void fab_print_text(const struct fab_info *f)
 		printf(" root %" PRIu64, f->v[FATTREE_A_FABRIC_PROFILE_ROOT]);
 	printf("\n  policy ");
 	if (f->has[FATTREE_A_FABRIC_PATH])
-		printf(" path %s", ftctl_enum_name(ftctl_path_names, ftctl_n_path,
+		printf(" path %s", ftctl_enum_name(ftn_path_names, FTN_PATH_NR,
 						   (uint32_t)f->v[FATTREE_A_FABRIC_PATH]));
 	if (f->has[FATTREE_A_FABRIC_INJECTION])
-		printf("  injection %s", ftctl_enum_name(ftctl_injection_names,
-							 ftctl_n_injection,
+		printf("  injection %s", ftctl_enum_name(ftn_injection_names,
+							 FTN_INJECTION_NR,
 							 (uint32_t)f->v[FATTREE_A_FABRIC_INJECTION]));
 	if (f->has[FATTREE_A_FABRIC_ARBITRATION])
-		printf("  arbitration %s", ftctl_enum_name(ftctl_arbitration_names,
-							   ftctl_n_arbitration,
+		printf("  arbitration %s", ftctl_enum_name(ftn_arbitration_names,
+							   FTN_ARBITRATION_NR,
 							   (uint32_t)f->v[FATTREE_A_FABRIC_ARBITRATION]));
 	if (f->saf) {
 		printf("\n  mode     store-and-forward");
@@ -976,7 +976,7 @@ static void fab_print_text(const struct fab_info *f)
 			printf("  q %" PRIu64, f->v[FATTREE_A_FABRIC_SAF_Q]);
 		if (f->has[FATTREE_A_FABRIC_SAF_DISCIPLINE])
 			printf("  discipline %s",
-			       ftctl_enum_name(ftctl_discipline_names, ftctl_n_discipline,
+			       ftctl_enum_name(ftn_saf_discipline_names, FTN_SAF_DISCIPLINE_NR,
 					       (uint32_t)f->v[FATTREE_A_FABRIC_SAF_DISCIPLINE]));
 		if (f->has[FATTREE_A_FABRIC_SAF_GHOSTS])
 			printf("  ghosts %s",
@@ -1070,8 +1070,8 @@ static struct json_object *saf_json(const struct fab_info *f, unsigned int h)
 		jadd_u64(o, "q", f->v[FATTREE_A_FABRIC_SAF_Q]);
 	if (f->has[FATTREE_A_FABRIC_SAF_DISCIPLINE])
 		json_object_object_add(o, "discipline",
-				       json_object_new_string(ftctl_enum_name(ftctl_discipline_names,
-									      ftctl_n_discipline,
+				       json_object_new_string(ftctl_enum_name(ftn_saf_discipline_names,
+									      FTN_SAF_DISCIPLINE_NR,
 									      (uint32_t)f->v[FATTREE_A_FABRIC_SAF_DISCIPLINE])));
 	if (f->has[FATTREE_A_FABRIC_SAF_GHOSTS])
 		json_object_object_add(o, "ghosts",
@@ -1116,20 +1116,20 @@ static struct json_object *fab_json(const struct fab_info *f)
 		int attr;
 		const char *key;
 		const char *const *names;
-		const unsigned int *n;
+		unsigned int n;
 	} scalars[] = {
-		{ FATTREE_A_FABRIC_PROFILE, "profile", ftctl_profile_names, &ftctl_n_profile },
-		{ FATTREE_A_FABRIC_PROFILE_BASE, "profile_base", NULL, NULL },
-		{ FATTREE_A_FABRIC_PROFILE_ROOT, "profile_root", NULL, NULL },
-		{ FATTREE_A_FABRIC_PATH, "path", ftctl_path_names, &ftctl_n_path },
-		{ FATTREE_A_FABRIC_INJECTION, "injection", ftctl_injection_names,
-		  &ftctl_n_injection },
-		{ FATTREE_A_FABRIC_ARBITRATION, "arbitration", ftctl_arbitration_names,
-		  &ftctl_n_arbitration },
-		{ FATTREE_A_FABRIC_PERIOD_NS, "period_ns", NULL, NULL },
-		{ FATTREE_A_FABRIC_BACKLOG, "backlog", NULL, NULL },
-		{ FATTREE_A_FABRIC_SEED, "seed", NULL, NULL },
-		{ FATTREE_A_FABRIC_CYCLE, "cycle", NULL, NULL },
+		{ FATTREE_A_FABRIC_PROFILE, "profile", ftn_profile_names, FTN_PROFILE_NR },
+		{ FATTREE_A_FABRIC_PROFILE_BASE, "profile_base", NULL, 0 },
+		{ FATTREE_A_FABRIC_PROFILE_ROOT, "profile_root", NULL, 0 },
+		{ FATTREE_A_FABRIC_PATH, "path", ftn_path_names, FTN_PATH_NR },
+		{ FATTREE_A_FABRIC_INJECTION, "injection", ftn_injection_names,
+		  FTN_INJECTION_NR },
+		{ FATTREE_A_FABRIC_ARBITRATION, "arbitration", ftn_arbitration_names,
+		  FTN_ARBITRATION_NR },
+		{ FATTREE_A_FABRIC_PERIOD_NS, "period_ns", NULL, 0 },
+		{ FATTREE_A_FABRIC_BACKLOG, "backlog", NULL, 0 },
+		{ FATTREE_A_FABRIC_SEED, "seed", NULL, 0 },
+		{ FATTREE_A_FABRIC_CYCLE, "cycle", NULL, 0 },
 	};
 	struct shape s;
 	unsigned int i;
@@ -1153,7 +1153,7 @@ static struct json_object *fab_json(const struct fab_info *f)
 		if (scalars[i].names)
 			json_object_object_add(o, scalars[i].key,
 					       json_object_new_string(ftctl_enum_name(scalars[i].names,
-										      *scalars[i].n,
+										      scalars[i].n,
 										      (uint32_t)v)));
 		else
 			jadd_u64(o, scalars[i].key, v);
@@ -1185,8 +1185,8 @@ static struct json_object *fab_json(const struct fab_info *f)
 	json_object_object_add(o, "stats", st);
 	if (f->has[FATTREE_A_FABRIC_MODE])
 		json_object_object_add(o, "mode",
-				       json_object_new_string(ftctl_enum_name(ftctl_mode_names,
-									      ftctl_n_mode,
+				       json_object_new_string(ftctl_enum_name(ftn_mode_names,
+									      FTN_MODE_NR,
 									      (uint32_t)f->v[FATTREE_A_FABRIC_MODE])));
 	if (f->saf)
 		json_object_object_add(o, "saf", saf_json(f, s.h));

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ftnames.h"
 #include "ftnl.h"
 
 struct json_object;
@@ -130,16 +131,9 @@ int ftctl_parse_name(const char *cmd, const char *word, char *out);
 const char *ftctl_arg_value(const char *cmd, int argc, char **argv, int *i,
 			    const char *what);
 
-extern const char *const ftctl_path_names[];
-extern const char *const ftctl_injection_names[];
-extern const char *const ftctl_arbitration_names[];
-extern const char *const ftctl_profile_names[];
-extern const char *const ftctl_mode_names[];
-extern const char *const ftctl_discipline_names[];
+/* The spec's enum names (ftn_*_names, FTN_*_NR) come from ftnames.h. */
 extern const char *const ftctl_onoff_names[];	/* "off", "on": 0, 1 */
-extern const unsigned int ftctl_n_path, ftctl_n_injection,
-	ftctl_n_arbitration, ftctl_n_profile, ftctl_n_mode,
-	ftctl_n_discipline, ftctl_n_onoff;
+extern const unsigned int ftctl_n_onoff;
 /* Name of an enum value, "unknown(N)" when out of range. */
 const char *ftctl_enum_name(const char *const *names, unsigned int n,
 			    uint32_t v);

@@ -640,7 +640,7 @@ static void frame_text(FILE *o, const struct mon_shape *sh, const struct mon_sna
 
 	ftctl_fmt_period(sh->period_ns, per, sizeof(per));
 	fprintf(o, "fabric %s  %s  %" PRIu32 " leaves  path %s  period %s  every %.1f s\n",
-		sh->name, sh->desc, sh->n, ftctl_enum_name(ftctl_path_names, ftctl_n_path, sh->path),
+		sh->name, sh->desc, sh->n, ftctl_enum_name(ftn_path_names, FTN_PATH_NR, sh->path),
 		per, mr.interval_ms / 1000.0);
 	fprintf(o, "cycle %" PRIu64 "  %.0f cycles/s  overruns %" PRIu64 "\n", b->cycle,
 		f->dt > 0 ? f->dc / f->dt : 0.0,

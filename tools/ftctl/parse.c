@@ -13,55 +13,10 @@
 #include "ftctl.h"
 #include "linux/fattree.h"
 
-const char *const ftctl_path_names[] = {
-	[FATTREE_PATH_CIRCUIT] = "circuit",
-	[FATTREE_PATH_DMODK] = "dmodk",
-	[FATTREE_PATH_RANDOM] = "random",
-	[FATTREE_PATH_FIRSTFREE] = "firstfree",
-};
-
-const char *const ftctl_injection_names[] = {
-	[FATTREE_INJECTION_ALL] = "all",
-	[FATTREE_INJECTION_RANDOM] = "random",
-	[FATTREE_INJECTION_RANDOM_PRIME] = "random-prime",
-};
-
-const char *const ftctl_arbitration_names[] = {
-	[FATTREE_ARBITRATION_RANDOM] = "random",
-	[FATTREE_ARBITRATION_FIXED] = "fixed",
-};
-
-const char *const ftctl_profile_names[] = {
-	[FATTREE_PROFILE_CONSTANT] = "constant",
-	[FATTREE_PROFILE_DOUBLING] = "doubling",
-	[FATTREE_PROFILE_STANDARD] = "standard",
-	[FATTREE_PROFILE_AREA] = "area",
-	[FATTREE_PROFILE_VOLUME] = "volume",
-	[FATTREE_PROFILE_UNIVERSAL] = "universal",
-	[FATTREE_PROFILE_EXPLICIT] = "explicit",
-};
-
-const char *const ftctl_mode_names[] = {
-	[FATTREE_MODE_CYCLE] = "cycle",
-	[FATTREE_MODE_SAF] = "saf",
-};
-
-const char *const ftctl_discipline_names[] = {
-	[FATTREE_SAF_DISCIPLINE_RANK] = "rank",
-	[FATTREE_SAF_DISCIPLINE_FIFO] = "fifo",
-	[FATTREE_SAF_DISCIPLINE_FARTHEST] = "farthest",
-};
-
 const char *const ftctl_onoff_names[] = { "off", "on" };
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
-const unsigned int ftctl_n_path = N_OF(ftctl_path_names);
-const unsigned int ftctl_n_injection = N_OF(ftctl_injection_names);
-const unsigned int ftctl_n_arbitration = N_OF(ftctl_arbitration_names);
-const unsigned int ftctl_n_profile = N_OF(ftctl_profile_names);
-const unsigned int ftctl_n_mode = N_OF(ftctl_mode_names);
-const unsigned int ftctl_n_discipline = N_OF(ftctl_discipline_names);
 const unsigned int ftctl_n_onoff = N_OF(ftctl_onoff_names);
 
 int ftctl_usage_err(const char *cmd, const char *fmt, ...)

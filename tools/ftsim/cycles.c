@@ -394,14 +394,14 @@ static int cyc_args(int argc, char **argv, struct cyc_args *a)
 		case O_PATH:
 			/* circuit would carry nothing: no circuits here */
 			a->path = ftsim_parse_name(CMD, "--path", optarg,
-						   ftsim_path_names + 1, FT_PATH_NR - 1);
+						   ftn_path_names + 1, FT_PATH_NR - 1);
 			if (a->path < 0)
 				return -1;
 			a->path++;
 			break;
 		case O_ARB:
 			a->arb = ftsim_parse_name(CMD, "--arbitration", optarg,
-						  ftsim_arb_names, FT_ARB_NR);
+						  ftn_arbitration_names, FT_ARB_NR);
 			if (a->arb < 0)
 				return -1;
 			break;
@@ -1002,8 +1002,8 @@ static void print_tables(const struct cyc_args *a, const struct prof_res *res)
 	u32 p, l, j;
 
 	printf("ftsim cycles: %s, messages %s, path %s, arbitration %s\n",
-	       a->sh.desc, msgs_names[a->msgs], ftsim_path_names[a->path],
-	       ftsim_arb_names[a->arb]);
+	       a->sh.desc, msgs_names[a->msgs], ftn_path_names[a->path],
+	       ftn_arbitration_names[a->arb]);
 	printf("%u message set%s per point, seed %" PRIu64 ", at most %" PRIu64
 	       " cycles per run\n", a->seeds, a->seeds > 1 ? "s" : "",
 	       a->seed, a->max_cycles);
@@ -1128,8 +1128,8 @@ static void print_json(const struct cyc_args *a, const struct prof_res *res)
 	ftsim_json_u32s(&j, "w", a->sh.w, a->sh.h);
 	ftsim_json_end(&j, '}');
 	ftsim_json_str(&j, "messages", msgs_names[a->msgs]);
-	ftsim_json_str(&j, "path", ftsim_path_names[a->path]);
-	ftsim_json_str(&j, "arbitration", ftsim_arb_names[a->arb]);
+	ftsim_json_str(&j, "path", ftn_path_names[a->path]);
+	ftsim_json_str(&j, "arbitration", ftn_arbitration_names[a->arb]);
 	ftsim_json_u64(&j, "sets_per_point", a->seeds);
 	ftsim_json_u64(&j, "seed", a->seed);
 	ftsim_json_u64(&j, "max_cycles", a->max_cycles);

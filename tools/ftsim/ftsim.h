@@ -14,6 +14,7 @@
 #include "ft_profile.h"
 #include "ftpattern.h"
 #include "ftshape.h"
+#include "ftnames.h"
 
 /* Exit codes: 0 done, 1 failed (a check, memory), 2 usage. */
 #define FTSIM_EXIT_FAIL		1
@@ -96,9 +97,6 @@ int ftsim_kary(const char *cmd, const char *opt, const char *word,
  * The engine's policies by name, as ftctl names them: ft_path_choice
  * (circuit, dmodk, ...), ft_arbitration, ft_inject_rule.
  */
-extern const char *const ftsim_path_names[];
-extern const char *const ftsim_arb_names[];
-extern const char *const ftsim_inject_names[];
 
 /* A capacity profile as named on the command line. */
 struct ftsim_profile {

@@ -143,14 +143,14 @@ static int replay_args(int argc, char **argv, struct replay *r)
 		case O_UP: o.up = optarg; break;
 		case O_LANES: lanes = optarg; break;
 		case O_PATH:
-			err = policy("--path", optarg, ftsim_path_names, FT_PATH_NR, &o, &path);
+			err = policy("--path", optarg, ftn_path_names, FT_PATH_NR, &o, &path);
 			break;
 		case O_INJ:
-			err = policy("--injection", optarg, ftsim_inject_names, FT_INJECT_NR, &o,
+			err = policy("--injection", optarg, ftn_injection_names, FT_INJECT_NR, &o,
 				     &rule);
 			break;
 		case O_ARB:
-			err = policy("--arbitration", optarg, ftsim_arb_names, FT_ARB_NR, &o, &arb);
+			err = policy("--arbitration", optarg, ftn_arbitration_names, FT_ARB_NR, &o, &arb);
 			break;
 		case O_SEED: err = ftsim_parse_u64(CMD, "--seed", optarg, &r->p.seed); break;
 		case O_ROWS: r->rows = optarg; break;

@@ -2,6 +2,7 @@
 /*
  * ftsim: argument words, shapes and profiles, statistics, JSON, progress.
  */
+#include <assert.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -14,20 +15,19 @@
 #include "ft_cycle.h"
 #include "ft_inject.h"
 #include "ft_rand.h"
+#include "ftnames.h"
+#include "linux/fattree.h"
 
-const char *const ftsim_path_names[FT_PATH_NR] = {
-	[FT_PATH_CIRCUIT] = "circuit", [FT_PATH_DMODK] = "dmodk",
-	[FT_PATH_RANDOM] = "random", [FT_PATH_FIRSTFREE] = "firstfree",
-};
-
-const char *const ftsim_arb_names[FT_ARB_NR] = {
-	[FT_ARB_RANDOM] = "random", [FT_ARB_FIXED] = "fixed",
-};
-
-const char *const ftsim_inject_names[FT_INJECT_NR] = {
-	[FT_INJECT_ALL] = "all", [FT_INJECT_RANDOM] = "random",
-	[FT_INJECT_RANDOM_PRIME] = "random-prime",
-};
+/* The engine's policies are the spec's enums, in the same order. */
+static_assert((int)FT_PATH_NR == FTN_PATH_NR &&
+	      (int)FT_PATH_FIRSTFREE == (int)FATTREE_PATH_FIRSTFREE,
+	      "the engine's path choices are the spec's");
+static_assert((int)FT_ARB_NR == FTN_ARBITRATION_NR &&
+	      (int)FT_ARB_FIXED == (int)FATTREE_ARBITRATION_FIXED,
+	      "the engine's arbitrations are the spec's");
+static_assert((int)FT_INJECT_NR == FTN_INJECTION_NR &&
+	      (int)FT_INJECT_RANDOM_PRIME == (int)FATTREE_INJECTION_RANDOM_PRIME,
+	      "the engine's injections are the spec's");
 
 int ftsim_usage_err(const char *cmd, const char *fmt, ...)
 {

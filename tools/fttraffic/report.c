@@ -9,12 +9,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "ftnames.h"
 #include "report.h"
-
-static const char *const path_names[] = {
-	[FATTREE_PATH_CIRCUIT] = "circuit", [FATTREE_PATH_DMODK] = "dmodk",
-	[FATTREE_PATH_RANDOM] = "random", [FATTREE_PATH_FIRSTFREE] = "first-free",
-};
 
 uint64_t ftt_now_ns(void)
 {
@@ -109,8 +105,7 @@ void ftt_result_sum(struct ftt_result *r)
 
 static const char *path_name(uint32_t p)
 {
-	return p < sizeof(path_names) / sizeof(path_names[0]) && path_names[p] ?
-	       path_names[p] : "?";
+	return p < FTN_PATH_NR ? ftn_path_names[p] : "?";
 }
 
 static void fmt_ns(char *buf, size_t len, uint64_t ns)
