@@ -149,35 +149,22 @@ int ftd_circuits(struct ftnl *nl, const char *name, struct ftd_circuit **out)
 		    circuit_reply, sizeof(**out), (void **)out);
 }
 
-/* Every FATTREE_A_DEMAND_ENTRY of a dump message: one struct each (several
- * packed in one attribute are taken too), only 4-byte aligned.
- */
+static int demand_take(const void *e, void *arg)
+{
+	struct fattree_demand *d = grow_next(arg);
+
+	if (!d)
+		return -ENOMEM;
+	memcpy(d, e, sizeof(*d));
+	return 0;
+}
+
+/* A dump message's demand entries; a message without any is torn. */
 static int demand_reply(struct nl_msg *msg, void *arg)
 {
-	struct nlattr *tb[FATTREE_A_DEMAND_MAX + 1];
-	struct nlmsghdr *nlh = nlmsg_hdr(msg);
-	struct nlattr *a;
-	int rem, i, n, seen = 0;
+	long n = ftnl_each_demand(msg, demand_take, arg);
 
-	if (ftnl_parse(msg, tb, FATTREE_A_DEMAND_MAX) || !tb[FATTREE_A_DEMAND_ENTRY])
-		return -EPROTO;
-	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0),
-			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
-		if (nla_type(a) != FATTREE_A_DEMAND_ENTRY)
-			continue;
-		if (nla_len(a) % (int)sizeof(struct fattree_demand))
-			return -EPROTO;
-		n = nla_len(a) / (int)sizeof(struct fattree_demand);
-		for (i = 0; i < n; i++) {
-			struct fattree_demand *d = grow_next(arg);
-
-			if (!d)
-				return -ENOMEM;
-			memcpy(d, (const char *)nla_data(a) + i * sizeof(*d), sizeof(*d));
-			seen++;
-		}
-	}
-	return seen ? 0 : -EPROTO;
+	return n < 0 ? (int)n : n ? 0 : -EPROTO;
 }
 
 int ftd_demand(struct ftnl *nl, const char *name, struct fattree_demand **out)

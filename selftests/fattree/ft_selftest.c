@@ -447,31 +447,22 @@ int ft_circuits(struct ftnl *nl, const char *name, struct ft_circuit_info **out)
 		       ft_circuit_reply, sizeof(**out), (void **)out);
 }
 
-/* Every FATTREE_A_DEMAND_ENTRY of a dump message, one struct each. */
+static int ft_demand_take(const void *e, void *arg)
+{
+	struct fattree_demand *d = ft_acc_next(arg);
+
+	if (!d)
+		return -ENOMEM;
+	memcpy(d, e, sizeof(*d));
+	return 0;
+}
+
+/* A dump message's demand entries; a message without any is malformed. */
 static int ft_demand_reply(struct nl_msg *msg, void *arg)
 {
-	struct nlattr *tb[FATTREE_A_DEMAND_MAX + 1];
-	struct nlmsghdr *nlh = nlmsg_hdr(msg);
-	struct nlattr *a;
-	int rem, seen = 0;
+	long n = ftnl_each_demand(msg, ft_demand_take, arg);
 
-	if (ftnl_parse(msg, tb, FATTREE_A_DEMAND_MAX) || !tb[FATTREE_A_DEMAND_ENTRY])
-		return -EINVAL;
-	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0),
-			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
-		struct fattree_demand *d;
-
-		if (nla_type(a) != FATTREE_A_DEMAND_ENTRY)
-			continue;
-		if (nla_len(a) != sizeof(*d))
-			return -EINVAL;
-		d = ft_acc_next(arg);
-		if (!d)
-			return -ENOMEM;
-		memcpy(d, nla_data(a), sizeof(*d));
-		seen++;
-	}
-	return seen ? 0 : -EINVAL;
+	return n < 0 ? (int)n : n ? 0 : -EINVAL;
 }
 
 int ft_demand(struct ftnl *nl, const char *name, struct fattree_demand **out)

@@ -26,43 +26,42 @@ static struct demand_req {
 	uint32_t count;		/* watch: notifications to print, 0: no end */
 } dq;
 
+struct entries {
+	struct fattree_demand *e;
+	size_t n, cap;
+};
+
+static int entry_take(const void *e, void *arg)
+{
+	struct entries *v = arg;
+	struct fattree_demand *ne;
+
+	if (v->n == v->cap) {
+		v->cap = v->cap ? 2 * v->cap : 64;
+		ne = realloc(v->e, v->cap * ENTRY_SIZE);
+		if (!ne)
+			return -ENOMEM;
+		v->e = ne;
+	}
+	memcpy(&v->e[v->n++], e, ENTRY_SIZE);
+	return 0;
+}
+
 /*
- * The entries of every FATTREE_A_DEMAND_ENTRY attribute of @msg, copied
- * out (the array is only 4-byte aligned in the message). Returns the
+ * The demand entries of @msg, copied out into a new array. Returns the
  * number, or -EPROTO for a torn array, -ENOMEM.
  */
 static long demand_entries(struct nl_msg *msg, struct fattree_demand **out)
 {
-	struct nlmsghdr *nlh = nlmsg_hdr(msg);
-	struct fattree_demand *e = NULL, *ne;
-	struct nlattr *a;
-	size_t n = 0, k;
-	int rem, len;
+	struct entries v = { 0 };
+	long n = ftnl_each_demand(msg, entry_take, &v);
 
-	*out = NULL;
-	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0),
-			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
-		if (nla_type(a) != FATTREE_A_DEMAND_ENTRY)
-			continue;
-		len = nla_len(a);
-		if (len % (int)ENTRY_SIZE) {
-			free(e);
-			return -EPROTO;
-		}
-		k = (size_t)len / ENTRY_SIZE;
-		if (!k)
-			continue;
-		ne = realloc(e, (n + k) * ENTRY_SIZE);
-		if (!ne) {
-			free(e);
-			return -ENOMEM;
-		}
-		e = ne;
-		memcpy(e + n, nla_data(a), k * ENTRY_SIZE);
-		n += k;
+	if (n < 0) {
+		free(v.e);
+		v.e = NULL;
 	}
-	*out = e;
-	return (long)n;
+	*out = v.e;
+	return n;
 }
 
 static struct json_object *entry_json(const struct fattree_demand *e)

@@ -288,30 +288,23 @@ static int link_reply(struct nl_msg *msg, void *arg)
 	return 0;
 }
 
+static int demand_add(const void *entry, void *arg)
+{
+	const struct fattree_demand *e = entry;
+	struct mon_snap *s = arg;
+
+	s->pairs++;
+	s->backlog += e->backlog;
+	if (e->age > s->oldest)
+		s->oldest = e->age;
+	return 0;
+}
+
 static int demand_reply(struct nl_msg *msg, void *arg)
 {
-	struct nlmsghdr *nlh = nlmsg_hdr(msg);
-	struct mon_snap *s = arg;
-	struct fattree_demand e;
-	struct nlattr *a;
-	int rem, k, n;
+	long n = ftnl_each_demand(msg, demand_add, arg);
 
-	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0),
-			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
-		if (nla_type(a) != FATTREE_A_DEMAND_ENTRY)
-			continue;
-		if (nla_len(a) % (int)sizeof(e))
-			return -EPROTO;
-		n = nla_len(a) / (int)sizeof(e);
-		for (k = 0; k < n; k++) {
-			memcpy(&e, (const char *)nla_data(a) + (size_t)k * sizeof(e), sizeof(e));
-			s->pairs++;
-			s->backlog += e.backlog;
-			if (e.age > s->oldest)
-				s->oldest = e.age;
-		}
-	}
-	return 0;
+	return n < 0 ? (int)n : 0;
 }
 
 /* A counter's growth; a counter that went back was zeroed meanwhile. */

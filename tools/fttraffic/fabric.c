@@ -223,25 +223,20 @@ int ftt_circuits_count(struct ftnl *nl, const char *name, uint32_t *n)
 	return ftnl_transact(nl, msg, count_reply, n);
 }
 
+static int unserved_count(const void *e, void *arg)
+{
+	const struct fattree_demand *d = e;
+	uint32_t *n = arg;
+
+	*n += !d->circuit_lanes;
+	return 0;
+}
+
 static int unserved_reply(struct nl_msg *msg, void *arg)
 {
-	struct nlmsghdr *nlh = nlmsg_hdr(msg);
-	struct nlattr *a;
-	uint32_t *n = arg;
-	int rem;
+	long n = ftnl_each_demand(msg, unserved_count, arg);
 
-	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0),
-			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
-		const struct fattree_demand *d = nla_data(a);
-		uint32_t i, k;
-
-		if (nla_type(a) != FATTREE_A_DEMAND_ENTRY)
-			continue;
-		k = (uint32_t)nla_len(a) / sizeof(*d);
-		for (i = 0; i < k; i++)
-			*n += !d[i].circuit_lanes;
-	}
-	return 0;
+	return n < 0 ? (int)n : 0;
 }
 
 /* Pairs waiting with no circuit at all: what a scheduler has yet to serve. */

@@ -256,6 +256,37 @@ int ftnl_parse(struct nl_msg *msg, struct nlattr **tb, int maxattr)
 	return genlmsg_parse(nlmsg_hdr(msg), 0, tb, maxattr, NULL) ? -EINVAL : 0;
 }
 
+long ftnl_each_entry(struct nl_msg *msg, int type, size_t size,
+		     int (*fn)(const void *entry, void *arg), void *arg)
+{
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	_Alignas(8) unsigned char e[FTNL_ENTRY_MAX];
+	long seen = 0;
+	struct nlattr *a;
+	size_t len, k;
+	int rem, err;
+
+	if (!size || size > sizeof(e))
+		return -EINVAL;
+	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0),
+			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
+		if (nla_type(a) != type)
+			continue;
+		len = (size_t)nla_len(a);
+		if (len % size)
+			return -EPROTO;
+		for (k = 0; k < len; k += size) {
+			/* The array is only 4-byte aligned in the message. */
+			memcpy(e, (const char *)nla_data(a) + k, size);
+			err = fn(e, arg);
+			if (err < 0)
+				return err;
+			seen++;
+		}
+	}
+	return seen;
+}
+
 const char *ftnl_strerror(const struct ftnl *nl, int err)
 {
 	static char buf[384];

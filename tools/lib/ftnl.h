@@ -46,6 +46,20 @@ struct nl_msg *ftnl_batch(struct ftnl *nl, uint8_t cmd, int name_type, const cha
 /* Parse a reply's attributes against its attribute set. */
 int ftnl_parse(struct nl_msg *msg, struct nlattr **tb, int maxattr);
 
+/*
+ * The wire's arrays of structs (FATTREE_A_DEMAND_ENTRY in dumps):
+ * @fn(entry, arg) for each @size-byte entry of every top-level attribute
+ * @type of @msg, in order, one or several per attribute, each
+ * copied out to an aligned buffer first. Returns the number of entries,
+ * -EPROTO for an attribute that is not a whole number of entries, or
+ * @fn's first negative return. The typed form below fixes @type and @size.
+ */
+#define FTNL_ENTRY_MAX 256
+long ftnl_each_entry(struct nl_msg *msg, int type, size_t size,
+		     int (*fn)(const void *entry, void *arg), void *arg);
+#define ftnl_each_demand(msg, fn, arg) \
+	ftnl_each_entry(msg, FATTREE_A_DEMAND_ENTRY, sizeof(struct fattree_demand), fn, arg)
+
 /* "strerror: extended-ack message" for a failed transaction. */
 const char *ftnl_strerror(const struct ftnl *nl, int err);
 
