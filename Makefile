@@ -31,7 +31,7 @@ CC	?= gcc
 # The version, kept once: kmod/fattree.h's FATTREE_VERSION (a file of the
 # tree, not something install-deps brings).
 VERSION	:= $(shell sed -n 's/^\#define FATTREE_VERSION[[:space:]]*"\(.*\)"/\1/p' kmod/fattree.h)
-USER_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -O2 -g -Iuapi -Itools/lib \
+USER_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -O2 -g -Iuapi -Ilib \
 	       -D_GNU_SOURCE -DFT_VERSION='"$(VERSION)"' -MMD -MP
 # The libraries' flags come from pkg-config when a recipe expands them,
 # never when this file is read (recursive =, not :=): `make check` and
@@ -46,23 +46,25 @@ URING_LIBS   = $(shell pkg-config --libs liburing)
 
 # The engine core, compiled for userspace exactly as for the kernel.
 cflags-kmod/core       :=
-# Shared: the netlink client and the scheduling library.
-cflags-tools/lib        = $(NL_CFLAGS)
-cflags-daemon/sched    :=
+# The shared userspace libraries (lib/: the netlink client, numbers,
+# shapes and names; lib/sched: the scheduling library), on which the
+# daemon and the tools depend and which depend on nothing of theirs.
+cflags-lib              = $(NL_CFLAGS)
+cflags-lib/sched       :=
 cflags-tools/ftctl      = $(NL_CFLAGS) $(JSON_CFLAGS)
 cflags-daemon           = $(NL_CFLAGS) $(JSON_CFLAGS)
-cflags-tools/ftsim     := -Ikmod/core -Idaemon -pthread
+cflags-tools/ftsim     := -Ikmod/core -pthread
 cflags-tools/fttraffic  = -Ikmod/core $(NL_CFLAGS) $(ROUTE_CFLAGS) $(JSON_CFLAGS)
 cflags-tools/bench      = $(NL_CFLAGS) $(ROUTE_CFLAGS)
 
 # The userspace library every tool shares: durations and numbers, the
 # shape syntax, the pattern names, the spec's enum names (FTLIB_SRCS), and
 # the netlink layer.
-FTLIB_SRCS := tools/lib/ftunits.c tools/lib/ftshape.c tools/lib/ftpattern.c tools/lib/ftnames.c
-FTNL_SRCS  := tools/lib/ftnl.c $(FTLIB_SRCS)
+FTLIB_SRCS := lib/ftunits.c lib/ftshape.c lib/ftpattern.c lib/ftnames.c
+FTNL_SRCS  := lib/ftnl.c $(FTLIB_SRCS)
 FTCTL_SRCS := $(wildcard tools/ftctl/*.c) $(FTNL_SRCS)
 CORE_SRCS  := $(wildcard kmod/core/*.c)
-SCHED_SRCS := $(wildcard daemon/sched/*.c)
+SCHED_SRCS := $(wildcard lib/sched/*.c)
 FTSIM_SRCS := $(wildcard tools/ftsim/*.c) $(CORE_SRCS) $(SCHED_SRCS) $(FTLIB_SRCS)
 FATTREED_SRCS := $(wildcard daemon/*.c) $(SCHED_SRCS) $(CORE_SRCS) $(FTNL_SRCS)
 FTTRAFFIC_SRCS := $(wildcard tools/fttraffic/*.c) $(CORE_SRCS) $(FTNL_SRCS)
@@ -97,7 +99,7 @@ help:
 	@echo "make install-dkms  the module's source under /usr/src for dkms(8)"
 	@echo "make ynl      the kernel's YNL tool and netlink schema into build/ynl (make check does it)"
 	@echo "make ynl-gen  regenerate uapi/linux/fattree.h, kmod/netlink_gen.[ch] and"
-	@echo "              tools/lib/ftnames.[ch] from uapi/fattree.yaml with the kernel's"
+	@echo "              lib/ftnames.[ch] from uapi/fattree.yaml with the kernel's"
 	@echo "              ynl-gen-c (after changing the spec)"
 	@echo "make clean    remove build products"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fattreed's view of the kernel: the fabric's shape, free lanes (none on
- * failed links), circuits and demand over the fattree generic netlink family (tools/lib/ftnl.c),
+ * failed links), circuits and demand over the fattree generic netlink family (lib/ftnl.c),
  * and the "demand" multicast group that wakes the loop.
  */
 #include <errno.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Harness: the scheduling library (daemon/sched) on arbitrary request
+ * Harness: the scheduling library (lib/sched) on arbitrary request
  * sets, judged by its independent checker (ft_sched_check.c).
  *
  * A small fabric (now and then one level with more than 64 parents, so

@@ -29,8 +29,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "../../daemon/sched/ft_sched.h"
-#include "../../daemon/sched/ft_sched_check.h"
+#include "../../lib/sched/ft_sched.h"
+#include "../../lib/sched/ft_sched_check.h"
 #include "../../kmod/core/ft_rand.h"
 
 #define NPERM	64

@@ -3,8 +3,8 @@
 #ifndef FT_SCHED_TEST_UTIL_H
 #define FT_SCHED_TEST_UTIL_H
 
-#include "../../daemon/sched/ft_sched.h"
-#include "../../daemon/sched/ft_sched_check.h"
+#include "../../lib/sched/ft_sched.h"
+#include "../../lib/sched/ft_sched_check.h"
 #include "../../kmod/core/ft_rand.h"
 
 extern const u32 ones[FT_MAX_LEVELS];

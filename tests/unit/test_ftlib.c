@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The tools' shared library (tools/lib): one name per pattern and its
+ * The tools' shared library (lib): one name per pattern and its
  * old spellings, each tool's subset; one shape syntax, the colon word and
  * the words apart giving the same shape; numbers and lists.
  */
