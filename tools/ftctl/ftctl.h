@@ -83,6 +83,8 @@ extern const struct ftctl_cmd ftctl_cmd_demand;
 extern const struct ftctl_cmd ftctl_cmd_switch;
 extern const struct ftctl_cmd ftctl_cmd_monitor;
 
+/* fabric show's output of @name (NULL: every fabric); @what names the errors. */
+int ftctl_fabric_show(struct ftctl *ctl, const char *name, const char *what);
 /*
  * FABRIC_GET of one fabric: its levels, leaves and cycle (any may be
  * NULL). Prints the refusal and returns an exit code.
@@ -134,6 +136,8 @@ const char *ftctl_arg_value(const char *cmd, int argc, char **argv, int *i,
 /* The spec's enum names (ftn_*_names, FTN_*_NR) come from ftnames.h. */
 extern const char *const ftctl_onoff_names[];	/* "off", "on": 0, 1 */
 extern const unsigned int ftctl_n_onoff;
+/* @n numbers, comma-separated, into @buf (cut at @len). Returns @buf. */
+const char *ftctl_fmt_u32_list(const uint32_t *v, unsigned int n, char *buf, size_t len);
 /* Name of an enum value, "unknown(N)" when out of range. */
 const char *ftctl_enum_name(const char *const *names, unsigned int n,
 			    uint32_t v);

@@ -19,6 +19,19 @@ const char *const ftctl_onoff_names[] = { "off", "on" };
 
 const unsigned int ftctl_n_onoff = N_OF(ftctl_onoff_names);
 
+const char *ftctl_fmt_u32_list(const uint32_t *v, unsigned int n, char *buf,
+			       size_t len)
+{
+	size_t off = 0;
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%" PRIu32,
+					i ? "," : "", v[i]);
+	return buf;
+}
+
 int ftctl_usage_err(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;

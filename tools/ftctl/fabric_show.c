@@ -1,0 +1,697 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ftctl fabric show: a fabric's attributes, counters and store-and-forward
+ * state as the kernel reports them (FABRIC_GET), printed as text (shape,
+ * one line per level, counters) or JSON; and the lookup other objects use
+ * for a fabric's levels, leaves and cycle.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <json-c/json.h>
+
+#include "ftctl.h"
+#include "ftshape.h"
+#include "linux/fattree.h"
+
+#define MAXL		FTCTL_MAX_LEVELS
+
+/* Levels of a store-and-forward fabric's leveled network: 0..2h. */
+#define SAF_LEVELS	(2 * MAXL + 1)
+
+struct fab_info {
+	char name[64];
+	uint64_t v[FATTREE_A_FABRIC_MAX + 1];
+	bool has[FATTREE_A_FABRIC_MAX + 1];
+	uint32_t m[MAXL], w[MAXL], lanes[MAXL];
+	unsigned int nm, nw, nlanes;
+	uint64_t st[FATTREE_A_STATS_MAX + 1];
+	bool has_st[FATTREE_A_STATS_MAX + 1];
+	/* store-and-forward counters (FATTREE_A_FABRIC_SAF) */
+	bool saf;
+	uint64_t sv[FATTREE_A_SAF_MAX + 1];
+	bool has_sv[FATTREE_A_SAF_MAX + 1];
+	uint32_t lq[SAF_LEVELS], lmax[SAF_LEVELS];
+	uint64_t lsum[SAF_LEVELS];
+	unsigned int nl;
+};
+
+struct fab_list {
+	struct fab_info *v;
+	size_t n, cap;
+};
+
+static const bool fab_attr_u64[FATTREE_A_FABRIC_MAX + 1] = {
+	[FATTREE_A_FABRIC_PERIOD_NS] = true,
+	[FATTREE_A_FABRIC_SEED] = true,
+	[FATTREE_A_FABRIC_CYCLE] = true,
+};
+
+static const int fab_scalars[] = {
+	FATTREE_A_FABRIC_LEVELS, FATTREE_A_FABRIC_PROFILE,
+	FATTREE_A_FABRIC_PROFILE_BASE, FATTREE_A_FABRIC_PROFILE_ROOT,
+	FATTREE_A_FABRIC_PATH, FATTREE_A_FABRIC_INJECTION,
+	FATTREE_A_FABRIC_ARBITRATION, FATTREE_A_FABRIC_BACKLOG,
+	FATTREE_A_FABRIC_LEAVES, FATTREE_A_FABRIC_STEPS,
+	FATTREE_A_FABRIC_PERIOD_NS, FATTREE_A_FABRIC_SEED,
+	FATTREE_A_FABRIC_CYCLE, FATTREE_A_FABRIC_MODE, FATTREE_A_FABRIC_SAF_Q,
+	FATTREE_A_FABRIC_SAF_DISCIPLINE, FATTREE_A_FABRIC_SAF_GHOSTS,
+};
+
+static const char *const stat_names[FATTREE_A_STATS_MAX + 1] = {
+	[FATTREE_A_STATS_QUEUED] = "queued",
+	[FATTREE_A_STATS_OFFERED] = "offered",
+	[FATTREE_A_STATS_DELIVERED] = "delivered",
+	[FATTREE_A_STATS_BLOCKED] = "blocked",
+	[FATTREE_A_STATS_SYNTH_QUEUED] = "synth_queued",
+	[FATTREE_A_STATS_SYNTH_DELIVERED] = "synth_delivered",
+	[FATTREE_A_STATS_DRAINED_CYCLE] = "drained_cycle",
+	[FATTREE_A_STATS_CONTROL] = "control",
+	[FATTREE_A_STATS_OVERRUNS] = "overruns",
+	[FATTREE_A_STATS_CYCLE_NS] = "cycle_ns",
+	[FATTREE_A_STATS_RUN_NS] = "run_ns",
+	[FATTREE_A_STATS_FAILED_LINKS] = "failed_links",
+	[FATTREE_A_STATS_FAILURE_HELD] = "failure_held",
+	[FATTREE_A_STATS_CIRCUITS_CUT] = "circuits_cut",
+	[FATTREE_A_STATS_CIRCUITS] = "circuits",
+};
+
+/* The scalar store-and-forward counters, by name (JSON keys too). */
+static const char *const saf_names[FATTREE_A_SAF_MAX + 1] = {
+	[FATTREE_A_SAF_POOL] = "pool",
+	[FATTREE_A_SAF_STEPS] = "steps",
+	[FATTREE_A_SAF_BUSY_STEPS] = "busy_steps",
+	[FATTREE_A_SAF_BATCHES] = "batches",
+	[FATTREE_A_SAF_DELIVERED] = "delivered",
+	[FATTREE_A_SAF_HOPS] = "hops",
+	[FATTREE_A_SAF_GHOSTS] = "ghosts_sent",
+	[FATTREE_A_SAF_EOS] = "eos",
+	[FATTREE_A_SAF_FDELAYS] = "fdelays",
+	[FATTREE_A_SAF_EMPTY_WAITS] = "empty_waits",
+	[FATTREE_A_SAF_STALLS] = "stalls",
+	[FATTREE_A_SAF_RESCUES] = "rescues",
+	[FATTREE_A_SAF_POOL_FULL] = "pool_full",
+	[FATTREE_A_SAF_LATENCY_SUM] = "latency_sum",
+	[FATTREE_A_SAF_LATENCY_MAX] = "latency_max",
+	[FATTREE_A_SAF_QMAX] = "qmax",
+	[FATTREE_A_SAF_BATCH_PACKETS] = "packets",
+	[FATTREE_A_SAF_BATCH_DELIVERED] = "delivered",
+	[FATTREE_A_SAF_BATCH_STEPS] = "steps",
+	[FATTREE_A_SAF_BATCH_T] = "t",
+	[FATTREE_A_SAF_BATCH_CONGESTION] = "congestion",
+};
+
+static bool saf_u32(int a)
+{
+	return a == FATTREE_A_SAF_POOL || a == FATTREE_A_SAF_LATENCY_MAX ||
+	       a == FATTREE_A_SAF_QMAX || (a >= FATTREE_A_SAF_BATCH_PACKETS &&
+					   a <= FATTREE_A_SAF_BATCH_CONGESTION);
+}
+
+static void saf_parse(struct fab_info *f, struct nlattr *nest)
+{
+	struct nlattr *tb[FATTREE_A_SAF_MAX + 1];
+	uint32_t v32;
+	unsigned int k;
+	int a;
+
+	if (nla_parse_nested(tb, FATTREE_A_SAF_MAX, nest, NULL))
+		return;
+	f->saf = true;
+	for (a = 0; a <= FATTREE_A_SAF_MAX; a++) {
+		if (!saf_names[a])
+			continue;
+		if (saf_u32(a)) {
+			f->has_sv[a] = ftctl_nla_u32(tb[a], &v32);
+			f->sv[a] = v32;
+		} else {
+			f->has_sv[a] = ftctl_nla_u64(tb[a], &f->sv[a]);
+		}
+	}
+	f->has_sv[FATTREE_A_SAF_BATCH_DONE] = true;
+	f->sv[FATTREE_A_SAF_BATCH_DONE] = !!tb[FATTREE_A_SAF_BATCH_DONE];
+	f->nl = ftctl_nla_u32_array(tb[FATTREE_A_SAF_LEVEL_QUEUES], f->lq, SAF_LEVELS);
+	if (ftctl_nla_u32_array(tb[FATTREE_A_SAF_LEVEL_OCC_MAX], f->lmax, SAF_LEVELS) != f->nl)
+		f->nl = 0;
+	if (!tb[FATTREE_A_SAF_LEVEL_OCC_SUM] ||
+	    nla_len(tb[FATTREE_A_SAF_LEVEL_OCC_SUM]) != (int)(f->nl * sizeof(uint64_t)))
+		f->nl = 0;
+	else
+		for (k = 0; k < f->nl; k++)
+			memcpy(&f->lsum[k], (const char *)nla_data(tb[FATTREE_A_SAF_LEVEL_OCC_SUM]) +
+			       k * sizeof(uint64_t), sizeof(uint64_t));
+}
+
+static int fab_reply(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[FATTREE_A_FABRIC_MAX + 1];
+	struct nlattr *stb[FATTREE_A_STATS_MAX + 1];
+	struct fab_list *l = arg;
+	struct fab_info *f;
+	unsigned int i;
+	int a;
+
+	if (ftnl_parse(msg, tb, FATTREE_A_FABRIC_MAX))
+		return -EINVAL;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 8;
+		struct fab_info *v = realloc(l->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		l->v = v;
+		l->cap = cap;
+	}
+	f = &l->v[l->n++];
+	memset(f, 0, sizeof(*f));
+	ftctl_nla_str(tb[FATTREE_A_FABRIC_NAME], f->name, sizeof(f->name));
+	for (i = 0; i < FTCTL_ARRAY_SIZE(fab_scalars); i++) {
+		uint32_t v32 = 0;
+
+		a = fab_scalars[i];
+		if (fab_attr_u64[a])
+			f->has[a] = ftctl_nla_u64(tb[a], &f->v[a]);
+		else
+			f->has[a] = ftctl_nla_u32(tb[a], &v32);
+		if (f->has[a] && !fab_attr_u64[a])
+			f->v[a] = v32;
+	}
+	f->nm = ftctl_nla_u32_array(tb[FATTREE_A_FABRIC_DOWN], f->m, MAXL);
+	f->nw = ftctl_nla_u32_array(tb[FATTREE_A_FABRIC_UP], f->w, MAXL);
+	f->nlanes = ftctl_nla_u32_array(tb[FATTREE_A_FABRIC_LANES], f->lanes, MAXL);
+	if (tb[FATTREE_A_FABRIC_STATS] &&
+	    !nla_parse_nested(stb, FATTREE_A_STATS_MAX, tb[FATTREE_A_FABRIC_STATS],
+			      NULL))
+		for (a = 0; a <= FATTREE_A_STATS_MAX; a++)
+			if (stat_names[a])
+				f->has_st[a] = ftctl_nla_u64(stb[a], &f->st[a]);
+	if (tb[FATTREE_A_FABRIC_SAF])
+		saf_parse(f, tb[FATTREE_A_FABRIC_SAF]);
+	return 0;
+}
+
+/* Derived shape: per level counts, valid for levels 0..h. */
+struct shape {
+	unsigned int h;
+	bool lanes;		/* lanes known for every level */
+	uint64_t n;		/* leaves */
+	uint64_t mprod[MAXL + 1], wprod[MAXL + 1], nodes[MAXL + 1];
+	uint64_t switches, links;
+	char name[128];
+};
+
+static void fab_shape(const struct fab_info *f, struct shape *s)
+{
+	char mb[96], wb[96];
+	unsigned int i, h;
+	bool kary, bin;
+
+	memset(s, 0, sizeof(*s));
+	h = f->nm < f->nw ? f->nm : f->nw;
+	if (f->has[FATTREE_A_FABRIC_LEVELS] && f->v[FATTREE_A_FABRIC_LEVELS] < h)
+		h = (unsigned int)f->v[FATTREE_A_FABRIC_LEVELS];
+	for (i = 0; i < h; i++)
+		if (!f->m[i] || !f->w[i])
+			h = i;	/* a malformed reply: show what makes sense */
+	s->h = h;
+	s->lanes = f->nlanes >= h;
+	s->mprod[0] = s->wprod[0] = 1;
+	for (i = 1; i <= h; i++) {
+		s->mprod[i] = s->mprod[i - 1] * f->m[i - 1];
+		s->wprod[i] = s->wprod[i - 1] * f->w[i - 1];
+	}
+	s->n = s->mprod[h];
+	for (i = 0; i <= h; i++) {
+		s->nodes[i] = s->n / s->mprod[i] * s->wprod[i];
+		if (i)
+			s->switches += s->nodes[i];
+		if (i)	/* physical links between i-1 and i */
+			s->links += s->nodes[i - 1] * f->w[i - 1];
+	}
+	kary = h > 0;
+	bin = h > 0;
+	for (i = 0; i < h; i++) {
+		if (f->m[i] != f->m[0] || f->w[i] != (i ? f->m[0] : 1))
+			kary = false;
+		if (f->m[i] != 2 || f->w[i] != 1)
+			bin = false;
+	}
+	if (kary && f->m[0] > 1 && !bin)
+		snprintf(s->name, sizeof(s->name), "FT(%u,%" PRIu32 ")", h, f->m[0]);
+	else if (bin)
+		snprintf(s->name, sizeof(s->name), "binary fat-tree");
+	else
+		snprintf(s->name, sizeof(s->name), "XGFT(%u; %s; %s)", h,
+			 ftctl_fmt_u32_list(f->m, h, mb, sizeof(mb)),
+			 ftctl_fmt_u32_list(f->w, h, wb, sizeof(wb)));
+}
+
+/* Capacity of a level-i channel (0 <= i < h): W_i * w_(i+1) * lanes_(i+1). */
+static uint64_t chan_cap(const struct fab_info *f, const struct shape *s,
+			 unsigned int i)
+{
+	return s->wprod[i] * f->w[i] * f->lanes[i];
+}
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a ? a : 1;
+}
+
+static void print_ports(char *buf, size_t len, uint64_t ports,
+			const struct fab_info *f, const struct shape *s,
+			unsigned int lvl)
+{
+	if (!ports)
+		snprintf(buf, len, "0");
+	else if (s->lanes)
+		snprintf(buf, len, "%" PRIu64 " x %" PRIu32 " lane%s", ports,
+			 f->lanes[lvl - 1], f->lanes[lvl - 1] == 1 ? "" : "s");
+	else
+		snprintf(buf, len, "%" PRIu64, ports);
+}
+
+/* "up 2", "top 3", "down 1", "sink" or "source": level @k of 0..2h. */
+static void saf_level_name(char *buf, size_t len, unsigned int k,
+			   unsigned int h)
+{
+	if (!k)
+		snprintf(buf, len, "sources");
+	else if (k < h)
+		snprintf(buf, len, "up %u", k);
+	else if (k == h)
+		snprintf(buf, len, "top %u", k);
+	else if (k < 2 * h)
+		snprintf(buf, len, "down %u", 2 * h - k);
+	else
+		snprintf(buf, len, "sinks");
+}
+
+static double saf_mean(const struct fab_info *f, unsigned int k)
+{
+	uint64_t busy = f->sv[FATTREE_A_SAF_BUSY_STEPS];
+
+	return f->lq[k] && busy ? (double)f->lsum[k] / ((double)f->lq[k] * busy) : 0;
+}
+
+static unsigned int lg_ceil(uint64_t x)
+{
+	unsigned int l = 0;
+
+	while (l < 64 && (UINT64_C(1) << l) < x)
+		l++;
+	return l;
+}
+
+/* T / (c + L + lg N) of the last batch, or a negative number. */
+static double saf_ratio(const struct fab_info *f, unsigned int h)
+{
+	const uint64_t *v = f->sv;
+	uint64_t den;
+
+	if (!v[FATTREE_A_SAF_BATCH_DONE] || !v[FATTREE_A_SAF_BATCH_PACKETS])
+		return -1;
+	den = v[FATTREE_A_SAF_BATCH_CONGESTION] + 2 * h +
+	      lg_ceil(v[FATTREE_A_SAF_BATCH_PACKETS]);
+	return den ? (double)v[FATTREE_A_SAF_BATCH_T] / den : -1;
+}
+
+static void saf_print_text(const struct fab_info *f, unsigned int h)
+{
+	const uint64_t *v = f->sv;
+	char b[32];
+	double r = saf_ratio(f, h);
+	unsigned int k;
+
+	printf("  saf     batches %" PRIu64 "  steps %" PRIu64 " (busy %" PRIu64 ")  delivered %" PRIu64
+	       "  hops %" PRIu64 "  ghosts %" PRIu64 "  eos %" PRIu64 "\n",
+	       v[FATTREE_A_SAF_BATCHES], v[FATTREE_A_SAF_STEPS], v[FATTREE_A_SAF_BUSY_STEPS],
+	       v[FATTREE_A_SAF_DELIVERED], v[FATTREE_A_SAF_HOPS], v[FATTREE_A_SAF_GHOSTS],
+	       v[FATTREE_A_SAF_EOS]);
+	printf("          f-delays %" PRIu64 "  empty waits %" PRIu64 "  stalls %" PRIu64
+	       "  rescues %" PRIu64 "  pool %" PRIu64 " (full %" PRIu64 " times)\n",
+	       v[FATTREE_A_SAF_FDELAYS], v[FATTREE_A_SAF_EMPTY_WAITS], v[FATTREE_A_SAF_STALLS],
+	       v[FATTREE_A_SAF_RESCUES], v[FATTREE_A_SAF_POOL], v[FATTREE_A_SAF_POOL_FULL]);
+	printf("          steps to deliver: mean %.2f, max %" PRIu64 "  max queue %" PRIu64,
+	       v[FATTREE_A_SAF_DELIVERED] ? (double)v[FATTREE_A_SAF_LATENCY_SUM] /
+	       v[FATTREE_A_SAF_DELIVERED] : 0.0, v[FATTREE_A_SAF_LATENCY_MAX],
+	       v[FATTREE_A_SAF_QMAX]);
+	if (f->has[FATTREE_A_FABRIC_SAF_Q])
+		printf(" (q %" PRIu64 ")", f->v[FATTREE_A_FABRIC_SAF_Q]);
+	printf("\n");
+	printf("  batch   %" PRIu64 " packets, %" PRIu64 " delivered, %" PRIu64 " steps run",
+	       v[FATTREE_A_SAF_BATCH_PACKETS], v[FATTREE_A_SAF_BATCH_DELIVERED],
+	       v[FATTREE_A_SAF_BATCH_STEPS]);
+	if (v[FATTREE_A_SAF_BATCH_DONE])
+		printf(", done: T %" PRIu64, v[FATTREE_A_SAF_BATCH_T]);
+	printf(", congestion c %" PRIu64, v[FATTREE_A_SAF_BATCH_CONGESTION]);
+	if (r >= 0)
+		printf(", T/(c+L+lg N) %.2f (L %u)", r, 2 * h);
+	printf("\n");
+	if (!f->nl)
+		return;
+	printf("  queues  %-8s %9s %4s %7s\n", "level", "queues", "max", "mean");
+	for (k = 0; k < f->nl; k++) {
+		if (!f->lq[k])
+			continue;
+		saf_level_name(b, sizeof(b), k, h);
+		printf("          %-8s %9" PRIu32 " %4" PRIu32 " %7.3f\n", b, f->lq[k],
+		       f->lmax[k], saf_mean(f, k));
+	}
+}
+
+static void fab_print_text(const struct fab_info *f)
+{
+	char b1[96], b2[96], b3[64];
+	struct shape s;
+	unsigned int i;
+	int a;
+
+	fab_shape(f, &s);
+	printf("fabric %s: %s: %" PRIu64 " leaves, %" PRIu64 " switches, %u level%s, %" PRIu64 " links\n",
+	       f->name, s.name, f->has[FATTREE_A_FABRIC_LEAVES] ?
+	       f->v[FATTREE_A_FABRIC_LEAVES] : s.n, s.switches, s.h,
+	       s.h == 1 ? "" : "s", s.links);
+	printf("  shape   m %s  w %s", ftctl_fmt_u32_list(f->m, s.h, b1, sizeof(b1)),
+	       ftctl_fmt_u32_list(f->w, s.h, b2, sizeof(b2)));
+	if (f->nlanes)
+		printf("  lanes %s", ftctl_fmt_u32_list(f->lanes, f->nlanes, b1, sizeof(b1)));
+	if (f->has[FATTREE_A_FABRIC_PROFILE])
+		printf("  profile %s", ftctl_enum_name(ftn_profile_names, FTN_PROFILE_NR,
+							(uint32_t)f->v[FATTREE_A_FABRIC_PROFILE]));
+	if (f->has[FATTREE_A_FABRIC_PROFILE_BASE])
+		printf(" base %" PRIu64, f->v[FATTREE_A_FABRIC_PROFILE_BASE]);
+	if (f->has[FATTREE_A_FABRIC_PROFILE_ROOT])
+		printf(" root %" PRIu64, f->v[FATTREE_A_FABRIC_PROFILE_ROOT]);
+	printf("\n  policy ");
+	if (f->has[FATTREE_A_FABRIC_PATH])
+		printf(" path %s", ftctl_enum_name(ftn_path_names, FTN_PATH_NR,
+						   (uint32_t)f->v[FATTREE_A_FABRIC_PATH]));
+	if (f->has[FATTREE_A_FABRIC_INJECTION])
+		printf("  injection %s", ftctl_enum_name(ftn_injection_names,
+							 FTN_INJECTION_NR,
+							 (uint32_t)f->v[FATTREE_A_FABRIC_INJECTION]));
+	if (f->has[FATTREE_A_FABRIC_ARBITRATION])
+		printf("  arbitration %s", ftctl_enum_name(ftn_arbitration_names,
+							   FTN_ARBITRATION_NR,
+							   (uint32_t)f->v[FATTREE_A_FABRIC_ARBITRATION]));
+	if (f->saf) {
+		printf("\n  mode     store-and-forward");
+		if (f->has[FATTREE_A_FABRIC_SAF_Q])
+			printf("  q %" PRIu64, f->v[FATTREE_A_FABRIC_SAF_Q]);
+		if (f->has[FATTREE_A_FABRIC_SAF_DISCIPLINE])
+			printf("  discipline %s",
+			       ftctl_enum_name(ftn_saf_discipline_names, FTN_SAF_DISCIPLINE_NR,
+					       (uint32_t)f->v[FATTREE_A_FABRIC_SAF_DISCIPLINE]));
+		if (f->has[FATTREE_A_FABRIC_SAF_GHOSTS])
+			printf("  ghosts %s",
+			       ftctl_enum_name(ftctl_onoff_names, ftctl_n_onoff,
+					       (uint32_t)f->v[FATTREE_A_FABRIC_SAF_GHOSTS]));
+	}
+	printf("\n  engine ");
+	if (f->has[FATTREE_A_FABRIC_PERIOD_NS])
+		printf(" period %s", ftctl_fmt_period(f->v[FATTREE_A_FABRIC_PERIOD_NS],
+						      b3, sizeof(b3)));
+	if (f->has[FATTREE_A_FABRIC_CYCLE])
+		printf("  cycle %" PRIu64, f->v[FATTREE_A_FABRIC_CYCLE]);
+	if (f->has[FATTREE_A_FABRIC_BACKLOG])
+		printf("  backlog %" PRIu64, f->v[FATTREE_A_FABRIC_BACKLOG]);
+	if (f->has[FATTREE_A_FABRIC_SEED])
+		printf("  seed %" PRIu64, f->v[FATTREE_A_FABRIC_SEED]);
+	printf("\n");
+
+	/* The tree from the top; channels above each level's subtrees. */
+	for (i = s.h + 1; i-- > 0;) {
+		char line[256];
+		int n;
+
+		print_ports(b1, sizeof(b1), i < s.h ? f->w[i] : 0, f, &s, i + 1);
+		if (i)
+			print_ports(b2, sizeof(b2), f->m[i - 1], f, &s, i);
+		else
+			snprintf(b2, sizeof(b2), "-");
+		n = snprintf(line, sizeof(line), "  level %-2u %7" PRIu64 " %-8s  up %-14s down %-14s",
+			     i, s.nodes[i], !i ? "leaves" : s.nodes[i] == 1 ?
+			     "switch" : "switches", b1, b2);
+		if (i < s.h && s.lanes && n > 0 && (size_t)n < sizeof(line)) {
+			uint64_t cap = chan_cap(f, &s, i), below = s.mprod[i];
+			uint64_t g = gcd64(cap, below);
+
+			n += snprintf(line + n, sizeof(line) - (size_t)n,
+				      " %" PRIu64 " channel%s of %" PRIu64 " lea%s, capacity %" PRIu64,
+				      s.n / below, s.n / below == 1 ? "" : "s", below,
+				      below == 1 ? "f" : "ves", cap);
+			if (cap < below && n > 0 && (size_t)n < sizeof(line))
+				snprintf(line + n, sizeof(line) - (size_t)n,
+					 " (oversubscribed %" PRIu64 ":%" PRIu64 ")",
+					 below / g, cap / g);
+		}
+		/* no trailing blanks */
+		n = (int)strlen(line);
+		while (n > 0 && line[n - 1] == ' ')
+			line[--n] = '\0';
+		printf("%s\n", line);
+	}
+
+	a = 0;
+	for (i = 0; i <= FATTREE_A_STATS_MAX; i++) {
+		if (!f->has_st[i])
+			continue;
+		if (a % 6 == 0)
+			printf(a ? "\n         " : "  stats  ");
+		printf(" %s %" PRIu64, stat_names[i], f->st[i]);
+		a++;
+	}
+	if (a)
+		printf("\n");
+	if (f->saf)
+		saf_print_text(f, s.h);
+}
+
+static void jadd_u64(struct json_object *o, const char *k, uint64_t v)
+{
+	json_object_object_add(o, k, json_object_new_uint64(v));
+}
+
+static struct json_object *jarray_u32(const uint32_t *v, unsigned int n)
+{
+	struct json_object *a = json_object_new_array();
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		json_object_array_add(a, json_object_new_uint64(v[i]));
+	return a;
+}
+
+static struct json_object *saf_json(const struct fab_info *f, unsigned int h)
+{
+	struct json_object *o = json_object_new_object(), *b, *lv, *arr;
+	char name[32];
+	unsigned int k;
+	double r;
+	int a;
+
+	if (f->has[FATTREE_A_FABRIC_SAF_Q])
+		jadd_u64(o, "q", f->v[FATTREE_A_FABRIC_SAF_Q]);
+	if (f->has[FATTREE_A_FABRIC_SAF_DISCIPLINE])
+		json_object_object_add(o, "discipline",
+				       json_object_new_string(ftctl_enum_name(ftn_saf_discipline_names,
+									      FTN_SAF_DISCIPLINE_NR,
+									      (uint32_t)f->v[FATTREE_A_FABRIC_SAF_DISCIPLINE])));
+	if (f->has[FATTREE_A_FABRIC_SAF_GHOSTS])
+		json_object_object_add(o, "ghosts",
+				       json_object_new_boolean(f->v[FATTREE_A_FABRIC_SAF_GHOSTS] != 0));
+	for (a = 0; a < FATTREE_A_SAF_BATCH_PACKETS; a++)
+		if (saf_names[a] && f->has_sv[a])
+			jadd_u64(o, saf_names[a], f->sv[a]);
+	json_object_object_add(o, "latency_mean",
+			       json_object_new_double(f->sv[FATTREE_A_SAF_DELIVERED] ?
+						      (double)f->sv[FATTREE_A_SAF_LATENCY_SUM] /
+						      f->sv[FATTREE_A_SAF_DELIVERED] : 0.0));
+	b = json_object_new_object();
+	for (a = FATTREE_A_SAF_BATCH_PACKETS; a <= FATTREE_A_SAF_BATCH_CONGESTION; a++)
+		if (f->has_sv[a])
+			jadd_u64(b, saf_names[a], f->sv[a]);
+	json_object_object_add(b, "done",
+			       json_object_new_boolean(f->sv[FATTREE_A_SAF_BATCH_DONE] != 0));
+	jadd_u64(b, "depth", 2 * h);
+	r = saf_ratio(f, h);
+	json_object_object_add(b, "t_over_c_l_lgn", r >= 0 ? json_object_new_double(r) : NULL);
+	json_object_object_add(o, "batch", b);
+	arr = json_object_new_array();
+	for (k = 0; k < f->nl; k++) {
+		lv = json_object_new_object();
+		jadd_u64(lv, "level", k);
+		saf_level_name(name, sizeof(name), k, h);
+		json_object_object_add(lv, "name", json_object_new_string(name));
+		jadd_u64(lv, "queues", f->lq[k]);
+		jadd_u64(lv, "occupancy_max", f->lmax[k]);
+		json_object_object_add(lv, "occupancy_mean",
+				       json_object_new_double(saf_mean(f, k)));
+		json_object_array_add(arr, lv);
+	}
+	json_object_object_add(o, "levels", arr);
+	return o;
+}
+
+static struct json_object *fab_json(const struct fab_info *f)
+{
+	struct json_object *o = json_object_new_object(), *tree, *lv, *st;
+	static const struct {
+		int attr;
+		const char *key;
+		const char *const *names;
+		unsigned int n;
+	} scalars[] = {
+		{ FATTREE_A_FABRIC_PROFILE, "profile", ftn_profile_names, FTN_PROFILE_NR },
+		{ FATTREE_A_FABRIC_PROFILE_BASE, "profile_base", NULL, 0 },
+		{ FATTREE_A_FABRIC_PROFILE_ROOT, "profile_root", NULL, 0 },
+		{ FATTREE_A_FABRIC_PATH, "path", ftn_path_names, FTN_PATH_NR },
+		{ FATTREE_A_FABRIC_INJECTION, "injection", ftn_injection_names,
+		  FTN_INJECTION_NR },
+		{ FATTREE_A_FABRIC_ARBITRATION, "arbitration", ftn_arbitration_names,
+		  FTN_ARBITRATION_NR },
+		{ FATTREE_A_FABRIC_PERIOD_NS, "period_ns", NULL, 0 },
+		{ FATTREE_A_FABRIC_BACKLOG, "backlog", NULL, 0 },
+		{ FATTREE_A_FABRIC_SEED, "seed", NULL, 0 },
+		{ FATTREE_A_FABRIC_CYCLE, "cycle", NULL, 0 },
+	};
+	struct shape s;
+	unsigned int i;
+
+	fab_shape(f, &s);
+	json_object_object_add(o, "name", json_object_new_string(f->name));
+	json_object_object_add(o, "shape", json_object_new_string(s.name));
+	jadd_u64(o, "levels", s.h);
+	jadd_u64(o, "leaves", f->has[FATTREE_A_FABRIC_LEAVES] ?
+		 f->v[FATTREE_A_FABRIC_LEAVES] : s.n);
+	jadd_u64(o, "switches", s.switches);
+	jadd_u64(o, "links", s.links);
+	json_object_object_add(o, "down", jarray_u32(f->m, f->nm));
+	json_object_object_add(o, "up", jarray_u32(f->w, f->nw));
+	json_object_object_add(o, "lanes", jarray_u32(f->lanes, f->nlanes));
+	for (i = 0; i < FTCTL_ARRAY_SIZE(scalars); i++) {
+		uint64_t v = f->v[scalars[i].attr];
+
+		if (!f->has[scalars[i].attr])
+			continue;
+		if (scalars[i].names)
+			json_object_object_add(o, scalars[i].key,
+					       json_object_new_string(ftctl_enum_name(scalars[i].names,
+										      scalars[i].n,
+										      (uint32_t)v)));
+		else
+			jadd_u64(o, scalars[i].key, v);
+	}
+	tree = json_object_new_array();
+	for (i = s.h + 1; i-- > 0;) {
+		lv = json_object_new_object();
+		jadd_u64(lv, "level", i);
+		jadd_u64(lv, "nodes", s.nodes[i]);
+		jadd_u64(lv, "up_ports", i < s.h ? f->w[i] : 0);
+		if (i < s.h && s.lanes)
+			jadd_u64(lv, "up_lanes", f->lanes[i]);
+		jadd_u64(lv, "down_ports", i ? f->m[i - 1] : 0);
+		if (i && s.lanes)
+			jadd_u64(lv, "down_lanes", f->lanes[i - 1]);
+		if (i < s.h) {
+			jadd_u64(lv, "channels", s.n / s.mprod[i]);
+			jadd_u64(lv, "leaves_below", s.mprod[i]);
+			if (s.lanes)
+				jadd_u64(lv, "channel_capacity", chan_cap(f, &s, i));
+		}
+		json_object_array_add(tree, lv);
+	}
+	json_object_object_add(o, "tree", tree);
+	st = json_object_new_object();
+	for (i = 0; i <= FATTREE_A_STATS_MAX; i++)
+		if (f->has_st[i])
+			jadd_u64(st, stat_names[i], f->st[i]);
+	json_object_object_add(o, "stats", st);
+	if (f->has[FATTREE_A_FABRIC_MODE])
+		json_object_object_add(o, "mode",
+				       json_object_new_string(ftctl_enum_name(ftn_mode_names,
+									      FTN_MODE_NR,
+									      (uint32_t)f->v[FATTREE_A_FABRIC_MODE])));
+	if (f->saf)
+		json_object_object_add(o, "saf", saf_json(f, s.h));
+	return o;
+}
+
+/* FABRIC_GET of @name, or a dump when it is NULL. */
+static int fab_get(struct ftctl *ctl, const char *name, const char *what,
+		   struct fab_list *l)
+{
+	struct ftctl_req r;
+
+	if (!ftctl_req_init(ctl, &r, FATTREE_CMD_FABRIC_GET, name ? 0 : NLM_F_DUMP, 0))
+		return ftctl_fail(ctl, what, -ENOMEM);
+	if (name && FTCTL_PUT_STR(&r, FATTREE_A_FABRIC_NAME, name,
+				  "fabric name %s", name)) {
+		ftctl_req_free(&r);
+		return ftctl_fail(ctl, what, -EMSGSIZE);
+	}
+	return ftctl_req_run(ctl, &r, what, fab_reply, l);
+}
+
+int ftctl_fabric_lookup(struct ftctl *ctl, const char *name, const char *what,
+			uint32_t *levels, uint32_t *leaves, uint64_t *cycle)
+{
+	struct fab_list l = { 0 };
+	const struct fab_info *f;
+	int rc;
+
+	rc = fab_get(ctl, name, what, &l);
+	if (!rc && (l.n != 1 || !l.v[0].has[FATTREE_A_FABRIC_LEVELS] ||
+		    !l.v[0].has[FATTREE_A_FABRIC_LEAVES] ||
+		    !l.v[0].has[FATTREE_A_FABRIC_CYCLE]))
+		rc = ftctl_fail(ctl, what, -EPROTO);
+	if (!rc) {
+		f = &l.v[0];
+		if (levels)
+			*levels = (uint32_t)f->v[FATTREE_A_FABRIC_LEVELS];
+		if (leaves)
+			*leaves = (uint32_t)f->v[FATTREE_A_FABRIC_LEAVES];
+		if (cycle)
+			*cycle = f->v[FATTREE_A_FABRIC_CYCLE];
+	}
+	free(l.v);
+	return rc;
+}
+
+int ftctl_fabric_show(struct ftctl *ctl, const char *name, const char *what)
+{
+	struct fab_list l = { 0 };
+	struct json_object *arr;
+	size_t i;
+	int rc;
+
+	rc = fab_get(ctl, name, what, &l);
+	if (rc) {
+		free(l.v);
+		return rc;
+	}
+	if (ctl->json) {
+		arr = json_object_new_array();
+		for (i = 0; i < l.n; i++)
+			json_object_array_add(arr, fab_json(&l.v[i]));
+		ftctl_json_print(arr);
+		json_object_put(arr);
+	} else {
+		for (i = 0; i < l.n; i++) {
+			if (i)
+				printf("\n");
+			fab_print_text(&l.v[i]);
+		}
+	}
+	free(l.v);
+	return FTCTL_EXIT_OK;
+}
