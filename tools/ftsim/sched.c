@@ -904,157 +904,190 @@ static void append(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * Each claim below checks one statement of seed 002 on this run's sizes
+ * and fills @c; it returns 1, or 0 when the run cannot test it. @loc
+ * holds the @nloc local algorithms the run has.
+ */
+
+/* Level-wise's mean above every local algorithm's, at every size. */
+static u32 claim_lw_mean(const struct sched_args *a, const struct size_res *res,
+			 const int *loc, u32 nloc, struct claim *c)
+{
+	u32 i, j;
+
+	*c = (struct claim){ .text = "level-wise mean above the local means at every size",
+			     .holds = true };
+	for (i = 0; i < a->nsizes; i++)
+		for (j = 0; j < nloc; j++)
+			if (res[i].a[FT_SCHED_LEVELWISE].ratio.mean <=
+			    res[i].a[loc[j]].ratio.mean) {
+				c->holds = false;
+				append(c->detail, sizeof(c->detail), "%s%s vs %s",
+				       c->detail[0] ? "; " : "", res[i].sh.desc,
+				       ft_sched_algo_name(loc[j]));
+			}
+	return 1;
+}
+
+/* Level-wise's worst trial above the local algorithms' best, at every size. */
+static u32 claim_lw_min(const struct sched_args *a, const struct size_res *res,
+			const int *loc, u32 nloc, struct claim *c)
+{
+	u32 i, j;
+
+	*c = (struct claim){ .text = "level-wise minimum above the local maximum at every size",
+			     .holds = true };
+	for (i = 0; i < a->nsizes; i++) {
+		double lmax = 0;
+
+		for (j = 0; j < nloc; j++)
+			if (res[i].a[loc[j]].ratio.max > lmax)
+				lmax = res[i].a[loc[j]].ratio.max;
+		if (res[i].a[FT_SCHED_LEVELWISE].ratio.min <= lmax) {
+			c->holds = false;
+			append(c->detail, sizeof(c->detail), "%s%s (%.1f %% <= %.1f %%)",
+			       c->detail[0] ? "; " : "", res[i].sh.desc,
+			       res[i].a[FT_SCHED_LEVELWISE].ratio.min, lmax);
+		}
+	}
+	return 1;
+}
+
+/* Algorithm @b's means within the paper's range for it, at every size. */
+static u32 claim_paper_range(const struct sched_args *a, const struct size_res *res,
+			     int b, struct claim *c)
+{
+	char outside[400];
+	u32 i, in = 0;
+	int lo, hi;
+
+	if (!has_algo(a, b) || !paper_range(a, b, &lo, &hi))
+		return 0;
+	*c = (struct claim){
+		.text = b == FT_SCHED_LEVELWISE ? "level-wise means within 78-95 %" :
+			b == FT_SCHED_LOCAL_GREEDY ? "local-greedy means within 45-70 %" :
+			"local-random means within 45-70 %",
+	};
+	outside[0] = '\0';
+	for (i = 0; i < a->nsizes; i++) {
+		double m = res[i].a[b].ratio.mean;
+
+		if (m >= lo && m <= hi) {
+			in++;
+			continue;
+		}
+		append(outside, sizeof(outside), "%s%s %.1f %%",
+		       outside[0] ? "; " : "", res[i].sh.desc, m);
+	}
+	c->holds = in == a->nsizes;
+	snprintf(c->detail, sizeof(c->detail), "%u of %u sizes%s%s",
+		 in, a->nsizes, outside[0] ? "; outside: " : "", outside);
+	return 1;
+}
+
+/* A local algorithm's mean falls with more levels, at equal leaf counts. */
+static u32 claim_local_depth(const struct sched_args *a, const struct size_res *res,
+			     int algo, struct claim *c)
+{
+	u32 compared = 0, i, k;
+
+	*c = (struct claim){
+		.text = algo == FT_SCHED_LOCAL_GREEDY ?
+			"local-greedy mean falls with more levels at equal N" :
+			"local-random mean falls with more levels at equal N",
+		.holds = true,
+	};
+	for (i = 0; i < a->nsizes; i++)
+		for (k = 0; k < a->nsizes; k++) {
+			if (res[k].sh.n != res[i].sh.n || res[k].l <= res[i].l)
+				continue;
+			compared++;
+			if (res[k].a[algo].ratio.mean >= res[i].a[algo].ratio.mean) {
+				c->holds = false;
+				append(c->detail, sizeof(c->detail), "%s%s %.1f %% >= %s %.1f %%",
+				       c->detail[0] ? "; " : "", res[k].sh.desc,
+				       res[k].a[algo].ratio.mean, res[i].sh.desc,
+				       res[i].a[algo].ratio.mean);
+			}
+		}
+	return compared ? 1 : 0;
+}
+
+/* Level-wise's spread shrinks with size, at each depth. */
+static u32 claim_lw_spread(const struct sched_args *a, const struct size_res *res,
+			   struct claim *c)
+{
+	u32 compared = 0, i, k;
+
+	*c = (struct claim){ .text = "level-wise spread (stddev) shrinks with N at each depth",
+			     .holds = true };
+	for (i = 0; i < a->nsizes; i++) {
+		const struct ftsim_stat *si = &res[i].a[FT_SCHED_LEVELWISE].ratio;
+
+		for (k = 0; k < a->nsizes; k++) {
+			const struct ftsim_stat *sk = &res[k].a[FT_SCHED_LEVELWISE].ratio;
+
+			if (res[k].l != res[i].l || res[k].sh.n <= res[i].sh.n)
+				continue;
+			compared++;
+			if (ftsim_stat_stddev(sk) >= ftsim_stat_stddev(si)) {
+				c->holds = false;
+				append(c->detail, sizeof(c->detail), "%s%s %.2f >= %s %.2f",
+				       c->detail[0] ? "; " : "", res[k].sh.desc,
+				       ftsim_stat_stddev(sk), res[i].sh.desc,
+				       ftsim_stat_stddev(si));
+			}
+		}
+	}
+	return compared ? 1 : 0;
+}
+
+/* Optimal (ours, not the paper's) grants every permutation in full. */
+static u32 claim_optimal_full(const struct sched_args *a, const struct size_res *res,
+			      struct claim *c)
+{
+	u64 full = 0, trials = 0;
+	u32 i;
+
+	for (i = 0; i < a->nsizes; i++) {
+		full += res[i].a[FT_SCHED_OPTIMAL].full;
+		trials += a->trials;
+	}
+	*c = (struct claim){ .text = "optimal (not in the paper) grants every permutation in full",
+			     .holds = full == trials };
+	snprintf(c->detail, sizeof(c->detail), "%" PRIu64 " of %" PRIu64 " permutations",
+		 full, trials);
+	return 1;
+}
+
+/* The claims this run can test (permutations only), in the order printed. */
 static u32 claims(const struct sched_args *a, const struct size_res *res,
 		  struct claim *c)
 {
 	static const int locals[2] = { FT_SCHED_LOCAL_GREEDY,
 				       FT_SCHED_LOCAL_RANDOM };
 	bool lw = has_algo(a, FT_SCHED_LEVELWISE);
-	char outside[400];
-	u32 nc = 0, i, j, in, nloc = 0;
-	int loc[2], b, lo, hi;
+	u32 nc = 0, j, nloc = 0;
+	int loc[2], b;
 
 	for (b = 0; b < 2; b++)
 		if (has_algo(a, locals[b]))
 			loc[nloc++] = locals[b];
 	if (a->pattern != PAT_PERMUTATION)
 		return 0;
-
 	if (lw && nloc) {
-		c[nc] = (struct claim){ .text = "level-wise mean above the local means at every size",
-					.holds = true };
-		for (i = 0; i < a->nsizes; i++)
-			for (j = 0; j < nloc; j++)
-				if (res[i].a[FT_SCHED_LEVELWISE].ratio.mean <=
-				    res[i].a[loc[j]].ratio.mean) {
-					c[nc].holds = false;
-					append(c[nc].detail, sizeof(c[nc].detail),
-					       "%s%s vs %s", c[nc].detail[0] ? "; " : "",
-					       res[i].sh.desc, ft_sched_algo_name(loc[j]));
-				}
-		nc++;
-		c[nc] = (struct claim){ .text = "level-wise minimum above the local maximum at every size",
-					.holds = true };
-		for (i = 0; i < a->nsizes; i++) {
-			double lmax = 0;
-
-			for (j = 0; j < nloc; j++)
-				if (res[i].a[loc[j]].ratio.max > lmax)
-					lmax = res[i].a[loc[j]].ratio.max;
-			if (res[i].a[FT_SCHED_LEVELWISE].ratio.min <= lmax) {
-				c[nc].holds = false;
-				append(c[nc].detail, sizeof(c[nc].detail),
-				       "%s%s (%.1f %% <= %.1f %%)",
-				       c[nc].detail[0] ? "; " : "", res[i].sh.desc,
-				       res[i].a[FT_SCHED_LEVELWISE].ratio.min, lmax);
-			}
-		}
-		nc++;
+		nc += claim_lw_mean(a, res, loc, nloc, &c[nc]);
+		nc += claim_lw_min(a, res, loc, nloc, &c[nc]);
 	}
-	for (b = 0; b < FT_SCHED_NALGOS; b++) {
-		if (!has_algo(a, b) || !paper_range(a, b, &lo, &hi))
-			continue;
-		c[nc] = (struct claim){
-			.text = b == FT_SCHED_LEVELWISE ?
-				"level-wise means within 78-95 %" :
-				b == FT_SCHED_LOCAL_GREEDY ?
-				"local-greedy means within 45-70 %" :
-				"local-random means within 45-70 %",
-		};
-		in = 0;
-		outside[0] = '\0';
-		for (i = 0; i < a->nsizes; i++) {
-			double m = res[i].a[b].ratio.mean;
-
-			if (m >= lo && m <= hi) {
-				in++;
-				continue;
-			}
-			append(outside, sizeof(outside), "%s%s %.1f %%",
-			       outside[0] ? "; " : "", res[i].sh.desc, m);
-		}
-		c[nc].holds = in == a->nsizes;
-		snprintf(c[nc].detail, sizeof(c[nc].detail), "%u of %u sizes%s%s",
-			 in, a->nsizes, outside[0] ? "; outside: " : "", outside);
-		nc++;
-	}
-	/* Local ratio falls with more levels, at equal leaf counts. */
-	for (j = 0; j < nloc; j++) {
-		u32 compared = 0;
-
-		c[nc] = (struct claim){
-			.text = loc[j] == FT_SCHED_LOCAL_GREEDY ?
-				"local-greedy mean falls with more levels at equal N" :
-				"local-random mean falls with more levels at equal N",
-			.holds = true,
-		};
-		for (i = 0; i < a->nsizes; i++) {
-			u32 k;
-
-			for (k = 0; k < a->nsizes; k++) {
-				if (res[k].sh.n != res[i].sh.n ||
-				    res[k].l <= res[i].l)
-					continue;
-				compared++;
-				if (res[k].a[loc[j]].ratio.mean >=
-				    res[i].a[loc[j]].ratio.mean) {
-					c[nc].holds = false;
-					append(c[nc].detail, sizeof(c[nc].detail),
-					       "%s%s %.1f %% >= %s %.1f %%",
-					       c[nc].detail[0] ? "; " : "",
-					       res[k].sh.desc,
-					       res[k].a[loc[j]].ratio.mean,
-					       res[i].sh.desc,
-					       res[i].a[loc[j]].ratio.mean);
-				}
-			}
-		}
-		if (compared)
-			nc++;
-	}
-	/* Spread shrinks with size, at each depth. */
-	if (lw) {
-		u32 compared = 0;
-
-		c[nc] = (struct claim){ .text = "level-wise spread (stddev) shrinks with N at each depth",
-					.holds = true };
-		for (i = 0; i < a->nsizes; i++) {
-			const struct ftsim_stat *si = &res[i].a[FT_SCHED_LEVELWISE].ratio;
-			u32 k;
-
-			for (k = 0; k < a->nsizes; k++) {
-				const struct ftsim_stat *sk = &res[k].a[FT_SCHED_LEVELWISE].ratio;
-
-				if (res[k].l != res[i].l || res[k].sh.n <= res[i].sh.n)
-					continue;
-				compared++;
-				if (ftsim_stat_stddev(sk) >= ftsim_stat_stddev(si)) {
-					c[nc].holds = false;
-					append(c[nc].detail, sizeof(c[nc].detail),
-					       "%s%s %.2f >= %s %.2f",
-					       c[nc].detail[0] ? "; " : "",
-					       res[k].sh.desc, ftsim_stat_stddev(sk),
-					       res[i].sh.desc, ftsim_stat_stddev(si));
-				}
-			}
-		}
-		if (compared)
-			nc++;
-	}
-	if (has_algo(a, FT_SCHED_OPTIMAL)) {
-		u64 full = 0, trials = 0;
-
-		c[nc] = (struct claim){ .text = "optimal (not in the paper) grants every permutation in full",
-					.holds = true };
-		for (i = 0; i < a->nsizes; i++) {
-			full += res[i].a[FT_SCHED_OPTIMAL].full;
-			trials += a->trials;
-		}
-		c[nc].holds = full == trials;
-		snprintf(c[nc].detail, sizeof(c[nc].detail),
-			 "%" PRIu64 " of %" PRIu64 " permutations", full, trials);
-		nc++;
-	}
+	for (b = 0; b < FT_SCHED_NALGOS; b++)
+		nc += claim_paper_range(a, res, b, &c[nc]);
+	for (j = 0; j < nloc; j++)
+		nc += claim_local_depth(a, res, loc[j], &c[nc]);
+	if (lw)
+		nc += claim_lw_spread(a, res, &c[nc]);
+	if (has_algo(a, FT_SCHED_OPTIMAL))
+		nc += claim_optimal_full(a, res, &c[nc]);
 	return nc;
 }
 
