@@ -66,43 +66,43 @@ static inline u32 chan(const struct ft_sched *s, u32 level, u32 leaf,
 		<< 1) | dir;
 }
 
-/* Loads of m[a..b) into L->load; return the channels touched. */
-static u32 leis_loads(struct leis *L, u32 a, u32 b)
+/* Loads of m[a..b) into ls->load; return the channels touched. */
+static u32 leis_loads(struct leis *ls, u32 a, u32 b)
 {
 	u32 i, c, nt = 0, x;
 
 	for (x = a; x < b; x++) {
-		const struct ft_sched_req *q = &L->msg[L->m[x]];
-		u32 hh = L->out[L->m[x]].hh;
+		const struct ft_sched_req *q = &ls->msg[ls->m[x]];
+		u32 hh = ls->out[ls->m[x]].hh;
 
 		for (i = 0; i < hh; i++) {
-			c = chan(L->s, i, q->src, FT_UP);
-			if (!L->load[c]++)
-				L->touched[nt++] = c;
-			c = chan(L->s, i, q->dst, FT_DOWN);
-			if (!L->load[c]++)
-				L->touched[nt++] = c;
+			c = chan(ls->s, i, q->src, FT_UP);
+			if (!ls->load[c]++)
+				ls->touched[nt++] = c;
+			c = chan(ls->s, i, q->dst, FT_DOWN);
+			if (!ls->load[c]++)
+				ls->touched[nt++] = c;
 		}
 	}
 	return nt;
 }
 
-static void leis_clear(struct leis *L, u32 nt)
+static void leis_clear(struct leis *ls, u32 nt)
 {
 	u32 j;
 
 	for (j = 0; j < nt; j++)
-		L->load[L->touched[j]] = 0;
+		ls->load[ls->touched[j]] = 0;
 }
 
-static bool leis_one_cycle(struct leis *L, u32 a, u32 b)
+static bool leis_one_cycle(struct leis *ls, u32 a, u32 b)
 {
-	u32 nt = leis_loads(L, a, b), j;
+	u32 nt = leis_loads(ls, a, b), j;
 	bool ok = true;
 
 	for (j = 0; j < nt && ok; j++)
-		ok = L->load[L->touched[j]] <= L->cap[L->touched[j]];
-	leis_clear(L, nt);
+		ok = ls->load[ls->touched[j]] <= ls->cap[ls->touched[j]];
+	leis_clear(ls, nt);
 	return ok;
 }
 
@@ -117,17 +117,17 @@ static int cmp_u64(const void *pa, const void *pb)
  * Pair the ends of m[a..b) at their @dst (or source) leaves, innermost
  * subtrees first, into @mate.
  */
-static void leis_mate(struct leis *L, u32 a, u32 b, u32 hh, bool dst,
+static void leis_mate(struct leis *ls, u32 a, u32 b, u32 hh, bool dst,
 		      u32 *mate, u64 *keys)
 {
-	const struct ft_sched *s = L->s;
-	u32 k = b - a, j, x, y, z, nk, key, *list = L->buf;
+	const struct ft_sched *s = ls->s;
+	u32 k = b - a, j, x, y, z, nk, key, *list = ls->buf;
 
 	for (x = 0; x < k; x++) {
-		const struct ft_sched_req *q = &L->msg[L->m[a + x]];
+		const struct ft_sched_req *q = &ls->msg[ls->m[a + x]];
 
-		keys[x] = ((u64)(dst ? q->dst : q->src) << 32) | L->m[a + x];
-		mate[L->m[a + x]] = SCHED_NONE;
+		keys[x] = ((u64)(dst ? q->dst : q->src) << 32) | ls->m[a + x];
+		mate[ls->m[a + x]] = SCHED_NONE;
 	}
 	qsort(keys, k, sizeof(*keys), cmp_u64);
 	for (x = 0; x < k; x++)
@@ -135,11 +135,11 @@ static void leis_mate(struct leis *L, u32 a, u32 b, u32 hh, bool dst,
 	for (j = 0; j < hh; j++) {
 		nk = 0;
 		for (x = 0; x < k; x = y) {
-			const struct ft_sched_req *q = &L->msg[list[x]];
+			const struct ft_sched_req *q = &ls->msg[list[x]];
 
 			key = sched_div(&s->divm[j], dst ? q->dst : q->src);
 			for (y = x + 1; y < k; y++) {
-				q = &L->msg[list[y]];
+				q = &ls->msg[list[y]];
 				if (sched_div(&s->divm[j],
 					      dst ? q->dst : q->src) != key)
 					break;
@@ -160,104 +160,104 @@ static void leis_mate(struct leis *L, u32 a, u32 b, u32 hh, bool dst,
 }
 
 /* Colour the mate path or cycle through @x, entering it by neither mate. */
-static void leis_trace(struct leis *L, u32 x, bool via_dst)
+static void leis_trace(struct leis *ls, u32 x, bool via_dst)
 {
 	u32 c = 0, nx;
 
-	while (x != SCHED_NONE && L->col[x] == SCHED_NONE) {
-		L->col[x] = c;
+	while (x != SCHED_NONE && ls->col[x] == SCHED_NONE) {
+		ls->col[x] = c;
 		c ^= 1;
-		nx = via_dst ? L->dmate[x] : L->smate[x];
+		nx = via_dst ? ls->dmate[x] : ls->smate[x];
 		via_dst = !via_dst;
 		x = nx;
 	}
 }
 
 /* SPLIT-EVEN of m[a..b): colour-0 messages first; return the middle. */
-static u32 leis_split_even(struct leis *L, u32 a, u32 b, u32 hh, u64 *keys)
+static u32 leis_split_even(struct leis *ls, u32 a, u32 b, u32 hh, u64 *keys)
 {
 	u32 x, id, mid, k0 = 0, k1 = 0;
 
-	leis_mate(L, a, b, hh, false, L->smate, keys);
-	leis_mate(L, a, b, hh, true, L->dmate, keys);
+	leis_mate(ls, a, b, hh, false, ls->smate, keys);
+	leis_mate(ls, a, b, hh, true, ls->dmate, keys);
 	for (x = a; x < b; x++)
-		L->col[L->m[x]] = SCHED_NONE;
+		ls->col[ls->m[x]] = SCHED_NONE;
 	/* Paths first, from an end: leave by the mate it has. */
 	for (x = a; x < b; x++) {
-		id = L->m[x];
-		if (L->col[id] != SCHED_NONE)
+		id = ls->m[x];
+		if (ls->col[id] != SCHED_NONE)
 			continue;
-		if (L->smate[id] == SCHED_NONE)
-			leis_trace(L, id, true);
-		else if (L->dmate[id] == SCHED_NONE)
-			leis_trace(L, id, false);
+		if (ls->smate[id] == SCHED_NONE)
+			leis_trace(ls, id, true);
+		else if (ls->dmate[id] == SCHED_NONE)
+			leis_trace(ls, id, false);
 	}
 	for (x = a; x < b; x++)
-		if (L->col[L->m[x]] == SCHED_NONE)
-			leis_trace(L, L->m[x], true);
+		if (ls->col[ls->m[x]] == SCHED_NONE)
+			leis_trace(ls, ls->m[x], true);
 	for (x = a; x < b; x++)
-		if (!L->col[L->m[x]])
+		if (!ls->col[ls->m[x]])
 			k0++;
 	mid = a + k0;
 	for (x = a; x < b; x++) {
-		id = L->m[x];
-		if (L->col[id])
-			L->buf[k0 + k1++] = id;
+		id = ls->m[x];
+		if (ls->col[id])
+			ls->buf[k0 + k1++] = id;
 		else
-			L->buf[x - a - k1] = id;
+			ls->buf[x - a - k1] = id;
 	}
-	memcpy(L->m + a, L->buf, (size_t)(b - a) * sizeof(u32));
+	memcpy(ls->m + a, ls->buf, (size_t)(b - a) * sizeof(u32));
 	return mid;
 }
 
-static int leis_add_part(struct leis *L, u32 a, u32 b, u32 hh)
+static int leis_add_part(struct leis *ls, u32 a, u32 b, u32 hh)
 {
 	u32 nc;
 	u32 *pa, *pb, *ph;
 
-	if (L->nparts == L->partcap) {
-		nc = L->partcap ? 2 * L->partcap : 64;
-		pa = realloc(L->part_a, (size_t)nc * sizeof(u32));
+	if (ls->nparts == ls->partcap) {
+		nc = ls->partcap ? 2 * ls->partcap : 64;
+		pa = realloc(ls->part_a, (size_t)nc * sizeof(u32));
 		if (pa)
-			L->part_a = pa;
-		pb = realloc(L->part_b, (size_t)nc * sizeof(u32));
+			ls->part_a = pa;
+		pb = realloc(ls->part_b, (size_t)nc * sizeof(u32));
 		if (pb)
-			L->part_b = pb;
-		ph = realloc(L->part_h, (size_t)nc * sizeof(u32));
+			ls->part_b = pb;
+		ph = realloc(ls->part_h, (size_t)nc * sizeof(u32));
 		if (ph)
-			L->part_h = ph;
+			ls->part_h = ph;
 		if (!pa || !pb || !ph)
 			return -ENOMEM;
-		L->partcap = nc;
+		ls->partcap = nc;
 	}
-	L->part_a[L->nparts] = a;
-	L->part_b[L->nparts] = b;
-	L->part_h[L->nparts++] = hh;
+	ls->part_a[ls->nparts] = a;
+	ls->part_b[ls->nparts] = b;
+	ls->part_h[ls->nparts++] = hh;
 	return 0;
 }
 
-static int leis_split(struct leis *L, u32 a, u32 b, u32 hh, u64 *keys)
+static int leis_split(struct leis *ls, u32 a, u32 b, u32 hh, u64 *keys)
 {
 	u32 mid;
 	int err;
 
 	if (a == b)
 		return 0;
-	if (leis_one_cycle(L, a, b))
-		return leis_add_part(L, a, b, hh);
-	mid = leis_split_even(L, a, b, hh, keys);
+	if (leis_one_cycle(ls, a, b))
+		return leis_add_part(ls, a, b, hh);
+	mid = leis_split_even(ls, a, b, hh, keys);
 	if (mid == a || mid == b)	/* cannot happen: mates split */
 		return -EINVAL;
-	err = leis_split(L, a, mid, hh, keys);
+	err = leis_split(ls, a, mid, hh, keys);
 	if (err)
 		return err;
-	return leis_split(L, mid, b, hh, keys);
+	return leis_split(ls, mid, b, hh, keys);
 }
 
 /* Channel capacities: the free lanes of each channel's links. */
-static void leis_caps(struct leis *L)
+static void leis_caps(struct leis *ls)
 {
-	const struct ft_sched *s = L->s;
+	const struct ft_sched *s = ls->s;
 	const struct ft_topo *t = &s->t;
 	u32 i, u, p, d, c;
 
@@ -267,44 +267,44 @@ static void leis_caps(struct leis *L)
 				c = ((t->chan_base[i - 1] +
 				      u / t->wprod[i - 1]) << 1) | d;
 				for (p = 0; p < t->w[i]; p++)
-					L->cap[c] += sched_free(s, i, u, p, d);
+					ls->cap[c] += sched_free(s, i, u, p, d);
 			}
 }
 
 /* First-fit packing of the parts into cycles; @cyc_of_part out. */
-static int leis_compact(struct leis *L, u32 *cyc_of_part, u32 *ncyc)
+static int leis_compact(struct leis *ls, u32 *cyc_of_part, u32 *ncyc)
 {
 	u32 *cl = NULL, nc = 0, k, c, j, nt;
 	bool fits;
 
-	if ((u64)L->nparts * L->nch > COMPACT_MAX_CELLS) {
-		for (k = 0; k < L->nparts; k++)
+	if ((u64)ls->nparts * ls->nch > COMPACT_MAX_CELLS) {
+		for (k = 0; k < ls->nparts; k++)
 			cyc_of_part[k] = k;
-		*ncyc = L->nparts;
+		*ncyc = ls->nparts;
 		return 0;
 	}
-	cl = calloc((size_t)L->nparts * L->nch + 1, sizeof(u32));
+	cl = calloc((size_t)ls->nparts * ls->nch + 1, sizeof(u32));
 	if (!cl)
 		return -ENOMEM;
-	for (k = 0; k < L->nparts; k++) {
-		nt = leis_loads(L, L->part_a[k], L->part_b[k]);
+	for (k = 0; k < ls->nparts; k++) {
+		nt = leis_loads(ls, ls->part_a[k], ls->part_b[k]);
 		for (c = 0; c < nc; c++) {
-			u32 *row = cl + (size_t)c * L->nch;
+			u32 *row = cl + (size_t)c * ls->nch;
 
 			fits = true;
 			for (j = 0; j < nt && fits; j++)
-				fits = row[L->touched[j]] +
-				       L->load[L->touched[j]] <=
-				       L->cap[L->touched[j]];
+				fits = row[ls->touched[j]] +
+				       ls->load[ls->touched[j]] <=
+				       ls->cap[ls->touched[j]];
 			if (fits)
 				break;
 		}
 		if (c == nc)
 			nc++;
 		for (j = 0; j < nt; j++)
-			cl[(size_t)c * L->nch + L->touched[j]] +=
-				L->load[L->touched[j]];
-		leis_clear(L, nt);
+			cl[(size_t)c * ls->nch + ls->touched[j]] +=
+				ls->load[ls->touched[j]];
+		leis_clear(ls, nt);
 		cyc_of_part[k] = c;
 	}
 	free(cl);
@@ -316,10 +316,10 @@ static int leis_compact(struct leis *L, u32 *cyc_of_part, u32 *ncyc)
  * Some w_i > 1: give ports to every cycle's messages with an OPTIMAL
  * round on the free lanes; spill what does not fit into new cycles.
  */
-static int leis_route(struct leis *L, u32 n, struct ft_sched_out *out,
+static int leis_route(struct leis *ls, u32 n, struct ft_sched_out *out,
 		      u32 *ncyc, struct ft_sched_lstats *st)
 {
-	struct ft_sched *s = L->s;
+	struct ft_sched *s = ls->s;
 	struct ft_sched_opts o;
 	struct ft_sched_req *rq = NULL;
 	struct ft_sched_out *ro = NULL;
@@ -349,7 +349,7 @@ static int leis_route(struct leis *L, u32 n, struct ft_sched_out *out,
 	for (c = 0; c < ncyc0; c++) {
 		k = first[c + 1] - first[c];
 		for (j = 0; j < k; j++)
-			rq[j] = L->msg[idx[first[c] + j]];
+			rq[j] = ls->msg[idx[first[c] + j]];
 		ft_sched_set_free(s, saved);
 		err = ft_sched_run(s, &o, rq, k, ro, NULL);
 		if (err)
@@ -366,7 +366,7 @@ static int leis_route(struct leis *L, u32 n, struct ft_sched_out *out,
 	ns = nspill;
 	while (ns) {
 		for (j = 0; j < ns; j++)
-			rq[j] = L->msg[spill[j]];
+			rq[j] = ls->msg[spill[j]];
 		ft_sched_set_free(s, saved);
 		err = ft_sched_run(s, &o, rq, ns, ro, NULL);
 		if (err)
@@ -442,45 +442,54 @@ void ft_sched_cycles_free(struct ft_sched_cycles *c)
 	memset(c, 0, sizeof(*c));
 }
 
-int ft_sched_leiserson(struct ft_sched *s, const struct ft_sched_req *msg,
-		       u32 n, bool compact, struct ft_sched_out *out,
-		       struct ft_sched_cycles *cyc, struct ft_sched_lstats *st)
+static void leis_free(struct leis *ls)
 {
-	const struct ft_topo *t;
-	struct ft_sched_lstats local;
-	struct leis L = { .s = s, .msg = msg, .out = out };
-	u32 j, i, hh, k, a, nt, c, ncyc = 0, *cyc_of_part = NULL;
-	u64 *keys = NULL;
-	bool w1 = true;
-	int err = -ENOMEM;
+	free(ls->cap);
+	free(ls->load);
+	free(ls->touched);
+	free(ls->m);
+	free(ls->buf);
+	free(ls->smate);
+	free(ls->dmate);
+	free(ls->col);
+	free(ls->part_a);
+	free(ls->part_b);
+	free(ls->part_h);
+}
 
-	if (!s || (n && (!msg || !out)) || !cyc)
-		return -EINVAL;
-	memset(cyc, 0, sizeof(*cyc));
-	if (!st)
-		st = &local;
-	memset(st, 0, sizeof(*st));
-	st->lambda_cap = 1;
-	t = &s->t;
-	sched_counters(s);
-	for (i = 1; i <= t->h; i++)
-		w1 &= t->w[i] == 1;
-	L.nch = ft_topo_channels_total(t);
-	L.cap = calloc(L.nch, sizeof(u64));
-	L.load = calloc(L.nch, sizeof(u32));
-	L.touched = malloc(((size_t)n * 2 * t->h + 1) * sizeof(u32));
-	L.m = malloc(((size_t)n + 1) * sizeof(u32));
-	L.buf = malloc(((size_t)n + 1) * sizeof(u32));
-	L.smate = malloc(((size_t)n + 1) * sizeof(u32));
-	L.dmate = malloc(((size_t)n + 1) * sizeof(u32));
-	L.col = malloc(((size_t)n + 1) * sizeof(u32));
-	keys = malloc(((size_t)n + 1) * sizeof(u64));
-	if (!L.cap || !L.load || !L.touched || !L.m || !L.buf || !L.smate ||
-	    !L.dmate || !L.col || !keys)
-		goto done;
-	leis_caps(&L);
-	/* Valid messages whose channels all have capacity, by level. */
-	k = 0;
+/* The state's arrays for @n messages, and each channel's capacity. */
+static int leis_alloc(struct leis *ls, u32 n)
+{
+	const struct ft_topo *t = &ls->s->t;
+
+	ls->nch = ft_topo_channels_total(t);
+	ls->cap = calloc(ls->nch, sizeof(u64));
+	ls->load = calloc(ls->nch, sizeof(u32));
+	ls->touched = malloc(((size_t)n * 2 * t->h + 1) * sizeof(u32));
+	ls->m = malloc(((size_t)n + 1) * sizeof(u32));
+	ls->buf = malloc(((size_t)n + 1) * sizeof(u32));
+	ls->smate = malloc(((size_t)n + 1) * sizeof(u32));
+	ls->dmate = malloc(((size_t)n + 1) * sizeof(u32));
+	ls->col = malloc(((size_t)n + 1) * sizeof(u32));
+	if (!ls->cap || !ls->load || !ls->touched || !ls->m || !ls->buf ||
+	    !ls->smate || !ls->dmate || !ls->col)
+		return -ENOMEM;
+	leis_caps(ls);
+	return 0;
+}
+
+/*
+ * Phase 1: valid messages whose channels all have capacity go into m[],
+ * those with a common level above the leaves; the rest are refused or
+ * invalid in @out. Returns how many went in.
+ */
+static u32 leis_admit(struct leis *ls, u32 n, struct ft_sched_out *out,
+		      struct ft_sched_lstats *st)
+{
+	struct ft_sched *s = ls->s;
+	const struct ft_sched_req *msg = ls->msg;
+	u32 j, i, hh, k = 0;
+
 	for (j = 0; j < n; j++) {
 		memset(&out[j], 0, sizeof(out[j]));
 		if (!sched_valid(s, &msg[j]) || msg[j].lanes != 1) {
@@ -491,11 +500,11 @@ int ft_sched_leiserson(struct ft_sched *s, const struct ft_sched_req *msg,
 		out[j].hh = (u8)hh;
 		out[j].status = FT_SCHED_GRANTED;
 		for (i = 0; i < hh; i++) {
-			if (!L.cap[chan(s, i, msg[j].src, FT_UP)]) {
+			if (!ls->cap[chan(s, i, msg[j].src, FT_UP)]) {
 				sched_refuse(&out[j], i + 1, FT_SCHED_AT_UP);
 				break;
 			}
-			if (!L.cap[chan(s, i, msg[j].dst, FT_DOWN)]) {
+			if (!ls->cap[chan(s, i, msg[j].dst, FT_DOWN)]) {
 				sched_refuse(&out[j], i + 1,
 					     FT_SCHED_AT_DOWN);
 				break;
@@ -506,82 +515,135 @@ int ft_sched_leiserson(struct ft_sched *s, const struct ft_sched_req *msg,
 			continue;
 		}
 		if (hh)
-			L.m[k++] = j;
+			ls->m[k++] = j;
 	}
-	/* lambda(M) over what can be scheduled. */
-	nt = leis_loads(&L, 0, k);
+	return k;
+}
+
+/* Phase 2: lambda(M), the load factor of the @k admitted messages. */
+static void leis_lambda(struct leis *ls, u32 k, struct ft_sched_lstats *st)
+{
+	u32 j, c, nt = leis_loads(ls, 0, k);
+
 	for (j = 0; j < nt; j++) {
-		c = L.touched[j];
-		if ((u64)L.load[c] * st->lambda_cap >
-		    st->lambda_load * L.cap[c]) {
-			st->lambda_load = L.load[c];
-			st->lambda_cap = L.cap[c];
+		c = ls->touched[j];
+		if ((u64)ls->load[c] * st->lambda_cap >
+		    st->lambda_load * ls->cap[c]) {
+			st->lambda_load = ls->load[c];
+			st->lambda_cap = ls->cap[c];
 		}
 	}
-	leis_clear(&L, nt);
+	leis_clear(ls, nt);
 	st->lambda_ceil = (st->lambda_load + st->lambda_cap - 1) /
 			  st->lambda_cap;
-	/* Group by H (stable), then split every group. */
-	a = 0;
-	for (hh = 1; hh <= t->h; hh++) {
-		u32 b = a, before = L.nparts;
+}
+
+/*
+ * Phase 3: group the @k admitted messages by common level (stably), then
+ * split every group into one-cycle parts.
+ */
+static int leis_parts(struct leis *ls, u32 k, const struct ft_sched_out *out,
+		      u64 *keys, struct ft_sched_lstats *st)
+{
+	u32 hh, j, a = 0;
+	int err;
+
+	for (hh = 1; hh <= ls->s->t.h; hh++) {
+		u32 b = a, before = ls->nparts;
 
 		for (j = a; j < k; j++)
-			if (out[L.m[j]].hh == hh) {
-				u32 x = L.m[j];
+			if (out[ls->m[j]].hh == hh) {
+				u32 x = ls->m[j];
 
-				L.m[j] = L.m[b];
-				L.m[b++] = x;
+				ls->m[j] = ls->m[b];
+				ls->m[b++] = x;
 			}
-		err = leis_split(&L, a, b, hh, keys);
+		err = leis_split(ls, a, b, hh, keys);
 		if (err)
-			goto done;
-		st->parts[hh] = L.nparts - before;
+			return err;
+		st->parts[hh] = ls->nparts - before;
 		if (st->parts[hh])
 			st->levels++;
 		a = b;
 	}
-	err = -ENOMEM;
-	cyc_of_part = malloc(((size_t)L.nparts + 1) * sizeof(u32));
+	return 0;
+}
+
+/*
+ * Phase 4: a cycle for every part (one each, or packed when @compact),
+ * written into @out; returns the number of cycles in @ncyc.
+ */
+static int leis_assign(struct leis *ls, u32 n, bool compact,
+		       struct ft_sched_out *out, u32 *ncyc)
+{
+	u32 j, i, *cyc_of_part;
+	int err = 0;
+
+	cyc_of_part = malloc(((size_t)ls->nparts + 1) * sizeof(u32));
 	if (!cyc_of_part)
-		goto done;
+		return -ENOMEM;
 	if (compact) {
-		err = leis_compact(&L, cyc_of_part, &ncyc);
-		if (err)
-			goto done;
+		err = leis_compact(ls, cyc_of_part, ncyc);
 	} else {
-		for (j = 0; j < L.nparts; j++)
+		for (j = 0; j < ls->nparts; j++)
 			cyc_of_part[j] = j;
-		ncyc = L.nparts;
+		*ncyc = ls->nparts;
 	}
-	for (j = 0; j < L.nparts; j++)
-		for (i = L.part_a[j]; i < L.part_b[j]; i++)
-			out[L.m[i]].cycle = cyc_of_part[j];
-	/* H = 0 messages need no link: cycle 0. */
-	for (j = 0; j < n; j++)
-		if (out[j].status == FT_SCHED_GRANTED && !out[j].hh && !ncyc)
-			ncyc = 1;
-	if (!w1) {
-		err = leis_route(&L, n, out, &ncyc, st);
-		if (err)
-			goto done;
+	if (!err) {
+		for (j = 0; j < ls->nparts; j++)
+			for (i = ls->part_a[j]; i < ls->part_b[j]; i++)
+				out[ls->m[i]].cycle = cyc_of_part[j];
+		/* H = 0 messages need no link: cycle 0. */
+		for (j = 0; j < n; j++)
+			if (out[j].status == FT_SCHED_GRANTED && !out[j].hh && !*ncyc)
+				*ncyc = 1;
 	}
-	err = leis_cycles(n, out, ncyc, cyc);
-	if (err)
-		ft_sched_cycles_free(cyc);
-done:
-	free(L.cap);
-	free(L.load);
-	free(L.touched);
-	free(L.m);
-	free(L.buf);
-	free(L.smate);
-	free(L.dmate);
-	free(L.col);
-	free(L.part_a);
-	free(L.part_b);
-	free(L.part_h);
 	free(cyc_of_part);
+	return err;
+}
+
+int ft_sched_leiserson(struct ft_sched *s, const struct ft_sched_req *msg,
+		       u32 n, bool compact, struct ft_sched_out *out,
+		       struct ft_sched_cycles *cyc, struct ft_sched_lstats *st)
+{
+	struct ft_sched_lstats local;
+	struct leis ls = { .s = s, .msg = msg, .out = out };
+	u32 i, k, ncyc = 0;
+	u64 *keys = NULL;
+	bool w1 = true;
+	int err;
+
+	if (!s || (n && (!msg || !out)) || !cyc)
+		return -EINVAL;
+	memset(cyc, 0, sizeof(*cyc));
+	if (!st)
+		st = &local;
+	memset(st, 0, sizeof(*st));
+	st->lambda_cap = 1;
+	sched_counters(s);
+	for (i = 1; i <= s->t.h; i++)
+		w1 &= s->t.w[i] == 1;
+	err = leis_alloc(&ls, n);
+	keys = malloc(((size_t)n + 1) * sizeof(u64));
+	if (err || !keys) {
+		err = -ENOMEM;
+		goto done;
+	}
+	k = leis_admit(&ls, n, out, st);
+	leis_lambda(&ls, k, st);
+	err = leis_parts(&ls, k, out, keys, st);
+	if (!err)
+		err = leis_assign(&ls, n, compact, out, &ncyc);
+	/* Phase 5: with several up-ports, route every cycle's messages. */
+	if (!err && !w1)
+		err = leis_route(&ls, n, out, &ncyc, st);
+	if (!err) {
+		err = leis_cycles(n, out, ncyc, cyc);
+		if (err)
+			ft_sched_cycles_free(cyc);
+	}
+done:
+	leis_free(&ls);
 	free(keys);
 	return err;
 }
