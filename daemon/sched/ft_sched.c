@@ -130,6 +130,7 @@ void ft_sched_destroy(struct ft_sched *s)
 	free(s->order);
 	free(s->tmp);
 	free(s->y);
+	free(s->scratch);
 	free(s);
 }
 
@@ -478,6 +479,20 @@ int sched_grow(struct ft_sched *s, u32 n)
 		return -ENOMEM;
 	s->cap = n;
 	return 0;
+}
+
+void *sched_scratch(struct ft_sched *s, size_t bytes)
+{
+	void *p;
+
+	if (bytes <= s->scratch_cap)
+		return s->scratch;
+	/* Nothing to keep: free first, so the two never coexist. */
+	free(s->scratch);
+	p = malloc(bytes);
+	s->scratch = p;
+	s->scratch_cap = p ? bytes : 0;
+	return p;
 }
 
 /* Stable counting sort of @in[0..k) by @key(), into @outv. */

@@ -54,6 +54,9 @@ struct ft_sched {
 	u32 *tmp;
 	u32 *y;
 	u32 *cnt;	/* t.n + 1 counters for the counting sorts */
+	/* Scratch of one round (sched_scratch()), kept for the next. */
+	void *scratch;
+	size_t scratch_cap;
 };
 
 static inline void sched_div_init(struct sched_div *d, u32 div)
@@ -208,6 +211,8 @@ void sched_take_path(struct ft_sched *s, u32 src, u32 dst, u32 hh,
 /* Common level H of (@src, @dst). */
 u32 sched_common_level(const struct ft_sched *s, u32 src, u32 dst);
 int sched_grow(struct ft_sched *s, u32 n);
+/* @bytes of scratch (contents undefined, 8-byte aligned), or NULL. */
+void *sched_scratch(struct ft_sched *s, size_t bytes);
 /* s->order[0..k) := the valid requests with H >= 1 in order @o. */
 u32 sched_order(struct ft_sched *s, enum ft_sched_order o,
 		const struct ft_sched_req *req, u32 n,

@@ -207,42 +207,53 @@ static int optimal_exact(struct ft_sched *s, const struct ft_sched_opts *o,
 	const struct ft_topo *t = &s->t;
 	u32 k = sched_order(s, o->order, req, n, out);
 	u32 *act = s->order, *y = s->y, i, j, r, u, v, ne, keep, nv, p;
-	u32 *degl = NULL, *degr = NULL, where;
+	u32 *degl, *degr, where, hmax = 0, maxnv = 0;
+	u64 *ml, *mr;
 	struct colour g = { 0 };
-	size_t cells;
-	int err = -ENOMEM;
+	size_t cells, maxcells = 0, ke = (size_t)k + 1;
 
-	g.eu = malloc((size_t)(k + 1) * sizeof(u32));
-	g.ev = malloc((size_t)(k + 1) * sizeof(u32));
-	g.col = malloc((size_t)(k + 1) * sizeof(u32));
-	g.path = malloc((size_t)(k + 1) * sizeof(u32));
-	g.path2 = malloc((size_t)(k + 1) * sizeof(u32));
-	if (!g.eu || !g.ev || !g.col || !g.path || !g.path2)
-		goto out;
-	for (j = 0; j < k; j++)
+	for (j = 0; j < k; j++) {
 		y[act[j]] = 0;
+		hmax = ft_max_u32(hmax, out[act[j]].hh);
+	}
+	/*
+	 * Every table at its largest level's size, before any lane is
+	 * taken: past this point nothing fails.
+	 */
+	for (i = 1; i <= hmax; i++) {
+		maxnv = ft_max_u32(maxnv, t->nodes[i - 1]);
+		cells = (size_t)t->nodes[i - 1] * t->w[i] * fl[i];
+		maxcells = cells > maxcells ? cells : maxcells;
+	}
+	maxnv++;
+	maxcells++;
+	/* The scheduler's scratch, kept from one round to the next. */
+	ml = sched_scratch(s, 2 * maxnv * sizeof(u64) +
+			   (5 * ke + 2 * maxnv + 2 * maxcells) * sizeof(u32));
+	if (!ml)
+		return -ENOMEM;
+	mr = ml + maxnv;
+	g.eu = (u32 *)(mr + maxnv);
+	g.ev = g.eu + ke;
+	g.col = g.ev + ke;
+	g.path = g.col + ke;
+	g.path2 = g.path + ke;
+	degl = g.path2 + ke;
+	degr = degl + maxnv;
+	g.sl = degr + maxnv;
+	g.sr = g.sl + maxcells;
 	for (i = 1; k && i <= t->h; i++) {
 		nv = t->nodes[i - 1];
 		g.d = t->w[i] * fl[i];
 		cells = (size_t)nv * g.d;
-		free(degl);
-		free(degr);
-		free(g.sl);
-		free(g.sr);
-		free(g.ml);
-		free(g.mr);
+		memset(degl, 0, nv * sizeof(u32));
+		memset(degr, 0, nv * sizeof(u32));
 		g.ml = g.mr = NULL;
-		degl = calloc(nv, sizeof(u32));
-		degr = calloc(nv, sizeof(u32));
-		g.sl = malloc((cells + 1) * sizeof(u32));
-		g.sr = malloc((cells + 1) * sizeof(u32));
-		if (!degl || !degr || !g.sl || !g.sr)
-			goto out;
 		if (g.d <= 64) {
-			g.ml = calloc(nv, sizeof(u64));
-			g.mr = calloc(nv, sizeof(u64));
-			if (!g.ml || !g.mr)
-				goto out;
+			g.ml = ml;
+			g.mr = mr;
+			memset(ml, 0, nv * sizeof(u64));
+			memset(mr, 0, nv * sizeof(u64));
 		}
 		memset(g.sl, 0xff, cells * sizeof(u32));
 		memset(g.sr, 0xff, cells * sizeof(u32));
@@ -258,6 +269,9 @@ static int optimal_exact(struct ft_sched *s, const struct ft_sched_opts *o,
 					degr[v] < g.d ? FT_SCHED_AT_UP :
 					FT_SCHED_AT_BOTH;
 				sched_refuse(&out[r], i, where);
+				/* Give back the lanes it took below. */
+				sched_give_levels(s, req[r].src, req[r].dst,
+						  out[r].port, i - 1, 1);
 				(*dropped)++;
 				continue;
 			}
@@ -273,6 +287,9 @@ static int optimal_exact(struct ft_sched *s, const struct ft_sched_opts *o,
 		for (j = 0; j < k; j++) {
 			r = act[j];
 			p = g.col[j] / fl[i];
+			/* Lane col mod F_i of port p: it fits, by the colouring. */
+			sched_take(s, i, g.eu[j], p, FT_UP, 1);
+			sched_take(s, i, g.ev[j], p, FT_DOWN, 1);
 			out[r].port[i - 1] = (u16)p;
 			y[r] = y[r] * t->w[i] + p;
 			if (out[r].hh == i)
@@ -282,28 +299,7 @@ static int optimal_exact(struct ft_sched *s, const struct ft_sched_opts *o,
 		}
 		k = keep;
 	}
-	/* Take the granted paths; the colouring guarantees they fit. */
-	for (j = 0; j < n; j++) {
-		if (out[j].status != FT_SCHED_GRANTED || !out[j].hh)
-			continue;
-		if (!sched_take_fitting(s, req[j].src, req[j].dst, out[j].hh,
-					out[j].port, 1))
-			sched_refuse(&out[j], out[j].hh, FT_SCHED_AT_BOTH);
-	}
-	err = 0;
-out:
-	free(degl);
-	free(degr);
-	free(g.sl);
-	free(g.sr);
-	free(g.ml);
-	free(g.mr);
-	free(g.eu);
-	free(g.ev);
-	free(g.col);
-	free(g.path);
-	free(g.path2);
-	return err;
+	return 0;
 }
 
 /* The search and rearrangement passes. */
