@@ -132,6 +132,10 @@ static inline u64 sched_word(const struct ft_sched *s, u32 i, u32 dir,
 	return s->vb[i] == 64 ? x : x & ((1ULL << s->vb[i]) - 1);
 }
 
+/* Every port of level @i free: the word of each node when w_i <= 64. */
+u64 sched_full_pattern(const struct ft_sched *s, u32 i);
+/* Word @j of level @i's vectors with every port free; @pat as above. */
+u64 sched_full_word(const struct ft_sched *s, u32 i, size_t j, u64 pat);
 void sched_to_counters(struct ft_sched *s, u32 i);
 void sched_sync(struct ft_sched *s);
 /* Every level in counter mode (@free exact from now on). */

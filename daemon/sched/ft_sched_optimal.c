@@ -165,12 +165,35 @@ static void colour_edge(struct colour *g, u32 e)
 	colour_set(g, e, c);
 }
 
-/* F_i when every link of level i has the same free lanes, else SCHED_NONE. */
+/*
+ * F_i when every link of level i has the same free lanes, else SCHED_NONE.
+ * A level in bit mode is read from its vectors (its counters may be
+ * stale): F_i is 1 if every port's bit is set, 0 if none is.
+ */
 static u32 uniform_free(const struct ft_sched *s, u32 i)
 {
 	u32 k, base = 2 * s->t.link_base[i], end = 2 * s->t.link_base[i + 1];
-	u32 f = s->free[base];
+	u32 f = s->free[base], d, g;
+	u64 bits = (u64)s->t.nodes[i - 1] * s->vb[i], pat, m, x;
+	size_t j, words = sched_vec_words(s, i);
 
+	if (s->bitmode[i]) {
+		pat = sched_full_pattern(s, i);
+		f = SCHED_NONE;
+		for (d = 0; d < 2; d++)
+			for (j = 0; j < words; j++) {
+				/* The last word's bits past the last node. */
+				m = j + 1 == words && bits % 64 ?
+				    (1ULL << (bits % 64)) - 1 : ~0ULL;
+				x = s->vec[i][d][j] & m;
+				g = x == (sched_full_word(s, i, j, pat) & m) ?
+				    1 : x ? SCHED_NONE : 0;
+				if (g == SCHED_NONE || (f != SCHED_NONE && g != f))
+					return SCHED_NONE;
+				f = g;
+			}
+		return f;
+	}
 	for (k = base + 1; k < end; k++)
 		if (s->free[k] != f)
 			return SCHED_NONE;
@@ -501,6 +524,7 @@ static int optimal_fill(struct ft_sched *s, const struct ft_sched_opts *o,
 	k = sched_order(s, o->order, req, n, out);
 	if (!k)
 		return 0;
+	sched_counters(s);	/* link_ok() reads s->free directly */
 	f.stride = 2 * s->t.h;
 	f.head = malloc((size_t)s->ndl * sizeof(u32));
 	f.nxt = malloc((size_t)n * f.stride * sizeof(u32));
@@ -545,6 +569,19 @@ static u32 count_granted(const struct ft_sched_out *out, u32 n)
 	return g;
 }
 
+/* Give back the lanes of every granted request of @out. */
+static void give_granted(struct ft_sched *s, const struct ft_sched_req *req,
+			 u32 n, const struct ft_sched_out *out)
+{
+	u32 j;
+
+	for (j = 0; j < n; j++)
+		if (out[j].status == FT_SCHED_GRANTED && out[j].hh)
+			sched_give_levels(s, req[j].src, req[j].dst,
+					  out[j].port, out[j].hh,
+					  req[j].lanes);
+}
+
 static int optimal_fallback(struct ft_sched *s, const struct ft_sched_opts *o,
 			    const struct ft_sched_req *req, u32 n,
 			    struct ft_sched_out *out)
@@ -566,17 +603,13 @@ static int optimal_best(struct ft_sched *s, const struct ft_sched_opts *o,
 			struct ft_sched_out *out, const u32 *fl,
 			struct ft_sched_stats *st)
 {
-	struct ft_sched_out *eo = NULL;
-	u32 *f0 = NULL, *fe = NULL, dropped = 0;
-	size_t fsz = (size_t)s->ndl * sizeof(u32);
-	int err = -ENOMEM;
+	struct ft_sched_out *eo;
+	u32 dropped = 0, j;
+	int err;
 
-	f0 = malloc(fsz);
-	fe = malloc(fsz);
 	eo = malloc(((size_t)n + 1) * sizeof(*eo));
-	if (!f0 || !fe || !eo)
-		goto done;
-	memcpy(f0, s->free, fsz);
+	if (!eo)
+		return -ENOMEM;
 	memcpy(eo, out, (size_t)n * sizeof(*eo));
 	err = optimal_exact(s, o, req, n, eo, fl, &dropped);
 	st->exact = 1;
@@ -584,22 +617,26 @@ static int optimal_best(struct ft_sched *s, const struct ft_sched_opts *o,
 		memcpy(out, eo, (size_t)n * sizeof(*eo));
 		goto done;
 	}
-	memcpy(fe, s->free, fsz);
-	ft_sched_set_free(s, f0);
-	sched_counters(s);
+	/*
+	 * Back to the lanes before the exact pass (its dropped requests
+	 * gave theirs back already), for the fallback; then keep one.
+	 */
+	give_granted(s, req, n, eo);
 	err = optimal_fallback(s, o, req, n, out);
 	if (err)
 		goto done;
 	if (count_granted(eo, n) >= count_granted(out, n)) {
+		/* The fallback's refused requests hold nothing (release). */
+		give_granted(s, req, n, out);
+		for (j = 0; j < n; j++)
+			if (eo[j].status == FT_SCHED_GRANTED && eo[j].hh)
+				sched_take_path(s, req[j].src, req[j].dst,
+						eo[j].hh, eo[j].port, 1);
 		memcpy(out, eo, (size_t)n * sizeof(*eo));
-		ft_sched_set_free(s, fe);
-		sched_counters(s);
 	} else {
 		st->exact = 0;
 	}
 done:
-	free(f0);
-	free(fe);
 	free(eo);
 	return err;
 }
@@ -611,7 +648,6 @@ int sched_optimal(struct ft_sched *s, const struct ft_sched_opts *o,
 	u32 fl[FT_MAX_LEVELS + 1];
 	int err;
 
-	sched_counters(s);	/* this file reads s->free directly */
 	if (exact_applies(s, req, n, out, fl))
 		err = optimal_best(s, o, req, n, out, fl, st);
 	else
