@@ -272,14 +272,20 @@ static int optimal_exact(struct ft_sched *s, const struct ft_sched_opts *o,
 		memset(degl, 0, nv * sizeof(u32));
 		memset(degr, 0, nv * sizeof(u32));
 		g.ml = g.mr = NULL;
-		if (g.d <= 64) {
+		/*
+		 * One colour (w_i = 1, one lane: the leaf level of FT(l, k)):
+		 * every edge kept gets colour 0, no table needed.
+		 */
+		if (g.d > 1 && g.d <= 64) {
 			g.ml = ml;
 			g.mr = mr;
 			memset(ml, 0, nv * sizeof(u64));
 			memset(mr, 0, nv * sizeof(u64));
 		}
-		memset(g.sl, 0xff, cells * sizeof(u32));
-		memset(g.sr, 0xff, cells * sizeof(u32));
+		if (g.d > 1) {
+			memset(g.sl, 0xff, cells * sizeof(u32));
+			memset(g.sr, 0xff, cells * sizeof(u32));
+		}
 		/* Keep a subgraph of degree <= d, greedily in request order. */
 		ne = 0;
 		keep = 0;
@@ -303,7 +309,11 @@ static int optimal_exact(struct ft_sched *s, const struct ft_sched_opts *o,
 			g.eu[ne] = u;
 			g.ev[ne] = v;
 			act[keep++] = r;
-			colour_edge(&g, ne++);
+			if (g.d > 1)
+				colour_edge(&g, ne);
+			else
+				g.col[ne] = 0;
+			ne++;
 		}
 		k = keep;
 		keep = 0;
