@@ -130,6 +130,7 @@ void ft_sched_destroy(struct ft_sched *s)
 	free(s->order);
 	free(s->tmp);
 	free(s->y);
+	free(s->scratch);
 	free(s);
 }
 
@@ -211,10 +212,30 @@ static void sched_rebuild(struct ft_sched *s)
  * Every link free: the vectors are a repeated pattern; a level of one
  * lane goes to bit mode with its counters written back lazily.
  */
+u64 sched_full_pattern(const struct ft_sched *s, u32 i)
+{
+	u64 pat = 0;
+	u32 b;
+
+	for (b = 0; b < 64; b += s->vb[i])
+		pat |= (s->t.w[i] >= 64 ? ~0ULL : (1ULL << s->t.w[i]) - 1) << b;
+	return pat;
+}
+
+u64 sched_full_word(const struct ft_sched *s, u32 i, size_t j, u64 pat)
+{
+	u32 b;
+
+	if (s->nw[i] == 1)
+		return pat;
+	b = (u32)(j % s->nw[i]) * 64;
+	return s->t.w[i] - b >= 64 ? ~0ULL : (1ULL << (s->t.w[i] - b)) - 1;
+}
+
 void ft_sched_reset(struct ft_sched *s)
 {
 	const struct ft_topo *t = &s->t;
-	u32 i, k, d, b, nw;
+	u32 i, k, d;
 	size_t words, j;
 	u64 pat;
 
@@ -226,23 +247,10 @@ void ft_sched_reset(struct ft_sched *s)
 			     k < 2 * t->link_base[i + 1]; k++)
 				s->free[k] = t->lanes[i];
 		words = sched_vec_words(s, i);
-		nw = s->nw[i];
-		for (d = 0; d < 2; d++) {
-			if (nw == 1) {
-				pat = 0;
-				for (b = 0; b < 64; b += s->vb[i])
-					pat |= (t->w[i] == 64 ? ~0ULL :
-						(1ULL << t->w[i]) - 1) << b;
-				for (j = 0; j < words; j++)
-					s->vec[i][d][j] = pat;
-				continue;
-			}
-			for (j = 0; j < words; j++) {
-				b = (u32)(j % nw) * 64;
-				s->vec[i][d][j] = t->w[i] - b >= 64 ? ~0ULL :
-					(1ULL << (t->w[i] - b)) - 1;
-			}
-		}
+		pat = sched_full_pattern(s, i);
+		for (d = 0; d < 2; d++)
+			for (j = 0; j < words; j++)
+				s->vec[i][d][j] = sched_full_word(s, i, j, pat);
 	}
 }
 
@@ -478,6 +486,20 @@ int sched_grow(struct ft_sched *s, u32 n)
 		return -ENOMEM;
 	s->cap = n;
 	return 0;
+}
+
+void *sched_scratch(struct ft_sched *s, size_t bytes)
+{
+	void *p;
+
+	if (bytes <= s->scratch_cap)
+		return s->scratch;
+	/* Nothing to keep: free first, so the two never coexist. */
+	free(s->scratch);
+	p = malloc(bytes);
+	s->scratch = p;
+	s->scratch_cap = p ? bytes : 0;
+	return p;
 }
 
 /* Stable counting sort of @in[0..k) by @key(), into @outv. */

@@ -54,6 +54,9 @@ struct ft_sched {
 	u32 *tmp;
 	u32 *y;
 	u32 *cnt;	/* t.n + 1 counters for the counting sorts */
+	/* Scratch of one round (sched_scratch()), kept for the next. */
+	void *scratch;
+	size_t scratch_cap;
 };
 
 static inline void sched_div_init(struct sched_div *d, u32 div)
@@ -129,6 +132,10 @@ static inline u64 sched_word(const struct ft_sched *s, u32 i, u32 dir,
 	return s->vb[i] == 64 ? x : x & ((1ULL << s->vb[i]) - 1);
 }
 
+/* Every port of level @i free: the word of each node when w_i <= 64. */
+u64 sched_full_pattern(const struct ft_sched *s, u32 i);
+/* Word @j of level @i's vectors with every port free; @pat as above. */
+u64 sched_full_word(const struct ft_sched *s, u32 i, size_t j, u64 pat);
 void sched_to_counters(struct ft_sched *s, u32 i);
 void sched_sync(struct ft_sched *s);
 /* Every level in counter mode (@free exact from now on). */
@@ -208,6 +215,8 @@ void sched_take_path(struct ft_sched *s, u32 src, u32 dst, u32 hh,
 /* Common level H of (@src, @dst). */
 u32 sched_common_level(const struct ft_sched *s, u32 src, u32 dst);
 int sched_grow(struct ft_sched *s, u32 n);
+/* @bytes of scratch (contents undefined, 8-byte aligned), or NULL. */
+void *sched_scratch(struct ft_sched *s, size_t bytes);
 /* s->order[0..k) := the valid requests with H >= 1 in order @o. */
 u32 sched_order(struct ft_sched *s, enum ft_sched_order o,
 		const struct ft_sched_req *req, u32 n,

@@ -79,17 +79,31 @@ u32 lw_node(const struct lw_level *l, u32 leaf, u32 y, bool pow2)
 }
 
 /*
+ * The up word of the first switch level a request reaches, as last
+ * written (@at NULL: none yet).  In source order the next request
+ * usually leaves from the same switch: taking its port from this copy,
+ * not from memory, keeps a store-to-load forwarding off the chain that
+ * links one request to the next.  Memory is written too, so the copy is
+ * never the only truth.
+ */
+struct lw_cache {
+	u64 *at;
+	u64 word;
+};
+
+/*
  * Level @l for (@src, @dst) with up-port choices @y so far: takes the
  * first port free both ways and returns it, or SCHED_NONE with *@where.
  * With whole words per node (@words known, else the level's) the
- * vectors are used as they are, nw words of them if @wide; packed, the
+ * vectors are used as they are, nw words of them if @wide (one word
+ * and @c: the up word through the cache @c); packed, the
  * AND is done in the up word's bit position, so the up word's chain from
  * one request to the next (same source switch, in source order) is
  * still and, lowest bit, xor.
  */
 static inline __attribute__((always_inline))
 u32 lw_level(const struct lw_level *l, u32 src, u32 dst, u32 y,
-	     u32 *where, bool pow2, bool words, bool wide)
+	     u32 *where, bool pow2, bool words, bool wide, struct lw_cache *c)
 {
 	u64 ub, db, *uw, *dw, u = 0, d = 0, dv, a = 0, bit, ua = 0, da = 0;
 	u32 us, ds, nw = wide ? l->nw : 1, k;
@@ -97,6 +111,26 @@ u32 lw_level(const struct lw_level *l, u32 src, u32 dst, u32 y,
 	if (words || l->words) {
 		uw = l->vec[FT_UP] + (size_t)lw_node(l, src, y, pow2) * nw;
 		dw = l->vec[FT_DOWN] + (size_t)lw_node(l, dst, y, pow2) * nw;
+		if (c && !wide) {	/* one word: the up word may be cached */
+			d = *dw;
+			if (__builtin_expect(uw == c->at, 1))
+				u = c->word;
+			else
+				u = *uw;
+			a = u & d;
+			if (!a) {
+				*where = !u ? FT_SCHED_AT_UP :
+					 !d ? FT_SCHED_AT_DOWN :
+					      FT_SCHED_AT_BOTH;
+				return SCHED_NONE;
+			}
+			bit = a & -a;
+			c->at = uw;
+			c->word = u ^ bit;
+			*uw = c->word;
+			*dw = d ^ bit;
+			return (u32)__builtin_ctzll(a);
+		}
 		for (k = 0; k < nw && !a; k++) {
 			u = uw[k];
 			d = dw[k];
@@ -144,7 +178,7 @@ u32 lw_level(const struct lw_level *l, u32 src, u32 dst, u32 y,
 static inline __attribute__((always_inline))
 u32 lw_fast_req(const struct lw_level *lv, u32 src, u32 dst, u32 hh,
 		u16 *port, u32 *where, bool pow2, bool leaf1, bool words,
-		bool wide, u32 hmax)
+		bool wide, u32 hmax, struct lw_cache *c)
 {
 	u32 i, y = 0, p;
 	u64 *u, db, *dw;
@@ -165,7 +199,8 @@ u32 lw_fast_req(const struct lw_level *lv, u32 src, u32 dst, u32 hh,
 		__builtin_unreachable();
 #pragma GCC unroll 4
 	for (i = 1 + leaf1; i <= hh; i++) {
-		p = lw_level(&lv[i], src, dst, y, where, pow2, words, wide);
+		p = lw_level(&lv[i], src, dst, y, where, pow2, words, wide,
+			     i == 1U + leaf1 ? c : NULL);
 		if (p == SCHED_NONE)
 			return i;
 		port[i - 1] = (u16)p;
@@ -200,6 +235,7 @@ void lw_fast(struct ft_sched *s, const struct ft_sched_req *req, u32 n,
 	     bool wide, u32 hmax)
 {
 	struct lw_level lv[FT_MAX_LEVELS + 1];
+	struct lw_cache c = { NULL, 0 };
 	u32 j, r, hh, f, where = 0, leaves = s->t.n;
 
 	lw_levels(s, lv);
@@ -228,7 +264,8 @@ void lw_fast(struct ft_sched *s, const struct ft_sched_req *req, u32 n,
 			where = FT_SCHED_AT_UP;
 		} else {
 			f = lw_fast_req(lv, q->src, q->dst, hh, o->port, &where,
-					pow2, leaf1, words, wide, hmax);
+					pow2, leaf1, words, wide, hmax,
+					words ? &c : NULL);
 		}
 		if (!f) {
 			if (act)	/* else still 0 from the memset */

@@ -165,12 +165,35 @@ static void colour_edge(struct colour *g, u32 e)
 	colour_set(g, e, c);
 }
 
-/* F_i when every link of level i has the same free lanes, else SCHED_NONE. */
+/*
+ * F_i when every link of level i has the same free lanes, else SCHED_NONE.
+ * A level in bit mode is read from its vectors (its counters may be
+ * stale): F_i is 1 if every port's bit is set, 0 if none is.
+ */
 static u32 uniform_free(const struct ft_sched *s, u32 i)
 {
 	u32 k, base = 2 * s->t.link_base[i], end = 2 * s->t.link_base[i + 1];
-	u32 f = s->free[base];
+	u32 f = s->free[base], d, g;
+	u64 bits = (u64)s->t.nodes[i - 1] * s->vb[i], pat, m, x;
+	size_t j, words = sched_vec_words(s, i);
 
+	if (s->bitmode[i]) {
+		pat = sched_full_pattern(s, i);
+		f = SCHED_NONE;
+		for (d = 0; d < 2; d++)
+			for (j = 0; j < words; j++) {
+				/* The last word's bits past the last node. */
+				m = j + 1 == words && bits % 64 ?
+				    (1ULL << (bits % 64)) - 1 : ~0ULL;
+				x = s->vec[i][d][j] & m;
+				g = x == (sched_full_word(s, i, j, pat) & m) ?
+				    1 : x ? SCHED_NONE : 0;
+				if (g == SCHED_NONE || (f != SCHED_NONE && g != f))
+					return SCHED_NONE;
+				f = g;
+			}
+		return f;
+	}
 	for (k = base + 1; k < end; k++)
 		if (s->free[k] != f)
 			return SCHED_NONE;
@@ -207,45 +230,62 @@ static int optimal_exact(struct ft_sched *s, const struct ft_sched_opts *o,
 	const struct ft_topo *t = &s->t;
 	u32 k = sched_order(s, o->order, req, n, out);
 	u32 *act = s->order, *y = s->y, i, j, r, u, v, ne, keep, nv, p;
-	u32 *degl = NULL, *degr = NULL, where;
+	u32 *degl, *degr, where, hmax = 0, maxnv = 0;
+	u64 *ml, *mr;
 	struct colour g = { 0 };
-	size_t cells;
-	int err = -ENOMEM;
+	size_t cells, maxcells = 0, ke = (size_t)k + 1;
 
-	g.eu = malloc((size_t)(k + 1) * sizeof(u32));
-	g.ev = malloc((size_t)(k + 1) * sizeof(u32));
-	g.col = malloc((size_t)(k + 1) * sizeof(u32));
-	g.path = malloc((size_t)(k + 1) * sizeof(u32));
-	g.path2 = malloc((size_t)(k + 1) * sizeof(u32));
-	if (!g.eu || !g.ev || !g.col || !g.path || !g.path2)
-		goto out;
-	for (j = 0; j < k; j++)
+	for (j = 0; j < k; j++) {
 		y[act[j]] = 0;
+		hmax = ft_max_u32(hmax, out[act[j]].hh);
+	}
+	/*
+	 * Every table at its largest level's size, before any lane is
+	 * taken: past this point nothing fails.
+	 */
+	for (i = 1; i <= hmax; i++) {
+		maxnv = ft_max_u32(maxnv, t->nodes[i - 1]);
+		cells = (size_t)t->nodes[i - 1] * t->w[i] * fl[i];
+		maxcells = cells > maxcells ? cells : maxcells;
+	}
+	maxnv++;
+	maxcells++;
+	/* The scheduler's scratch, kept from one round to the next. */
+	ml = sched_scratch(s, 2 * maxnv * sizeof(u64) +
+			   (5 * ke + 2 * maxnv + 2 * maxcells) * sizeof(u32));
+	if (!ml)
+		return -ENOMEM;
+	mr = ml + maxnv;
+	g.eu = (u32 *)(mr + maxnv);
+	g.ev = g.eu + ke;
+	g.col = g.ev + ke;
+	g.path = g.col + ke;
+	g.path2 = g.path + ke;
+	degl = g.path2 + ke;
+	degr = degl + maxnv;
+	g.sl = degr + maxnv;
+	g.sr = g.sl + maxcells;
 	for (i = 1; k && i <= t->h; i++) {
 		nv = t->nodes[i - 1];
 		g.d = t->w[i] * fl[i];
 		cells = (size_t)nv * g.d;
-		free(degl);
-		free(degr);
-		free(g.sl);
-		free(g.sr);
-		free(g.ml);
-		free(g.mr);
+		memset(degl, 0, nv * sizeof(u32));
+		memset(degr, 0, nv * sizeof(u32));
 		g.ml = g.mr = NULL;
-		degl = calloc(nv, sizeof(u32));
-		degr = calloc(nv, sizeof(u32));
-		g.sl = malloc((cells + 1) * sizeof(u32));
-		g.sr = malloc((cells + 1) * sizeof(u32));
-		if (!degl || !degr || !g.sl || !g.sr)
-			goto out;
-		if (g.d <= 64) {
-			g.ml = calloc(nv, sizeof(u64));
-			g.mr = calloc(nv, sizeof(u64));
-			if (!g.ml || !g.mr)
-				goto out;
+		/*
+		 * One colour (w_i = 1, one lane: the leaf level of FT(l, k)):
+		 * every edge kept gets colour 0, no table needed.
+		 */
+		if (g.d > 1 && g.d <= 64) {
+			g.ml = ml;
+			g.mr = mr;
+			memset(ml, 0, nv * sizeof(u64));
+			memset(mr, 0, nv * sizeof(u64));
 		}
-		memset(g.sl, 0xff, cells * sizeof(u32));
-		memset(g.sr, 0xff, cells * sizeof(u32));
+		if (g.d > 1) {
+			memset(g.sl, 0xff, cells * sizeof(u32));
+			memset(g.sr, 0xff, cells * sizeof(u32));
+		}
 		/* Keep a subgraph of degree <= d, greedily in request order. */
 		ne = 0;
 		keep = 0;
@@ -258,6 +298,9 @@ static int optimal_exact(struct ft_sched *s, const struct ft_sched_opts *o,
 					degr[v] < g.d ? FT_SCHED_AT_UP :
 					FT_SCHED_AT_BOTH;
 				sched_refuse(&out[r], i, where);
+				/* Give back the lanes it took below. */
+				sched_give_levels(s, req[r].src, req[r].dst,
+						  out[r].port, i - 1, 1);
 				(*dropped)++;
 				continue;
 			}
@@ -266,13 +309,20 @@ static int optimal_exact(struct ft_sched *s, const struct ft_sched_opts *o,
 			g.eu[ne] = u;
 			g.ev[ne] = v;
 			act[keep++] = r;
-			colour_edge(&g, ne++);
+			if (g.d > 1)
+				colour_edge(&g, ne);
+			else
+				g.col[ne] = 0;
+			ne++;
 		}
 		k = keep;
 		keep = 0;
 		for (j = 0; j < k; j++) {
 			r = act[j];
 			p = g.col[j] / fl[i];
+			/* Lane col mod F_i of port p: it fits, by the colouring. */
+			sched_take(s, i, g.eu[j], p, FT_UP, 1);
+			sched_take(s, i, g.ev[j], p, FT_DOWN, 1);
 			out[r].port[i - 1] = (u16)p;
 			y[r] = y[r] * t->w[i] + p;
 			if (out[r].hh == i)
@@ -282,28 +332,7 @@ static int optimal_exact(struct ft_sched *s, const struct ft_sched_opts *o,
 		}
 		k = keep;
 	}
-	/* Take the granted paths; the colouring guarantees they fit. */
-	for (j = 0; j < n; j++) {
-		if (out[j].status != FT_SCHED_GRANTED || !out[j].hh)
-			continue;
-		if (!sched_take_fitting(s, req[j].src, req[j].dst, out[j].hh,
-					out[j].port, 1))
-			sched_refuse(&out[j], out[j].hh, FT_SCHED_AT_BOTH);
-	}
-	err = 0;
-out:
-	free(degl);
-	free(degr);
-	free(g.sl);
-	free(g.sr);
-	free(g.ml);
-	free(g.mr);
-	free(g.eu);
-	free(g.ev);
-	free(g.col);
-	free(g.path);
-	free(g.path2);
-	return err;
+	return 0;
 }
 
 /* The search and rearrangement passes. */
@@ -505,6 +534,7 @@ static int optimal_fill(struct ft_sched *s, const struct ft_sched_opts *o,
 	k = sched_order(s, o->order, req, n, out);
 	if (!k)
 		return 0;
+	sched_counters(s);	/* link_ok() reads s->free directly */
 	f.stride = 2 * s->t.h;
 	f.head = malloc((size_t)s->ndl * sizeof(u32));
 	f.nxt = malloc((size_t)n * f.stride * sizeof(u32));
@@ -549,6 +579,19 @@ static u32 count_granted(const struct ft_sched_out *out, u32 n)
 	return g;
 }
 
+/* Give back the lanes of every granted request of @out. */
+static void give_granted(struct ft_sched *s, const struct ft_sched_req *req,
+			 u32 n, const struct ft_sched_out *out)
+{
+	u32 j;
+
+	for (j = 0; j < n; j++)
+		if (out[j].status == FT_SCHED_GRANTED && out[j].hh)
+			sched_give_levels(s, req[j].src, req[j].dst,
+					  out[j].port, out[j].hh,
+					  req[j].lanes);
+}
+
 static int optimal_fallback(struct ft_sched *s, const struct ft_sched_opts *o,
 			    const struct ft_sched_req *req, u32 n,
 			    struct ft_sched_out *out)
@@ -570,17 +613,13 @@ static int optimal_best(struct ft_sched *s, const struct ft_sched_opts *o,
 			struct ft_sched_out *out, const u32 *fl,
 			struct ft_sched_stats *st)
 {
-	struct ft_sched_out *eo = NULL;
-	u32 *f0 = NULL, *fe = NULL, dropped = 0;
-	size_t fsz = (size_t)s->ndl * sizeof(u32);
-	int err = -ENOMEM;
+	struct ft_sched_out *eo;
+	u32 dropped = 0, j;
+	int err;
 
-	f0 = malloc(fsz);
-	fe = malloc(fsz);
 	eo = malloc(((size_t)n + 1) * sizeof(*eo));
-	if (!f0 || !fe || !eo)
-		goto done;
-	memcpy(f0, s->free, fsz);
+	if (!eo)
+		return -ENOMEM;
 	memcpy(eo, out, (size_t)n * sizeof(*eo));
 	err = optimal_exact(s, o, req, n, eo, fl, &dropped);
 	st->exact = 1;
@@ -588,22 +627,26 @@ static int optimal_best(struct ft_sched *s, const struct ft_sched_opts *o,
 		memcpy(out, eo, (size_t)n * sizeof(*eo));
 		goto done;
 	}
-	memcpy(fe, s->free, fsz);
-	ft_sched_set_free(s, f0);
-	sched_counters(s);
+	/*
+	 * Back to the lanes before the exact pass (its dropped requests
+	 * gave theirs back already), for the fallback; then keep one.
+	 */
+	give_granted(s, req, n, eo);
 	err = optimal_fallback(s, o, req, n, out);
 	if (err)
 		goto done;
 	if (count_granted(eo, n) >= count_granted(out, n)) {
+		/* The fallback's refused requests hold nothing (release). */
+		give_granted(s, req, n, out);
+		for (j = 0; j < n; j++)
+			if (eo[j].status == FT_SCHED_GRANTED && eo[j].hh)
+				sched_take_path(s, req[j].src, req[j].dst,
+						eo[j].hh, eo[j].port, 1);
 		memcpy(out, eo, (size_t)n * sizeof(*eo));
-		ft_sched_set_free(s, fe);
-		sched_counters(s);
 	} else {
 		st->exact = 0;
 	}
 done:
-	free(f0);
-	free(fe);
 	free(eo);
 	return err;
 }
@@ -615,7 +658,6 @@ int sched_optimal(struct ft_sched *s, const struct ft_sched_opts *o,
 	u32 fl[FT_MAX_LEVELS + 1];
 	int err;
 
-	sched_counters(s);	/* this file reads s->free directly */
 	if (exact_applies(s, req, n, out, fl))
 		err = optimal_best(s, o, req, n, out, fl, st);
 	else
