@@ -530,7 +530,7 @@ u32 sched_order(struct ft_sched *s, enum ft_sched_order o,
 		const struct ft_sched_req *req, u32 n,
 		const struct ft_sched_out *out)
 {
-	u32 k = 0, j, r, x;
+	u32 k = 0, j;
 
 	for (j = 0; j < n; j++)
 		if (out[j].status == FT_SCHED_REFUSED)
@@ -546,12 +546,7 @@ u32 sched_order(struct ft_sched *s, enum ft_sched_order o,
 		break;
 	case FT_SCHED_ORDER_RANDOM:
 		memcpy(s->order, s->tmp, (size_t)k * sizeof(u32));
-		for (j = k; j > 1; j--) {
-			r = ft_rand_below(&s->rng, j);
-			x = s->order[j - 1];
-			s->order[j - 1] = s->order[r];
-			s->order[r] = x;
-		}
+		ft_rand_shuffle(&s->rng, s->order, k);
 		break;
 	default:
 		memcpy(s->order, s->tmp, (size_t)k * sizeof(u32));

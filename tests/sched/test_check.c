@@ -30,7 +30,7 @@ static void test_round(void)
 	before = malloc(nd * 4);
 	after = malloc(nd * 4);
 	memcpy(before, ft_sched_free_lanes(s), nd * 4);
-	random_perm(&r, perm, 64);
+	ft_rand_perm(&r, perm, 64);
 	perm_reqs(q, perm, 64, 1);
 	ft_sched_opts_default(&o, FT_SCHED_LEVELWISE);
 	ft_sched_run(s, &o, q, 64, out, NULL);

@@ -106,7 +106,7 @@ static void test_levelwise_top(void)
 	ft_sched_opts_default(&o, FT_SCHED_LEVELWISE);
 	ft_rand_seed(&r, 3);
 	for (trial = 0; trial < trials; trial++) {
-		random_perm(&r, perm, 64);
+		ft_rand_perm(&r, perm, 64);
 		perm_reqs(q, perm, 64, 1);
 		ft_sched_reset(s);
 		valid &= !run_checked(s, &o, q, 64, out, &st, why, sizeof(why));

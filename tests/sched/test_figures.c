@@ -402,7 +402,7 @@ static void test_chain(void)
 	ft_rand_seed(&r, 7);
 	ft_lw(&t, 3, 4, 1);
 	s = ft_sched_create(&t);
-	random_perm(&r, perm, 64);
+	ft_rand_perm(&r, perm, 64);
 	perm_reqs(q, perm, 64, 1);
 	ft_sched_opts_default(&o, FT_SCHED_LEVELWISE);
 	good &= !run_checked(s, &o, q, 64, out, &st, why, sizeof(why));

@@ -90,7 +90,7 @@ static u32 make_msgs(struct ft_rand *r, const struct ft_topo *t, u32 kind)
 		break;
 	case 1:		/* several permutations */
 		for (k = 0; k < per; k++) {
-			random_perm(r, p, t->n);
+			ft_rand_perm(r, p, t->n);
 			for (i = 0; i < t->n && n < MAXQ; i++)
 				q[n++] = (struct ft_sched_req){ i, p[i], 1 };
 		}

@@ -30,7 +30,7 @@ static void test_perms(u32 l, u32 k, u32 trials, u32 lanes)
 	o.rearrange = 0;	/* the colouring alone must do it */
 	for (i = 0; i < trials; i++) {
 		ft_sched_reset(s);
-		random_perm(&r, perm, t.n);
+		ft_rand_perm(&r, perm, t.n);
 		perm_reqs(q, perm, t.n, 1);
 		o.order = i % FT_SCHED_NORDERS;
 		o.seed = i;

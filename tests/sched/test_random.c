@@ -140,7 +140,7 @@ static void test_wide(void)
 	ft_topo_init(&t, 2, m, w, c);
 	s = ft_sched_create(&t);
 	for (trial = 0; trial < 20; trial++) {
-		random_perm(&r, perm, t.n);
+		ft_rand_perm(&r, perm, t.n);
 		perm_reqs(q, perm, t.n, 1);
 		for (a = 0; a < FT_SCHED_NALGOS; a++) {
 			ft_sched_reset(s);

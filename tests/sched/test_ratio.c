@@ -36,7 +36,7 @@ static void measure(u32 l, u32 k, struct ratio *res, bool assert_order)
 	for (a = 0; a < FT_SCHED_NALGOS; a++)
 		res[a] = (struct ratio){ 0, 2, -1 };
 	for (i = 0; i < TRIALS; i++) {
-		random_perm(&r, perm, t.n);
+		ft_rand_perm(&r, perm, t.n);
 		perm_reqs(q, perm, t.n, 1);
 		for (a = 0; a < FT_SCHED_NALGOS; a++) {
 			ft_sched_reset(s);

@@ -17,20 +17,6 @@ int ft_lw(struct ft_topo *t, u32 l, u32 w, u32 lanes)
 	return ft_topo_init(t, l, m, ww, c);
 }
 
-void random_perm(struct ft_rand *r, u32 *p, u32 n)
-{
-	u32 i, j, x;
-
-	for (i = 0; i < n; i++)
-		p[i] = i;
-	for (i = n; i > 1; i--) {
-		j = ft_rand_below(r, i);
-		x = p[i - 1];
-		p[i - 1] = p[j];
-		p[j] = x;
-	}
-}
-
 void perm_reqs(struct ft_sched_req *q, const u32 *perm, u32 n, u32 lanes)
 {
 	u32 i;
@@ -103,7 +89,7 @@ u32 make_pattern(struct ft_rand *r, const struct ft_topo *t, enum pattern k,
 	switch (k) {
 	case PAT_PERM:
 		p = malloc(n * sizeof(u32));
-		random_perm(r, p, n);
+		ft_rand_perm(r, p, n);
 		for (i = 0; i < n && c < max; i++)
 			q[c++] = (struct ft_sched_req){ i, p[i], 1 };
 		free(p);

@@ -13,7 +13,6 @@ extern const u32 ones[FT_MAX_LEVELS];
 int ft_lw(struct ft_topo *t, u32 l, u32 w, u32 lanes);
 
 /* A uniform random permutation of 0..n-1. */
-void random_perm(struct ft_rand *r, u32 *p, u32 n);
 
 /* Requests i -> perm[i], @lanes each. */
 void perm_reqs(struct ft_sched_req *q, const u32 *perm, u32 n, u32 lanes);
