@@ -497,20 +497,6 @@ static u32 transpose_digits(u32 x, u32 r, u32 nd)
 	return (x % plo) * phi + x / plo;
 }
 
-static void random_perm(struct ft_rand *r, u32 *p, u32 n)
-{
-	u32 i, j, x;
-
-	for (i = 0; i < n; i++)
-		p[i] = i;
-	for (i = n; i > 1; i--) {
-		j = ft_rand_below(r, i);
-		x = p[i - 1];
-		p[i - 1] = p[j];
-		p[j] = x;
-	}
-}
-
 /* Requests i -> dst(i) for every leaf i. */
 static void make_requests(const struct sched_args *a, struct ft_rand *r,
 			  const struct size_res *sz, u32 *perm,
@@ -530,14 +516,14 @@ static void make_requests(const struct sched_args *a, struct ft_rand *r,
 			perm[i] = transpose_digits(i, radix, nd);
 		break;
 	case PAT_HOTSPOT:
-		random_perm(r, perm, n);
+		ft_rand_perm(r, perm, n);
 		hot = ft_rand_below(r, n);
 		for (i = 0; i < n; i++)
 			if (ft_rand_below(r, 100) < a->hot_pct)
 				perm[i] = hot;
 		break;
 	default:
-		random_perm(r, perm, n);
+		ft_rand_perm(r, perm, n);
 		break;
 	}
 	for (i = 0; i < n; i++)
