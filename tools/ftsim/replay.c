@@ -23,6 +23,7 @@ struct replay {
 	struct ft_fabric_params p;
 	const char *rows;
 	unsigned long steps;
+	bool timing;
 };
 
 static void usage(FILE *f)
@@ -30,6 +31,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: ftsim replay --shape SPEC --rows FILE --steps N [--lanes c1,...,cH]\n"
 		"                    [--path P] [--injection I] [--arbitration A] [--seed S]\n"
+		"                    [--timing]\n"
 		"Run the rows of FILE (\"src dst count\" per line) through the engine\n"
 		"core for N cycles, as the kernel runs them, and print \"cycle C drained D\n"
 		"delivered X\" and one line per directed link: \"link ID carried C max M\n"
@@ -40,6 +42,8 @@ static void usage(FILE *f)
 		"  --injection I       all (default), random or random-prime\n"
 		"  --arbitration A     random (default) or fixed\n"
 		"  --seed S            the fabric's seed (default 1)\n"
+		"  --timing            add to the first line the time spent in cycles while\n"
+		"                      messages waited and after (\"loaded_ns L idle_ns I\")\n"
 		"The old --levels H --down m1,...,mH --up w1,...,wH and policies by their\n"
 		"numbers in uapi/linux/fattree.h still work, with a warning.\n");
 }
@@ -105,7 +109,7 @@ static int replay_args(int argc, char **argv, struct replay *r)
 {
 	enum {
 		O_SHAPE = 256, O_LEVELS, O_DOWN, O_UP, O_LANES, O_PATH, O_INJ, O_ARB,
-		O_SEED, O_ROWS, O_STEPS, O_HELP,
+		O_SEED, O_ROWS, O_STEPS, O_TIMING, O_HELP,
 	};
 	static const struct option opts[] = {
 		{ "shape", required_argument, NULL, O_SHAPE },
@@ -119,6 +123,7 @@ static int replay_args(int argc, char **argv, struct replay *r)
 		{ "seed", required_argument, NULL, O_SEED },
 		{ "rows", required_argument, NULL, O_ROWS },
 		{ "steps", required_argument, NULL, O_STEPS },
+		{ "timing", no_argument, NULL, O_TIMING },
 		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -157,6 +162,7 @@ static int replay_args(int argc, char **argv, struct replay *r)
 		case O_STEPS:
 			err = ftsim_parse_u32(CMD, "--steps", optarg, 1, UINT32_MAX, &steps);
 			break;
+		case O_TIMING: r->timing = true; break;
 		case 'h':
 		case O_HELP:
 			usage(stdout);
@@ -225,6 +231,7 @@ int ftsim_replay(int argc, char **argv)
 	struct ft_topo t;
 	u32 lanes[FT_MAX_LEVELS];
 	u64 delivered = 0, drained = 0;
+	double t0, busy = 0, idle = 0;
 	struct replay r;
 	unsigned long i;
 	int rc = 1;
@@ -247,14 +254,24 @@ int ftsim_replay(int argc, char **argv)
 	if (replay_rows(r.rows, &q, t.n))
 		goto out;
 	for (i = 0; i < r.steps; i++) {
+		bool loaded = q.queued;
+
+		t0 = r.timing ? ftsim_now() : 0;
 		if (ft_pairs_cycle(&q, fab, NULL, NULL, NULL, &res))
 			goto out;
+		if (r.timing) {
+			t0 = ftsim_now() - t0;
+			*(loaded ? &busy : &idle) += t0;
+		}
 		delivered += res.delivered;
 		if (res.delivered && !q.queued)
 			drained = fab->cycle;
 	}
-	printf("cycle %" PRIu64 " drained %" PRIu64 " delivered %" PRIu64 "\n",
-	       fab->cycle, drained, delivered);
+	printf("cycle %" PRIu64 " drained %" PRIu64 " delivered %" PRIu64, fab->cycle, drained,
+	       delivered);
+	if (r.timing)
+		printf(" loaded_ns %.0f idle_ns %.0f", busy * 1e9, idle * 1e9);
+	printf("\n");
 	for (i = 0; i < fab->lanes.n; i++)
 		printf("link %lu carried %" PRIu64 " max %u saturated %" PRIu64
 		       " blocked %" PRIu64 "\n", i, fab->stats[i].carried,
