@@ -259,8 +259,9 @@ demo:
 
 # The benchmarks and the reproduction report (scripts/bench/run): scheduler
 # speed, schedule quality, cycles against lambda, the data path in one VM
-# boot; docs/results.md with plots and raw JSON in docs/bench/. Figures,
-# never pass/fail. QUICK=1: every benchmark at tiny sizes, into build/bench-quick/.
+# boot, MPI jobs under each path choice in another; docs/results.md with
+# plots and raw JSON in docs/bench/. Figures, never pass/fail. QUICK=1:
+# every benchmark at tiny sizes, into build/bench-quick/.
 QUICK	?=
 bench:
 	@$(INSTALL_DEPS)

@@ -12,6 +12,12 @@
  * line per job: job ranks bytes iters seconds errors. Several jobs run one
  * after the other in one MPI run (one launch). Exit status 1 when any rank
  * found an error, 2 for a bad command line.
+ *
+ * FTMPI_HOOK=DIR (scripts/bench/mpi): before and after each job rank 0
+ * writes "begin K" or "end K" (K counts jobs from 0) into the FIFO DIR/req
+ * and waits for a line from the FIFO DIR/ack, then every rank meets in a
+ * barrier; whoever reads the FIFOs can measure or change the fabric
+ * between jobs of one launch.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -47,6 +53,35 @@ static long exchange(unsigned char *s, unsigned char *r, size_t len, int me, int
 	MPI_Sendrecv(s, (int)len, MPI_BYTE, to, it, r, (int)len, MPI_BYTE, from, it,
 		     MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 	return check(r, len, from, me, it);
+}
+
+/* Rank 0 tells the hook's reader where it is and waits for its answer. */
+static void hook(int me, const char *what, int k)
+{
+	const char *dir = getenv("FTMPI_HOOK");
+	char path[4096], line[64];
+	FILE *f;
+
+	if (!dir || !*dir)
+		return;
+	if (!me) {
+		snprintf(path, sizeof(path), "%s/req", dir);
+		f = fopen(path, "w");
+		if (f) {
+			fprintf(f, "%s %d\n", what, k);
+			fclose(f);
+		}
+		snprintf(path, sizeof(path), "%s/ack", dir);
+		f = fopen(path, "r");
+		if (f) {
+			if (!fgets(line, sizeof(line), f))
+				line[0] = 0;
+			fclose(f);
+		}
+		if (!f)
+			fprintf(stderr, "ftmpi_jobs: FTMPI_HOOK %s: no FIFOs there\n", dir);
+	}
+	MPI_Barrier(MPI_COMM_WORLD);
 }
 
 static int usage(void)
@@ -115,6 +150,7 @@ static long run(const char *job, const char *bytes, const char *iters_s, int me,
 	if (!me)
 		printf("job %s ranks %d bytes %zu iters %d seconds %.6f errors %ld\n",
 		       job, n, len, iters, t1 - t0, bad_all);
+	fflush(stdout);
 	free(s);
 	free(r);
 	return bad_all;
@@ -136,7 +172,9 @@ int main(int argc, char **argv)
 	}
 	/* Every rank checks the same arguments, so all stop together. */
 	for (i = 1; i < argc; i += 3) {
+		hook(me, "begin", (i - 1) / 3);
 		b = run(argv[i], argv[i + 1], argv[i + 2], me, n);
+		hook(me, "end", (i - 1) / 3);
 		if (b < 0) {
 			MPI_Finalize();
 			return 2;
