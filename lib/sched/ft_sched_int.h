@@ -157,6 +157,26 @@ static inline void sched_take(struct ft_sched *s, u32 i, u32 node, u32 port,
 		sched_bit_clear(s, i, dir, node, port);
 }
 
+/*
+ * One level of a level-by-level path: take up-port @p of level @i at the
+ * source's switch @us and the destination's @ds, record it in @o and in
+ * @y (the node numbering's running index). True when level @i is the
+ * request's common level: its path is whole and it is granted.
+ */
+static inline bool sched_take_port(struct ft_sched *s, u32 i, u32 us, u32 ds,
+				   u32 p, u32 lanes, struct ft_sched_out *o,
+				   u32 *y)
+{
+	sched_take(s, i, us, p, FT_UP, lanes);
+	sched_take(s, i, ds, p, FT_DOWN, lanes);
+	o->port[i - 1] = (u16)p;
+	*y = *y * s->t.w[i] + p;
+	if (o->hh != i)
+		return false;
+	o->status = FT_SCHED_GRANTED;
+	return true;
+}
+
 static inline void sched_give(struct ft_sched *s, u32 i, u32 node, u32 port,
 			      u32 dir, u32 lanes)
 {

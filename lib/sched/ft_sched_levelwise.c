@@ -345,7 +345,7 @@ int sched_levelwise(struct ft_sched *s, const struct ft_sched_opts *o,
 	u32 k = sched_order(s, o->order, req, n, out);
 	u32 *act = s->order, *y = s->y;
 	u64 uv[VEC_WORDS], dv[VEC_WORDS], a;
-	u32 i, j, keep, r, us, ds, p, nw, w, q, where;
+	u32 i, j, keep, r, us, ds, p, nw, q, where;
 	const struct ft_sched_req *rq;
 
 	if (sched_lw_fast_ok(s, o)) {
@@ -356,7 +356,6 @@ int sched_levelwise(struct ft_sched *s, const struct ft_sched_opts *o,
 		y[act[j]] = 0;
 	for (i = 1; k && i <= t->h; i++) {
 		nw = s->nw[i];
-		w = t->w[i];
 		keep = 0;
 		for (j = 0; j < k; j++) {
 			r = act[j];
@@ -397,13 +396,7 @@ int sched_levelwise(struct ft_sched *s, const struct ft_sched_opts *o,
 							  rq->lanes);
 				continue;
 			}
-			sched_take(s, i, us, p, FT_UP, rq->lanes);
-			sched_take(s, i, ds, p, FT_DOWN, rq->lanes);
-			out[r].port[i - 1] = (u16)p;
-			y[r] = y[r] * w + p;
-			if (out[r].hh == i)
-				out[r].status = FT_SCHED_GRANTED;
-			else
+			if (!sched_take_port(s, i, us, ds, p, rq->lanes, &out[r], &y[r]))
 				act[keep++] = r;
 		}
 		k = keep;

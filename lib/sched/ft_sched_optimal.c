@@ -321,13 +321,7 @@ static int optimal_exact(struct ft_sched *s, const struct ft_sched_opts *o,
 			r = act[j];
 			p = g.col[j] / fl[i];
 			/* Lane col mod F_i of port p: it fits, by the colouring. */
-			sched_take(s, i, g.eu[j], p, FT_UP, 1);
-			sched_take(s, i, g.ev[j], p, FT_DOWN, 1);
-			out[r].port[i - 1] = (u16)p;
-			y[r] = y[r] * t->w[i] + p;
-			if (out[r].hh == i)
-				out[r].status = FT_SCHED_GRANTED;
-			else
+			if (!sched_take_port(s, i, g.eu[j], g.ev[j], p, 1, &out[r], &y[r]))
 				act[keep++] = r;
 		}
 		k = keep;
