@@ -316,6 +316,8 @@ int ft_genl_register(void);
 /* netlink.c */
 int ft_genl_init(void);
 void ft_genl_exit(void);
+
+/* nl_demand.c */
 void ft_genl_demand_notify(struct ft_fab *fab, u64 cycle, u32 n, bool last);
 bool ft_genl_demand_listened(const struct ft_fab *fab);
 

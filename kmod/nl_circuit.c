@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fattree: the generic netlink handlers of circuits: CIRCUIT_ADD and
+ * CIRCUIT_DEL (batches, admitted all or nothing) and CIRCUIT_GET (a dump
+ * of one fabric's circuits).
+ */
+#include <linux/vmalloc.h>
+#include <net/genetlink.h>
+
+#include "compat.h"
+#include "netlink.h"
+
+/*
+ * Gather the entries of every attribute @type of the request, of @size
+ * bytes each, into one array; @where keeps each entry's place in the
+ * message so a refusal can point at it. More than @max entries, more
+ * than the circuit table holds, are refused before any allocation.
+ */
+static int ft_nl_entries(struct genl_info *info, int type, size_t size, u32 max,
+			 const void ***where, u32 *nentries)
+{
+	const int hdrlen = GENL_HDRLEN + ft_genl_family.hdrsize;
+	const struct nlattr *a;
+	const void **w;
+	u32 n = 0, i, k = 0;
+	int rem;
+
+	nlmsg_for_each_attr(a, info->nlhdr, hdrlen, rem) {
+		if (nla_type(a) != type)
+			continue;
+		if (!nla_len(a) || nla_len(a) % size) {
+			NL_SET_ERR_MSG_ATTR(info->extack, a, "entries are whole structs");
+			return -EINVAL;
+		}
+		n += nla_len(a) / size;
+	}
+	if (!n) {
+		NL_SET_ERR_MSG_MOD(info->extack, "an empty batch");
+		return -EINVAL;
+	}
+	if (n > max) {
+		NL_SET_ERR_MSG_MOD(info->extack, "more circuits than the circuit table holds");
+		return -E2BIG;
+	}
+	w = kvmalloc_array(n, sizeof(*w), GFP_KERNEL);
+	if (!w)
+		return -ENOMEM;
+	nlmsg_for_each_attr(a, info->nlhdr, hdrlen, rem) {
+		if (nla_type(a) != type)
+			continue;
+		for (i = 0; i < nla_len(a) / size; i++)
+			w[k++] = (const u8 *)nla_data(a) + i * size;
+	}
+	*where = w;
+	*nentries = n;
+	return 0;
+}
+
+/* Point the refusal's offset at entry @bad: 6.1 has no formatted
+ * messages, so the offset is how a caller learns which entry it was.
+ */
+#define ft_nl_bad_entry(info, bad, msg) do {				\
+		struct netlink_ext_ack *ft_extack = (info)->extack;		\
+									\
+		NL_SET_ERR_MSG_MOD(ft_extack, msg);				\
+		NL_SET_BAD_ATTR(ft_extack, (const struct nlattr *)(bad));	\
+	} while (0)
+
+/* Answer a batch with the number of circuits the fabric now holds. */
+static int ft_nl_circuit_reply(struct genl_info *info, u32 count)
+{
+	struct sk_buff *msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	void *hdr;
+
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &ft_genl_family, 0, info->genlhdr->cmd);
+	if (!hdr || nla_put_u32(msg, FATTREE_A_CIRCUIT_COUNT, count)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+/* A store-and-forward fabric has no circuits. */
+static int ft_nl_no_circuits(struct genl_info *info, const struct ft_fab *fab)
+{
+	if (!fab->saf)
+		return 0;
+	NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[FATTREE_A_CIRCUIT_FABRIC],
+			    "circuits do not apply in store-and-forward mode");
+	return -EOPNOTSUPP;
+}
+
+int fattree_nl_circuit_add_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ft_fab *fab = info->user_ptr[0];
+	struct ft_circuit_req *req = NULL;
+	const void **where = NULL;
+	u32 n, i, bad = 0, count;
+	int err;
+
+	err = ft_nl_no_circuits(info, fab);
+	if (err)
+		return err;
+	err = ft_nl_entries(info, FATTREE_A_CIRCUIT_ENTRY, sizeof(struct fattree_circuit),
+			    fab->circ.cap, &where, &n);
+	if (err)
+		return err;
+	err = -ENOMEM;
+	req = kvmalloc_array(n, sizeof(*req), GFP_KERNEL);
+	if (!req)
+		goto out;
+	for (i = 0; i < n; i++) {
+		const struct fattree_circuit *c = where[i];
+
+		if (c->src == c->dst) {
+			ft_nl_bad_entry(info, c, "a circuit joins two different leaves");
+			err = -EINVAL;
+			goto out;
+		}
+		req[i].src = c->src;
+		req[i].dst = c->dst;
+		req[i].lanes = c->lanes;
+		req[i].lease = c->lease;
+		memcpy(req[i].port, c->port, sizeof(req[i].port));
+	}
+	err = ft_engine_circuits_add(fab, req, n, &bad, &count);
+	if (err == -E2BIG)
+		NL_SET_ERR_MSG_MOD(info->extack, "the circuit table has no room for them");
+	if (err == -EINVAL)
+		ft_nl_bad_entry(info, where[bad], "no such leaf, a port past w_i, or bad lanes");
+	else if (err == -EEXIST)
+		ft_nl_bad_entry(info, where[bad], "the pair of this circuit has one already");
+	else if (err == -ENOSPC && ft_engine_circuit_failed(fab, &req[bad]))
+		ft_nl_bad_entry(info, where[bad], "this circuit crosses a failed link");
+	else if (err == -ENOSPC)
+		ft_nl_bad_entry(info, where[bad], "this circuit would exceed a link's lanes");
+	if (!err)
+		err = ft_nl_circuit_reply(info, count);
+out:
+	kvfree(req);
+	kvfree(where);
+	return err;
+}
+
+int fattree_nl_circuit_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ft_fab *fab = info->user_ptr[0];
+	const void **where = NULL;
+	u32 *pairs = NULL;
+	u32 n, i, bad = 0, count;
+	int err;
+
+	err = ft_nl_no_circuits(info, fab);
+	if (err)
+		return err;
+	err = ft_nl_entries(info, FATTREE_A_CIRCUIT_PAIR, sizeof(struct fattree_pair),
+			    fab->circ.cap, &where, &n);
+	if (err)
+		return err;
+	err = -ENOMEM;
+	pairs = kvmalloc_array(n, 2 * sizeof(u32), GFP_KERNEL);
+	if (!pairs)
+		goto out;
+	for (i = 0; i < n; i++) {
+		const struct fattree_pair *pr = where[i];
+
+		pairs[2 * i] = pr->src;
+		pairs[2 * i + 1] = pr->dst;
+	}
+	err = ft_engine_circuits_del(fab, pairs, n, &bad, &count);
+	if (err)
+		ft_nl_bad_entry(info, where[bad], "no circuit for this pair");
+	else
+		err = ft_nl_circuit_reply(info, count);
+out:
+	kvfree(pairs);
+	kvfree(where);
+	return err;
+}
+
+static int ft_nl_circuit_fill(struct sk_buff *msg, struct ft_fab *fab,
+			      const struct ft_circuit *c, struct netlink_callback *cb)
+{
+	u32 h = ft_topo_common_level(&fab->eng.topo, c->src, c->dst);
+	u64 now = fab->eng.cycle;
+	void *hdr;
+
+	hdr = genlmsg_put(msg, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &ft_genl_family, NLM_F_MULTI, FATTREE_CMD_CIRCUIT_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(msg, FATTREE_A_CIRCUIT_SRC, c->src) ||
+	    nla_put_u32(msg, FATTREE_A_CIRCUIT_DST, c->dst) ||
+	    nla_put_u32(msg, FATTREE_A_CIRCUIT_LANES, c->lanes) ||
+	    nla_put(msg, FATTREE_A_CIRCUIT_PORTS, h, c->port) ||
+	    nla_put_u64_64bit(msg, FATTREE_A_CIRCUIT_CREATED, c->created, FATTREE_A_CIRCUIT_PAD) ||
+	    nla_put_u64_64bit(msg, FATTREE_A_CIRCUIT_EXPIRES, c->expires, FATTREE_A_CIRCUIT_PAD) ||
+	    nla_put_u64_64bit(msg, FATTREE_A_CIRCUIT_CARRIED, c->carried, FATTREE_A_CIRCUIT_PAD) ||
+	    nla_put_u64_64bit(msg, FATTREE_A_CIRCUIT_IDLE, now - c->last_used,
+			      FATTREE_A_CIRCUIT_PAD)) {
+		genlmsg_cancel(msg, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return 0;
+}
+
+/*
+ * Circuits may come and go between the parts of a dump: a position in the
+ * admission-ordered list, as with any netlink dump.
+ */
+static int ft_nl_circuit_dump(struct sk_buff *skb, struct netlink_callback *cb,
+			      struct ft_fab *fab, struct ft_nl_dump_ctx *ctx)
+{
+	int err = 0;
+
+	spin_lock_bh(&fab->lock);
+	for (; ctx->pos < fab->circ.n; ctx->pos++) {
+		err = ft_nl_circuit_fill(skb, fab, &fab->circ.c[fab->circ.active[ctx->pos]], cb);
+		if (err)
+			break;
+	}
+	spin_unlock_bh(&fab->lock);
+	return err;
+}
+
+int fattree_nl_circuit_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return ft_nl_dump_fabric(skb, cb, FATTREE_A_CIRCUIT_FABRIC, ft_nl_circuit_dump);
+}

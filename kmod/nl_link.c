@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fattree: the generic netlink handlers of links: LINK_GET (a dump of one
+ * fabric's directed links and their counters) and LINK_SET (fail and
+ * restore links and switches).
+ */
+#include <net/genetlink.h>
+
+#include "compat.h"
+#include "netlink.h"
+
+static int ft_nl_link_fill(struct sk_buff *msg, struct ft_fab *fab, u32 id,
+			   struct netlink_callback *cb)
+{
+	const struct ft_link_stats *st = &fab->eng.stats[id];
+	const struct ft_link *l = &fab->eng.lanes.link[id];
+	u32 level, local, dir, node, port;
+	void *hdr;
+
+	ft_topo_dlink_decode(&fab->eng.topo, id, &level, &local, &dir);
+	node = local / fab->eng.topo.w[level];
+	port = local % fab->eng.topo.w[level];
+	hdr = genlmsg_put(msg, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &ft_genl_family, NLM_F_MULTI, FATTREE_CMD_LINK_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(msg, FATTREE_A_LINK_ID, id) ||
+	    nla_put_u32(msg, FATTREE_A_LINK_LEVEL, level) ||
+	    nla_put_u32(msg, FATTREE_A_LINK_NODE, node) ||
+	    nla_put_u32(msg, FATTREE_A_LINK_PORT, port) ||
+	    (dir == FT_UP && nla_put_flag(msg, FATTREE_A_LINK_UP)) ||
+	    nla_put_u32(msg, FATTREE_A_LINK_LANES, l->lanes) ||
+	    nla_put_u32(msg, FATTREE_A_LINK_RESERVED, l->reserved) ||
+	    nla_put_u64_64bit(msg, FATTREE_A_LINK_CARRIED, st->carried, FATTREE_A_LINK_PAD) ||
+	    nla_put_u32(msg, FATTREE_A_LINK_MAX_CYCLE, st->max_cycle) ||
+	    nla_put_u64_64bit(msg, FATTREE_A_LINK_SATURATED, st->saturated,
+			      FATTREE_A_LINK_PAD) ||
+	    nla_put_u64_64bit(msg, FATTREE_A_LINK_BLOCKED, st->blocked, FATTREE_A_LINK_PAD) ||
+	    nla_put_u8(msg, FATTREE_A_LINK_FAILED, l->fail)) {
+		genlmsg_cancel(msg, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return 0;
+}
+
+static int ft_nl_link_dump(struct sk_buff *skb, struct netlink_callback *cb,
+			   struct ft_fab *fab, struct ft_nl_dump_ctx *ctx)
+{
+	int err = 0;
+
+	spin_lock_bh(&fab->lock);
+	for (; ctx->pos < fab->eng.lanes.n; ctx->pos++) {
+		err = ft_nl_link_fill(skb, fab, ctx->pos, cb);
+		if (err)
+			break;
+	}
+	spin_unlock_bh(&fab->lock);
+	return err;
+}
+
+int fattree_nl_link_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return ft_nl_dump_fabric(skb, cb, FATTREE_A_LINK_FABRIC, ft_nl_link_dump);
+}
+
+/*
+ * The links a LINK_SET names: one directed link (ID); one physical link
+ * (LEVEL, NODE, PORT: both directions, or DIRECTION's); or a switch
+ * (SWITCH_LEVEL, SWITCH_NODE). Exactly one form.
+ */
+static int ft_nl_fail_set(struct genl_info *info, const struct ft_topo *t,
+			  struct ft_fail_set *fs)
+{
+	struct nlattr **tb = info->attrs;
+	bool one = tb[FATTREE_A_LINK_ID];
+	bool phys = tb[FATTREE_A_LINK_LEVEL] || tb[FATTREE_A_LINK_NODE] ||
+		    tb[FATTREE_A_LINK_PORT] || tb[FATTREE_A_LINK_DIRECTION];
+	bool sw = tb[FATTREE_A_LINK_SWITCH_LEVEL] || tb[FATTREE_A_LINK_SWITCH_NODE];
+	u32 level, node, port, id;
+
+	memset(fs, 0, sizeof(*fs));
+	if (one + phys + sw != 1) {
+		NL_SET_ERR_MSG_MOD(info->extack,
+				   "name one link (id, or level, node and port) or one switch (switch level and node)");
+		return -EINVAL;
+	}
+	if (one) {
+		id = nla_get_u32(tb[FATTREE_A_LINK_ID]);
+		if (id >= ft_topo_dlinks(t)) {
+			NL_SET_ERR_MSG_ATTR(info->extack, tb[FATTREE_A_LINK_ID],
+					    "no directed link of that id in the fabric");
+			return -ERANGE;
+		}
+		fs->nids = 1;
+		fs->id[0] = id;
+		return 0;
+	}
+	if (sw) {
+		if (GENL_REQ_ATTR_CHECK(info, FATTREE_A_LINK_SWITCH_LEVEL) ||
+		    GENL_REQ_ATTR_CHECK(info, FATTREE_A_LINK_SWITCH_NODE))
+			return -EINVAL;
+		level = nla_get_u32(tb[FATTREE_A_LINK_SWITCH_LEVEL]);
+		node = nla_get_u32(tb[FATTREE_A_LINK_SWITCH_NODE]);
+		if (level > t->h) {
+			NL_SET_ERR_MSG_ATTR(info->extack, tb[FATTREE_A_LINK_SWITCH_LEVEL],
+					    "switch levels are 1 to the fabric's levels");
+			return -ERANGE;
+		}
+		if (node >= t->nodes[level]) {
+			NL_SET_ERR_MSG_ATTR(info->extack, tb[FATTREE_A_LINK_SWITCH_NODE],
+					    "no switch of that index at that level");
+			return -ERANGE;
+		}
+		fs->sw = true;
+		fs->level = level;
+		fs->node = node;
+		return 0;
+	}
+	if (GENL_REQ_ATTR_CHECK(info, FATTREE_A_LINK_LEVEL) ||
+	    GENL_REQ_ATTR_CHECK(info, FATTREE_A_LINK_NODE) ||
+	    GENL_REQ_ATTR_CHECK(info, FATTREE_A_LINK_PORT))
+		return -EINVAL;
+	level = nla_get_u32(tb[FATTREE_A_LINK_LEVEL]);
+	node = nla_get_u32(tb[FATTREE_A_LINK_NODE]);
+	port = nla_get_u32(tb[FATTREE_A_LINK_PORT]);
+	if (level > t->h) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[FATTREE_A_LINK_LEVEL],
+				    "link levels are 1 to the fabric's levels");
+		return -ERANGE;
+	}
+	if (node >= t->nodes[level - 1]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[FATTREE_A_LINK_NODE],
+				    "no node of that index below that level");
+		return -ERANGE;
+	}
+	if (port >= t->w[level]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[FATTREE_A_LINK_PORT],
+				    "up-ports at that level are below w_i");
+		return -ERANGE;
+	}
+	id = ft_topo_dlink(t, level, node * t->w[level] + port, FT_UP);
+	if (tb[FATTREE_A_LINK_DIRECTION]) {
+		fs->nids = 1;
+		fs->id[0] = id | nla_get_u32(tb[FATTREE_A_LINK_DIRECTION]);
+	} else {
+		fs->nids = 2;
+		fs->id[0] = id;
+		fs->id[1] = id | FT_DOWN;
+	}
+	return 0;
+}
+
+int fattree_nl_link_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ft_fab *fab = info->user_ptr[0];
+	struct ft_fail_result res;
+	struct ft_fail_set fs;
+	struct sk_buff *msg;
+	void *hdr;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, FATTREE_A_LINK_FAIL))
+		return -EINVAL;
+	/* Its edge queues route around nothing: refuse rather than ignore. */
+	if (fab->saf) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[FATTREE_A_LINK_FABRIC],
+				    "link failures do not apply in store-and-forward mode");
+		return -EOPNOTSUPP;
+	}
+	err = ft_nl_fail_set(info, &fab->eng.topo, &fs);
+	if (err)
+		return err;
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	ft_engine_fail(fab, &fs, nla_get_u8(info->attrs[FATTREE_A_LINK_FAIL]), &res);
+	hdr = genlmsg_put_reply(msg, info, &ft_genl_family, 0, info->genlhdr->cmd);
+	if (!hdr || nla_put_u32(msg, FATTREE_A_LINK_CHANGED, res.changed) ||
+	    nla_put_u32(msg, FATTREE_A_LINK_CIRCUITS_CUT, res.cut) ||
+	    nla_put_u32(msg, FATTREE_A_LINK_FAILED_LINKS, res.failed)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
