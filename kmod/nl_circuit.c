@@ -10,21 +10,79 @@
 #include "compat.h"
 #include "netlink.h"
 
+/* Point the refusal's offset at entry @bad: 6.1 has no formatted
+ * messages, so the offset is how a caller learns which entry it was.
+ */
+#define ft_nl_bad_entry(info, bad, msg) do {				\
+		struct netlink_ext_ack *ft_extack = (info)->extack;		\
+									\
+		NL_SET_ERR_MSG_MOD(ft_extack, msg);				\
+		NL_SET_BAD_ATTR(ft_extack, (const struct nlattr *)(bad));	\
+	} while (0)
+
+/*
+ * The extended ack of a batch the circuit table refused (@rf, from
+ * ft_circuits_batch() or ft_circuits_admit()), pointing at the offending
+ * entry (@where) for a refusal that names one.
+ */
+static void ft_nl_circuits_refused(struct genl_info *info,
+				   const struct ft_circuits_refusal *rf,
+				   const void * const *where)
+{
+	const void *bad = where ? where[rf->bad] : NULL;
+
+	switch (rf->why) {
+	case FT_CIRCUITS_OK:
+		break;
+	case FT_CIRCUITS_EMPTY:
+		NL_SET_ERR_MSG_MOD(info->extack, "an empty batch");
+		break;
+	case FT_CIRCUITS_TOO_MANY:
+		NL_SET_ERR_MSG_MOD(info->extack, "more circuits than the circuit table holds");
+		break;
+	case FT_CIRCUITS_NO_ROOM:
+		NL_SET_ERR_MSG_MOD(info->extack, "the circuit table has no room for them");
+		break;
+	case FT_CIRCUITS_SAME_LEAF:
+		ft_nl_bad_entry(info, bad, "a circuit joins two different leaves");
+		break;
+	case FT_CIRCUITS_BAD:
+		ft_nl_bad_entry(info, bad, "no such leaf, a port past w_i, or bad lanes");
+		break;
+	case FT_CIRCUITS_EXISTS:
+		ft_nl_bad_entry(info, bad, "the pair of this circuit has one already");
+		break;
+	case FT_CIRCUITS_FAILED:
+		ft_nl_bad_entry(info, bad, "this circuit crosses a failed link");
+		break;
+	case FT_CIRCUITS_LANES:
+		ft_nl_bad_entry(info, bad, "this circuit would exceed a link's lanes");
+		break;
+	}
+}
+
 /*
  * Gather the entries of every attribute @type of the request, of @size
  * bytes each, into one array; @where keeps each entry's place in the
- * message so a refusal can point at it. More than @max entries, more
- * than the circuit table holds, are refused before any allocation.
+ * message so a refusal can point at it. A store-and-forward fabric has no
+ * circuits; a batch its circuit table could never take
+ * (ft_circuits_batch()) is refused before any allocation.
  */
-static int ft_nl_entries(struct genl_info *info, int type, size_t size, u32 max,
-			 const void ***where, u32 *nentries)
+static int ft_nl_entries(struct genl_info *info, const struct ft_fab *fab, int type,
+			 size_t size, const void ***where, u32 *nentries)
 {
 	const int hdrlen = GENL_HDRLEN + ft_genl_family.hdrsize;
+	struct ft_circuits_refusal rf;
 	const struct nlattr *a;
 	const void **w;
 	u32 n = 0, i, k = 0;
-	int rem;
+	int rem, err;
 
+	if (fab->saf) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[FATTREE_A_CIRCUIT_FABRIC],
+				    "circuits do not apply in store-and-forward mode");
+		return -EOPNOTSUPP;
+	}
 	nlmsg_for_each_attr(a, info->nlhdr, hdrlen, rem) {
 		if (nla_type(a) != type)
 			continue;
@@ -34,13 +92,10 @@ static int ft_nl_entries(struct genl_info *info, int type, size_t size, u32 max,
 		}
 		n += nla_len(a) / size;
 	}
-	if (!n) {
-		NL_SET_ERR_MSG_MOD(info->extack, "an empty batch");
-		return -EINVAL;
-	}
-	if (n > max) {
-		NL_SET_ERR_MSG_MOD(info->extack, "more circuits than the circuit table holds");
-		return -E2BIG;
+	err = ft_circuits_batch(&fab->circ, n, &rf);
+	if (err) {
+		ft_nl_circuits_refused(info, &rf, NULL);
+		return err;
 	}
 	w = kvmalloc_array(n, sizeof(*w), GFP_KERNEL);
 	if (!w)
@@ -55,16 +110,6 @@ static int ft_nl_entries(struct genl_info *info, int type, size_t size, u32 max,
 	*nentries = n;
 	return 0;
 }
-
-/* Point the refusal's offset at entry @bad: 6.1 has no formatted
- * messages, so the offset is how a caller learns which entry it was.
- */
-#define ft_nl_bad_entry(info, bad, msg) do {				\
-		struct netlink_ext_ack *ft_extack = (info)->extack;		\
-									\
-		NL_SET_ERR_MSG_MOD(ft_extack, msg);				\
-		NL_SET_BAD_ATTR(ft_extack, (const struct nlattr *)(bad));	\
-	} while (0)
 
 /* Answer a batch with the number of circuits the fabric now holds. */
 static int ft_nl_circuit_reply(struct genl_info *info, u32 count)
@@ -83,63 +128,38 @@ static int ft_nl_circuit_reply(struct genl_info *info, u32 count)
 	return genlmsg_reply(msg, info);
 }
 
-/* A store-and-forward fabric has no circuits. */
-static int ft_nl_no_circuits(struct genl_info *info, const struct ft_fab *fab)
-{
-	if (!fab->saf)
-		return 0;
-	NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[FATTREE_A_CIRCUIT_FABRIC],
-			    "circuits do not apply in store-and-forward mode");
-	return -EOPNOTSUPP;
-}
-
 int fattree_nl_circuit_add_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ft_fab *fab = info->user_ptr[0];
-	struct ft_circuit_req *req = NULL;
-	const void **where = NULL;
-	u32 n, i, bad = 0, count;
+	struct ft_circuits_refusal rf;
+	struct ft_circuit_req *req;
+	const void **where;
+	u32 n, i, count;
 	int err;
 
-	err = ft_nl_no_circuits(info, fab);
+	err = ft_nl_entries(info, fab, FATTREE_A_CIRCUIT_ENTRY, sizeof(struct fattree_circuit),
+			    &where, &n);
 	if (err)
 		return err;
-	err = ft_nl_entries(info, FATTREE_A_CIRCUIT_ENTRY, sizeof(struct fattree_circuit),
-			    fab->circ.cap, &where, &n);
-	if (err)
-		return err;
-	err = -ENOMEM;
 	req = kvmalloc_array(n, sizeof(*req), GFP_KERNEL);
-	if (!req)
-		goto out;
+	if (!req) {
+		kvfree(where);
+		return -ENOMEM;
+	}
 	for (i = 0; i < n; i++) {
 		const struct fattree_circuit *c = where[i];
 
-		if (c->src == c->dst) {
-			ft_nl_bad_entry(info, c, "a circuit joins two different leaves");
-			err = -EINVAL;
-			goto out;
-		}
 		req[i].src = c->src;
 		req[i].dst = c->dst;
 		req[i].lanes = c->lanes;
 		req[i].lease = c->lease;
 		memcpy(req[i].port, c->port, sizeof(req[i].port));
 	}
-	err = ft_engine_circuits_add(fab, req, n, &bad, &count);
-	if (err == -E2BIG)
-		NL_SET_ERR_MSG_MOD(info->extack, "the circuit table has no room for them");
-	if (err == -EINVAL)
-		ft_nl_bad_entry(info, where[bad], "no such leaf, a port past w_i, or bad lanes");
-	else if (err == -EEXIST)
-		ft_nl_bad_entry(info, where[bad], "the pair of this circuit has one already");
-	else if (err == -ENOSPC && ft_engine_circuit_failed(fab, &req[bad]))
-		ft_nl_bad_entry(info, where[bad], "this circuit crosses a failed link");
-	else if (err == -ENOSPC)
-		ft_nl_bad_entry(info, where[bad], "this circuit would exceed a link's lanes");
-	if (!err)
+	err = ft_engine_circuits_add(fab, req, n, &rf, &count);
+	if (err)
+		ft_nl_circuits_refused(info, &rf, where);
+	else
 		err = ft_nl_circuit_reply(info, count);
-out:
 	kvfree(req);
 	kvfree(where);
 	return err;
@@ -148,22 +168,20 @@ out:
 int fattree_nl_circuit_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ft_fab *fab = info->user_ptr[0];
-	const void **where = NULL;
-	u32 *pairs = NULL;
 	u32 n, i, bad = 0, count;
+	const void **where;
+	u32 *pairs;
 	int err;
 
-	err = ft_nl_no_circuits(info, fab);
+	err = ft_nl_entries(info, fab, FATTREE_A_CIRCUIT_PAIR, sizeof(struct fattree_pair),
+			    &where, &n);
 	if (err)
 		return err;
-	err = ft_nl_entries(info, FATTREE_A_CIRCUIT_PAIR, sizeof(struct fattree_pair),
-			    fab->circ.cap, &where, &n);
-	if (err)
-		return err;
-	err = -ENOMEM;
 	pairs = kvmalloc_array(n, 2 * sizeof(u32), GFP_KERNEL);
-	if (!pairs)
-		goto out;
+	if (!pairs) {
+		kvfree(where);
+		return -ENOMEM;
+	}
 	for (i = 0; i < n; i++) {
 		const struct fattree_pair *pr = where[i];
 
@@ -175,7 +193,6 @@ int fattree_nl_circuit_del_doit(struct sk_buff *skb, struct genl_info *info)
 		ft_nl_bad_entry(info, where[bad], "no circuit for this pair");
 	else
 		err = ft_nl_circuit_reply(info, count);
-out:
 	kvfree(pairs);
 	kvfree(where);
 	return err;

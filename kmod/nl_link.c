@@ -14,12 +14,10 @@ static int ft_nl_link_fill(struct sk_buff *msg, struct ft_fab *fab, u32 id,
 {
 	const struct ft_link_stats *st = &fab->eng.stats[id];
 	const struct ft_link *l = &fab->eng.lanes.link[id];
-	u32 level, local, dir, node, port;
+	u32 level, node, port, dir;
 	void *hdr;
 
-	ft_topo_dlink_decode(&fab->eng.topo, id, &level, &local, &dir);
-	node = local / fab->eng.topo.w[level];
-	port = local % fab->eng.topo.w[level];
+	ft_topo_link_decode(&fab->eng.topo, id, &level, &node, &port, &dir);
 	hdr = genlmsg_put(msg, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
 			  &ft_genl_family, NLM_F_MULTI, FATTREE_CMD_LINK_GET);
 	if (!hdr)
@@ -124,22 +122,23 @@ static int ft_nl_fail_set(struct genl_info *info, const struct ft_topo *t,
 	level = nla_get_u32(tb[FATTREE_A_LINK_LEVEL]);
 	node = nla_get_u32(tb[FATTREE_A_LINK_NODE]);
 	port = nla_get_u32(tb[FATTREE_A_LINK_PORT]);
-	if (level > t->h) {
+	switch (ft_topo_link_check(t, level, node, port)) {
+	case FT_TOPO_LINK_OK:
+		break;
+	case FT_TOPO_LINK_LEVEL:
 		NL_SET_ERR_MSG_ATTR(info->extack, tb[FATTREE_A_LINK_LEVEL],
 				    "link levels are 1 to the fabric's levels");
 		return -ERANGE;
-	}
-	if (node >= t->nodes[level - 1]) {
+	case FT_TOPO_LINK_NODE:
 		NL_SET_ERR_MSG_ATTR(info->extack, tb[FATTREE_A_LINK_NODE],
 				    "no node of that index below that level");
 		return -ERANGE;
-	}
-	if (port >= t->w[level]) {
+	case FT_TOPO_LINK_PORT:
 		NL_SET_ERR_MSG_ATTR(info->extack, tb[FATTREE_A_LINK_PORT],
 				    "up-ports at that level are below w_i");
 		return -ERANGE;
 	}
-	id = ft_topo_dlink(t, level, node * t->w[level] + port, FT_UP);
+	id = ft_topo_link(t, level, node, port, FT_UP);
 	if (tb[FATTREE_A_LINK_DIRECTION]) {
 		fs->nids = 1;
 		fs->id[0] = id | nla_get_u32(tb[FATTREE_A_LINK_DIRECTION]);

@@ -440,6 +440,100 @@ static void test_dup_and_room(void)
 	ft_lanes_destroy(&l);
 }
 
+/* One refusal of ft_circuits_admit(): its error, kind and request. */
+static int refused(int err, const struct ft_circuits_refusal *rf, int want,
+		   enum ft_circuits_why why, u32 bad)
+{
+	return err == want && rf->why == why && rf->bad == bad;
+}
+
+/*
+ * The rules of a batch from outside (the kernel's CIRCUIT_ADD), each
+ * refusal of its own kind, in their order, nothing changed.
+ */
+static void test_admit(void)
+{
+	struct ft_circuits_refusal rf;
+	struct ft_circuit_req req[4];
+	struct ft_circuits cs;
+	struct ft_topo t;
+	struct ft_lanes l;
+	struct snap sn;
+	u32 leaf5;
+	int err;
+
+	ft34(&t, &l);
+	ft_circuits_init(&cs, 4);
+	err = ft_circuits_batch(&cs, 0, &rf);
+	tap_ok(refused(err, &rf, -EINVAL, FT_CIRCUITS_EMPTY, 0),
+	       "batch: an empty one is refused");
+	err = ft_circuits_batch(&cs, 5, &rf);
+	tap_ok(refused(err, &rf, -E2BIG, FT_CIRCUITS_TOO_MANY, 0),
+	       "batch: more than the table's slots is refused");
+	err = ft_circuits_batch(&cs, 4, &rf);
+	tap_ok(refused(err, &rf, 0, FT_CIRCUITS_OK, 0),
+	       "batch: as many as the slots is taken");
+	req[0] = req3(0, 1, 1, 0, 0);
+	err = ft_circuits_admit(&cs, &t, &l, req, 1, 0, &rf);
+	tap_ok(refused(err, &rf, 0, FT_CIRCUITS_OK, 0) && cs.n == 1,
+	       "admit: one circuit installed");
+	snap_take(&sn, &cs, &l);
+
+	req[0] = req3(70, 1, 1, 0, 0);
+	req[1] = req3(5, 5, 1, 0, 0);
+	err = ft_circuits_admit(&cs, &t, &l, req, 2, 0, &rf);
+	tap_ok(refused(err, &rf, -EINVAL, FT_CIRCUITS_SAME_LEAF, 1) &&
+	       snap_same(&sn, &cs, &l),
+	       "admit: a leaf joined to itself, before an earlier bad leaf");
+	req[0] = req3(2, 3, 0, 0, 0);
+	req[1] = req3(4, 5, 1, 0, 0);
+	req[2] = req3(6, 7, 1, 0, 0);
+	req[3] = req3(8, 9, 1, 0, 0);
+	err = ft_circuits_admit(&cs, &t, &l, req, 4, 0, &rf);
+	tap_ok(refused(err, &rf, -E2BIG, FT_CIRCUITS_NO_ROOM, 0) &&
+	       snap_same(&sn, &cs, &l),
+	       "admit: 4 asked, 3 slots free: no room, before bad lanes");
+	err = ft_circuits_admit(&cs, &t, &l, req, 3, 0, &rf);
+	tap_ok(refused(err, &rf, -EINVAL, FT_CIRCUITS_BAD, 0) &&
+	       snap_same(&sn, &cs, &l),
+	       "admit: lanes 0 is a bad request");
+	req[0] = req3(2, 3, 1, 0, 0);
+	req[1] = req3(0, 1, 1, 0, 0);
+	err = ft_circuits_admit(&cs, &t, &l, req, 2, 0, &rf);
+	tap_ok(refused(err, &rf, -EEXIST, FT_CIRCUITS_EXISTS, 1) &&
+	       snap_same(&sn, &cs, &l),
+	       "admit: a pair that has a circuit");
+	req[1] = req3(0, 2, 1, 0, 0);	/* leaf 0's up link is taken */
+	err = ft_circuits_admit(&cs, &t, &l, req, 2, 0, &rf);
+	tap_ok(refused(err, &rf, -ENOSPC, FT_CIRCUITS_LANES, 1) &&
+	       snap_same(&sn, &cs, &l),
+	       "admit: a working link short of lanes");
+	snap_free(&sn);
+
+	leaf5 = ft_topo_link(&t, 1, 5, 0, FT_UP);
+	ft_fail_link(&l, &t, leaf5, FT_FAIL_SELF, true);
+	snap_take(&sn, &cs, &l);
+	req[1] = req3(5, 6, 1, 0, 0);
+	err = ft_circuits_admit(&cs, &t, &l, req, 2, 0, &rf);
+	tap_ok(refused(err, &rf, -ENOSPC, FT_CIRCUITS_FAILED, 1) &&
+	       snap_same(&sn, &cs, &l),
+	       "admit: a path across a failed link is told apart");
+	req[1] = req3(0, 2, 1, 0, 0);
+	err = ft_circuits_admit(&cs, &t, &l, req, 2, 0, &rf);
+	tap_ok(refused(err, &rf, -ENOSPC, FT_CIRCUITS_LANES, 1) &&
+	       snap_same(&sn, &cs, &l),
+	       "admit: with a link failed elsewhere, a full one is still full");
+	snap_free(&sn);
+	ft_fail_link(&l, &t, leaf5, FT_FAIL_SELF, false);
+	req[1] = req3(5, 6, 1, 0, 0);
+	err = ft_circuits_admit(&cs, &t, &l, req, 2, 7, &rf);
+	tap_ok(refused(err, &rf, 0, FT_CIRCUITS_OK, 0) && cs.n == 3 &&
+	       ft_circuits_find(&cs, 5, 6)->created == 7,
+	       "admit: restored, the batch is admitted");
+	ft_circuits_destroy(&cs);
+	ft_lanes_destroy(&l);
+}
+
 static void test_del(void)
 {
 	struct ft_circuit_req req[3];
@@ -1025,6 +1119,7 @@ int main(void)
 	test_fig4();
 	test_invalid();
 	test_dup_and_room();
+	test_admit();
 	test_del();
 	test_leases();
 	test_events();
