@@ -200,11 +200,11 @@ int fattree_nl_info_get_doit(struct sk_buff *skb, struct genl_info *info)
 
 /*
  * One part of a dump of the objects of the fabric named in attribute
- * @type, filled by @fill under the namespace's fabric lock. Returns what a
+ * @type, filled by @dump under the namespace's fabric lock. Returns what a
  * dumpit returns: the part's length, 0 at the end, or an error.
  */
 int ft_nl_dump_fabric(struct sk_buff *skb, struct netlink_callback *cb, int type,
-		      ft_nl_dump_fn fill)
+		      ft_nl_dump_fn dump)
 {
 	struct ft_nl_dump_ctx *ctx = (struct ft_nl_dump_ctx *)cb->ctx;
 	struct nlattr *a = ft_compat_dump_attrs(cb)[type];
@@ -227,10 +227,76 @@ int ft_nl_dump_fabric(struct sk_buff *skb, struct netlink_callback *cb, int type
 		err = -ENOENT;
 	} else {
 		ctx->serial = fab->serial;
-		err = fill(skb, cb, fab, ctx);
+		err = dump(skb, cb, fab, ctx);
 	}
 	mutex_unlock(ft_net_lock(net));
 	return err == -EMSGSIZE && skb->len ? skb->len : (err ?: skb->len);
+}
+
+/*
+ * The part of a dump of objects kept by position (ft_nl_dump_objects()):
+ * one message for each, of the request's command, from ctx->pos on, its
+ * attributes put by ctx->fill under the fabric's lock, until the part is
+ * full or there is none left. Objects may come and go between the parts
+ * of a dump: a position, as with any netlink dump.
+ */
+static int ft_nl_dump_each(struct sk_buff *skb, struct netlink_callback *cb,
+			   struct ft_fab *fab, struct ft_nl_dump_ctx *ctx)
+{
+	const struct genlmsghdr *gnlh = nlmsg_data(cb->nlh);
+	void *hdr;
+	int err;
+
+	spin_lock_bh(&fab->lock);
+	for (;; ctx->pos++) {
+		hdr = ft_nl_dump_put(skb, cb, gnlh->cmd);
+		if (!hdr) {
+			err = -EMSGSIZE;
+			break;
+		}
+		err = ctx->fill(skb, cb, fab, ctx);
+		if (err) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+	}
+	spin_unlock_bh(&fab->lock);
+	return err < 0 ? err : 0;
+}
+
+/*
+ * One part of a dump of the fabric's objects kept by position (links,
+ * leaves, circuits), each put by @fill: ft_nl_dump_fabric() with
+ * ft_nl_dump_each().
+ */
+int ft_nl_dump_objects(struct sk_buff *skb, struct netlink_callback *cb, int type,
+		       ft_nl_fill_fn fill)
+{
+	struct ft_nl_dump_ctx *ctx = (struct ft_nl_dump_ctx *)cb->ctx;
+
+	ctx->fill = fill;
+	return ft_nl_dump_fabric(skb, cb, type, ft_nl_dump_each);
+}
+
+/*
+ * Whether the reader has CAP_NET_ADMIN over the fabric's namespace, asked
+ * once a dump.
+ */
+bool ft_nl_dump_admin(struct netlink_callback *cb, const struct ft_fab *fab,
+		      struct ft_nl_dump_ctx *ctx)
+{
+	if (!ctx->admin)
+		ctx->admin = netlink_ns_capable(cb->skb, fab->net->user_ns,
+						CAP_NET_ADMIN) ? 2 : 1;
+	return ctx->admin == 2;
+}
+
+/* The header of one message of a dump of @cmd. */
+void *ft_nl_dump_put(struct sk_buff *skb, struct netlink_callback *cb, u8 cmd)
+{
+	return genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			   &ft_genl_family, NLM_F_MULTI, cmd);
 }
 
 int __init ft_genl_init(void)

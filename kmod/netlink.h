@@ -17,15 +17,30 @@
 #include "fattree.h"
 #include "netlink_gen.h"
 
+struct ft_nl_dump_ctx;
+
 /*
- * Where a dump of one fabric's objects stands between its parts: the
- * fabric, by serial (a fabric deleted and re-created under the same name
- * ends the dump rather than continue it from another's position), and
- * the position of the next object.
+ * Put the attributes of the fabric's object at ctx->pos, under the
+ * fabric's lock: 0, -EMSGSIZE when the message is full, or 1 when there
+ * is no object there.
+ */
+typedef int (*ft_nl_fill_fn)(struct sk_buff *skb, struct netlink_callback *cb,
+			     struct ft_fab *fab, struct ft_nl_dump_ctx *ctx);
+
+/*
+ * Where a dump of one fabric's objects stands between its parts, in
+ * cb->ctx: the fabric, by serial (a fabric deleted and re-created under
+ * the same name ends the dump rather than continue it from another's
+ * position), the position of the next object, whether the reader may
+ * administer the fabric's namespace (ft_nl_dump_admin(): 0 not asked
+ * yet, 1 no, 2 yes), and the fill of a dump of objects kept by position
+ * (ft_nl_dump_objects()).
  */
 struct ft_nl_dump_ctx {
 	u64 serial;
 	u32 pos;
+	u8 admin;
+	ft_nl_fill_fn fill;
 };
 
 /* Put the fabric's objects from ctx->pos on: 0, or -EMSGSIZE when full. */
@@ -33,6 +48,11 @@ typedef int (*ft_nl_dump_fn)(struct sk_buff *skb, struct netlink_callback *cb,
 			     struct ft_fab *fab, struct ft_nl_dump_ctx *ctx);
 
 int ft_nl_dump_fabric(struct sk_buff *skb, struct netlink_callback *cb, int type,
-		      ft_nl_dump_fn fill);
+		      ft_nl_dump_fn dump);
+int ft_nl_dump_objects(struct sk_buff *skb, struct netlink_callback *cb, int type,
+		       ft_nl_fill_fn fill);
+bool ft_nl_dump_admin(struct netlink_callback *cb, const struct ft_fab *fab,
+		      struct ft_nl_dump_ctx *ctx);
+void *ft_nl_dump_put(struct sk_buff *skb, struct netlink_callback *cb, u8 cmd);
 
 #endif /* FT_NETLINK_H */

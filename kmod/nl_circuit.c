@@ -198,17 +198,18 @@ int fattree_nl_circuit_del_doit(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
-static int ft_nl_circuit_fill(struct sk_buff *msg, struct ft_fab *fab,
-			      const struct ft_circuit *c, struct netlink_callback *cb)
+/* Circuits in admission order (struct ft_circuits @active). */
+static int ft_nl_circuit_fill(struct sk_buff *msg, struct netlink_callback *cb,
+			      struct ft_fab *fab, struct ft_nl_dump_ctx *ctx)
 {
-	u32 h = ft_topo_common_level(&fab->eng.topo, c->src, c->dst);
+	const struct ft_circuit *c;
 	u64 now = fab->eng.cycle;
-	void *hdr;
+	u32 h;
 
-	hdr = genlmsg_put(msg, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
-			  &ft_genl_family, NLM_F_MULTI, FATTREE_CMD_CIRCUIT_GET);
-	if (!hdr)
-		return -EMSGSIZE;
+	if (ctx->pos >= fab->circ.n)
+		return 1;
+	c = &fab->circ.c[fab->circ.active[ctx->pos]];
+	h = ft_topo_common_level(&fab->eng.topo, c->src, c->dst);
 	if (nla_put_u32(msg, FATTREE_A_CIRCUIT_SRC, c->src) ||
 	    nla_put_u32(msg, FATTREE_A_CIRCUIT_DST, c->dst) ||
 	    nla_put_u32(msg, FATTREE_A_CIRCUIT_LANES, c->lanes) ||
@@ -217,34 +218,12 @@ static int ft_nl_circuit_fill(struct sk_buff *msg, struct ft_fab *fab,
 	    nla_put_u64_64bit(msg, FATTREE_A_CIRCUIT_EXPIRES, c->expires, FATTREE_A_CIRCUIT_PAD) ||
 	    nla_put_u64_64bit(msg, FATTREE_A_CIRCUIT_CARRIED, c->carried, FATTREE_A_CIRCUIT_PAD) ||
 	    nla_put_u64_64bit(msg, FATTREE_A_CIRCUIT_IDLE, now - c->last_used,
-			      FATTREE_A_CIRCUIT_PAD)) {
-		genlmsg_cancel(msg, hdr);
+			      FATTREE_A_CIRCUIT_PAD))
 		return -EMSGSIZE;
-	}
-	genlmsg_end(msg, hdr);
 	return 0;
-}
-
-/*
- * Circuits may come and go between the parts of a dump: a position in the
- * admission-ordered list, as with any netlink dump.
- */
-static int ft_nl_circuit_dump(struct sk_buff *skb, struct netlink_callback *cb,
-			      struct ft_fab *fab, struct ft_nl_dump_ctx *ctx)
-{
-	int err = 0;
-
-	spin_lock_bh(&fab->lock);
-	for (; ctx->pos < fab->circ.n; ctx->pos++) {
-		err = ft_nl_circuit_fill(skb, fab, &fab->circ.c[fab->circ.active[ctx->pos]], cb);
-		if (err)
-			break;
-	}
-	spin_unlock_bh(&fab->lock);
-	return err;
 }
 
 int fattree_nl_circuit_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	return ft_nl_dump_fabric(skb, cb, FATTREE_A_CIRCUIT_FABRIC, ft_nl_circuit_dump);
+	return ft_nl_dump_objects(skb, cb, FATTREE_A_CIRCUIT_FABRIC, ft_nl_circuit_fill);
 }

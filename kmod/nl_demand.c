@@ -65,8 +65,7 @@ static int ft_nl_demand_dump(struct sk_buff *skb, struct netlink_callback *cb,
 	}
 	if (!n)
 		goto out;
-	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
-			  &ft_genl_family, NLM_F_MULTI, FATTREE_CMD_DEMAND_GET);
+	hdr = ft_nl_dump_put(skb, cb, FATTREE_CMD_DEMAND_GET);
 	if (!hdr || ft_nl_demand_put(skb, d, n, cycle)) {
 		if (hdr)
 			genlmsg_cancel(skb, hdr);

@@ -277,16 +277,40 @@ static int ft_nl_put_u64(struct sk_buff *msg, int type, u64 v)
 	return nla_put_u64_64bit(msg, type, v, FATTREE_A_SAF_PAD);
 }
 
+/*
+ * The counters of each of the @nl levels of the leveled network: one
+ * array attribute each (queues, most and summed occupancy).
+ */
+static int ft_nl_saf_levels(struct sk_buff *msg, const struct ft_saf_stats *st, u32 nl)
+{
+	struct nlattr *queues, *occ_max, *occ_sum;
+	u32 *q, *m, k;
+	u64 *sum;
+
+	queues = nla_reserve(msg, FATTREE_A_SAF_LEVEL_QUEUES, nl * sizeof(u32));
+	occ_max = queues ? nla_reserve(msg, FATTREE_A_SAF_LEVEL_OCC_MAX, nl * sizeof(u32)) : NULL;
+	occ_sum = occ_max ? nla_reserve_64bit(msg, FATTREE_A_SAF_LEVEL_OCC_SUM, nl * sizeof(u64),
+					      FATTREE_A_SAF_PAD) : NULL;
+	if (!occ_sum)
+		return -EMSGSIZE;
+	q = nla_data(queues);
+	m = nla_data(occ_max);
+	sum = nla_data(occ_sum);
+	for (k = 0; k < nl; k++) {
+		q[k] = st->level[k].queues;
+		m[k] = st->level[k].occ_max;
+		sum[k] = st->level[k].occ_sum;
+	}
+	return 0;
+}
+
 /* The store-and-forward counters; under the fabric's lock. */
 static int ft_nl_fabric_saf(struct sk_buff *msg, const struct ft_fab *fab)
 {
 	const struct ft_fab_saf *sf = fab->saf;
 	const struct ft_saf *s = &sf->eng;
 	const struct ft_saf_stats *st = &s->st;
-	u32 nl = s->depth + 1, k;
-	struct nlattr *nest, *a;
-	u32 *v32;
-	u64 *v64;
+	struct nlattr *nest;
 
 	nest = nla_nest_start(msg, FATTREE_A_FABRIC_SAF);
 	if (!nest)
@@ -314,25 +338,8 @@ static int ft_nl_fabric_saf(struct sk_buff *msg, const struct ft_fab *fab)
 	    nla_put_u32(msg, FATTREE_A_SAF_BATCH_CONGESTION, s->b.congestion) ||
 	    (s->b.done && nla_put_flag(msg, FATTREE_A_SAF_BATCH_DONE)))
 		goto cancel;
-	a = nla_reserve(msg, FATTREE_A_SAF_LEVEL_QUEUES, nl * sizeof(u32));
-	if (!a)
+	if (ft_nl_saf_levels(msg, st, s->depth + 1))
 		goto cancel;
-	v32 = nla_data(a);
-	for (k = 0; k < nl; k++)
-		v32[k] = st->level[k].queues;
-	a = nla_reserve(msg, FATTREE_A_SAF_LEVEL_OCC_MAX, nl * sizeof(u32));
-	if (!a)
-		goto cancel;
-	v32 = nla_data(a);
-	for (k = 0; k < nl; k++)
-		v32[k] = st->level[k].occ_max;
-	a = nla_reserve_64bit(msg, FATTREE_A_SAF_LEVEL_OCC_SUM, nl * sizeof(u64),
-			      FATTREE_A_SAF_PAD);
-	if (!a)
-		goto cancel;
-	v64 = nla_data(a);
-	for (k = 0; k < nl; k++)
-		v64[k] = st->level[k].occ_sum;
 	nla_nest_end(msg, nest);
 	return 0;
 cancel:

@@ -14,19 +14,21 @@
  * reader without CAP_NET_ADMIN over the fabric's namespace sees them only
  * for leaves in its own namespace (the counters stay the fabric's).
  */
-static int ft_nl_leaf_fill(struct sk_buff *msg, struct ft_leaf *leaf,
-			   struct netlink_callback *cb, bool see_all)
+static int ft_nl_leaf_fill(struct sk_buff *msg, struct netlink_callback *cb,
+			   struct ft_fab *fab, struct ft_nl_dump_ctx *ctx)
 {
-	const struct ft_leaf_stats *st = &leaf->st;
-	bool here = net_eq(dev_net(leaf->dev), sock_net(cb->skb->sk));
-	void *hdr;
+	const struct ft_leaf_stats *st;
+	struct ft_leaf *leaf;
+	bool see;
 
-	hdr = genlmsg_put(msg, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
-			  &ft_genl_family, NLM_F_MULTI, FATTREE_CMD_LEAF_GET);
-	if (!hdr)
-		return -EMSGSIZE;
+	if (ctx->pos >= fab->n)
+		return 1;
+	leaf = fab->leaf[ctx->pos];
+	st = &leaf->st;
+	see = ft_nl_dump_admin(cb, fab, ctx) ||
+	      net_eq(dev_net(leaf->dev), sock_net(cb->skb->sk));
 	if (nla_put_u32(msg, FATTREE_A_LEAF_INDEX, leaf->index) ||
-	    ((see_all || here) &&
+	    (see &&
 	     (nla_put_u32(msg, FATTREE_A_LEAF_IFINDEX, leaf->dev->ifindex) ||
 	      nla_put_string(msg, FATTREE_A_LEAF_IFNAME, leaf->dev->name))) ||
 	    nla_put_u64_64bit(msg, FATTREE_A_LEAF_QUEUED, leaf->backlog, FATTREE_A_LEAF_PAD) ||
@@ -41,31 +43,12 @@ static int ft_nl_leaf_fill(struct sk_buff *msg, struct ft_leaf *leaf,
 			      FATTREE_A_LEAF_PAD) ||
 	    nla_put_u64_64bit(msg, FATTREE_A_LEAF_CONTROL_TX, st->control_tx, FATTREE_A_LEAF_PAD) ||
 	    nla_put_u64_64bit(msg, FATTREE_A_LEAF_CONTROL_RX, st->control_rx, FATTREE_A_LEAF_PAD) ||
-	    nla_put(msg, FATTREE_A_LEAF_LATENCY, sizeof(st->latency), st->latency)) {
-		genlmsg_cancel(msg, hdr);
+	    nla_put(msg, FATTREE_A_LEAF_LATENCY, sizeof(st->latency), st->latency))
 		return -EMSGSIZE;
-	}
-	genlmsg_end(msg, hdr);
 	return 0;
-}
-
-static int ft_nl_leaf_dump(struct sk_buff *skb, struct netlink_callback *cb,
-			   struct ft_fab *fab, struct ft_nl_dump_ctx *ctx)
-{
-	bool see_all = netlink_ns_capable(cb->skb, fab->net->user_ns, CAP_NET_ADMIN);
-	int err = 0;
-
-	spin_lock_bh(&fab->lock);
-	for (; ctx->pos < fab->n; ctx->pos++) {
-		err = ft_nl_leaf_fill(skb, fab->leaf[ctx->pos], cb, see_all);
-		if (err)
-			break;
-	}
-	spin_unlock_bh(&fab->lock);
-	return err;
 }
 
 int fattree_nl_leaf_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	return ft_nl_dump_fabric(skb, cb, FATTREE_A_LEAF_FABRIC, ft_nl_leaf_dump);
+	return ft_nl_dump_objects(skb, cb, FATTREE_A_LEAF_FABRIC, ft_nl_leaf_fill);
 }

@@ -9,19 +9,19 @@
 #include "compat.h"
 #include "netlink.h"
 
-static int ft_nl_link_fill(struct sk_buff *msg, struct ft_fab *fab, u32 id,
-			   struct netlink_callback *cb)
+static int ft_nl_link_fill(struct sk_buff *msg, struct netlink_callback *cb,
+			   struct ft_fab *fab, struct ft_nl_dump_ctx *ctx)
 {
-	const struct ft_link_stats *st = &fab->eng.stats[id];
-	const struct ft_link *l = &fab->eng.lanes.link[id];
+	const struct ft_link_stats *st;
 	u32 level, node, port, dir;
-	void *hdr;
+	const struct ft_link *l;
+	u32 id = ctx->pos;
 
+	if (id >= fab->eng.lanes.n)
+		return 1;
+	st = &fab->eng.stats[id];
+	l = &fab->eng.lanes.link[id];
 	ft_topo_link_decode(&fab->eng.topo, id, &level, &node, &port, &dir);
-	hdr = genlmsg_put(msg, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
-			  &ft_genl_family, NLM_F_MULTI, FATTREE_CMD_LINK_GET);
-	if (!hdr)
-		return -EMSGSIZE;
 	if (nla_put_u32(msg, FATTREE_A_LINK_ID, id) ||
 	    nla_put_u32(msg, FATTREE_A_LINK_LEVEL, level) ||
 	    nla_put_u32(msg, FATTREE_A_LINK_NODE, node) ||
@@ -34,32 +34,14 @@ static int ft_nl_link_fill(struct sk_buff *msg, struct ft_fab *fab, u32 id,
 	    nla_put_u64_64bit(msg, FATTREE_A_LINK_SATURATED, st->saturated,
 			      FATTREE_A_LINK_PAD) ||
 	    nla_put_u64_64bit(msg, FATTREE_A_LINK_BLOCKED, st->blocked, FATTREE_A_LINK_PAD) ||
-	    nla_put_u8(msg, FATTREE_A_LINK_FAILED, l->fail)) {
-		genlmsg_cancel(msg, hdr);
+	    nla_put_u8(msg, FATTREE_A_LINK_FAILED, l->fail))
 		return -EMSGSIZE;
-	}
-	genlmsg_end(msg, hdr);
 	return 0;
-}
-
-static int ft_nl_link_dump(struct sk_buff *skb, struct netlink_callback *cb,
-			   struct ft_fab *fab, struct ft_nl_dump_ctx *ctx)
-{
-	int err = 0;
-
-	spin_lock_bh(&fab->lock);
-	for (; ctx->pos < fab->eng.lanes.n; ctx->pos++) {
-		err = ft_nl_link_fill(skb, fab, ctx->pos, cb);
-		if (err)
-			break;
-	}
-	spin_unlock_bh(&fab->lock);
-	return err;
 }
 
 int fattree_nl_link_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	return ft_nl_dump_fabric(skb, cb, FATTREE_A_LINK_FABRIC, ft_nl_link_dump);
+	return ft_nl_dump_objects(skb, cb, FATTREE_A_LINK_FABRIC, ft_nl_link_fill);
 }
 
 /*

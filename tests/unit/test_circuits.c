@@ -448,18 +448,50 @@ static int refused(int err, const struct ft_circuits_refusal *rf, int want,
 }
 
 /*
+ * Batches refused by ft_circuits_admit() on FT(3,4) with a table of 4
+ * holding (0, 1): requests (src, dst, lanes) on P_i = 0, with leaf 5's
+ * up link failed or not.
+ */
+static const struct admit_case {
+	u32 req[4][3];
+	u32 n;
+	bool leaf5_failed;
+	int err;
+	enum ft_circuits_why why;
+	u32 bad;
+	const char *what;
+} admit_cases[] = {
+	{ { { 70, 1, 1 }, { 5, 5, 1 } }, 2, false, -EINVAL, FT_CIRCUITS_SAME_LEAF, 1,
+	  "a leaf joined to itself, before an earlier bad leaf" },
+	{ { { 2, 3, 0 }, { 4, 5, 1 }, { 6, 7, 1 }, { 8, 9, 1 } }, 4, false,
+	  -E2BIG, FT_CIRCUITS_NO_ROOM, 0,
+	  "4 asked, 3 slots free: no room, before bad lanes" },
+	{ { { 2, 3, 0 }, { 4, 5, 1 } }, 2, false, -EINVAL, FT_CIRCUITS_BAD, 0,
+	  "lanes 0 is a bad request" },
+	{ { { 2, 3, 1 }, { 0, 1, 1 } }, 2, false, -EEXIST, FT_CIRCUITS_EXISTS, 1,
+	  "a pair that has a circuit" },
+	{ { { 2, 3, 1 }, { 0, 2, 1 } }, 2, false, -ENOSPC, FT_CIRCUITS_LANES, 1,
+	  "a working link short of lanes (leaf 0's up link is taken)" },
+	{ { { 2, 3, 1 }, { 5, 6, 1 } }, 2, true, -ENOSPC, FT_CIRCUITS_FAILED, 1,
+	  "a path across a failed link is told apart" },
+	{ { { 2, 3, 1 }, { 0, 2, 1 } }, 2, true, -ENOSPC, FT_CIRCUITS_LANES, 1,
+	  "with a link failed elsewhere, a full one is still full" },
+};
+
+/*
  * The rules of a batch from outside (the kernel's CIRCUIT_ADD), each
  * refusal of its own kind, in their order, nothing changed.
  */
 static void test_admit(void)
 {
+	const struct admit_case *ac;
 	struct ft_circuits_refusal rf;
 	struct ft_circuit_req req[4];
 	struct ft_circuits cs;
 	struct ft_topo t;
 	struct ft_lanes l;
 	struct snap sn;
-	u32 leaf5;
+	u32 leaf5, i, k;
 	int err;
 
 	ft34(&t, &l);
@@ -477,54 +509,22 @@ static void test_admit(void)
 	err = ft_circuits_admit(&cs, &t, &l, req, 1, 0, &rf);
 	tap_ok(refused(err, &rf, 0, FT_CIRCUITS_OK, 0) && cs.n == 1,
 	       "admit: one circuit installed");
-	snap_take(&sn, &cs, &l);
-
-	req[0] = req3(70, 1, 1, 0, 0);
-	req[1] = req3(5, 5, 1, 0, 0);
-	err = ft_circuits_admit(&cs, &t, &l, req, 2, 0, &rf);
-	tap_ok(refused(err, &rf, -EINVAL, FT_CIRCUITS_SAME_LEAF, 1) &&
-	       snap_same(&sn, &cs, &l),
-	       "admit: a leaf joined to itself, before an earlier bad leaf");
-	req[0] = req3(2, 3, 0, 0, 0);
-	req[1] = req3(4, 5, 1, 0, 0);
-	req[2] = req3(6, 7, 1, 0, 0);
-	req[3] = req3(8, 9, 1, 0, 0);
-	err = ft_circuits_admit(&cs, &t, &l, req, 4, 0, &rf);
-	tap_ok(refused(err, &rf, -E2BIG, FT_CIRCUITS_NO_ROOM, 0) &&
-	       snap_same(&sn, &cs, &l),
-	       "admit: 4 asked, 3 slots free: no room, before bad lanes");
-	err = ft_circuits_admit(&cs, &t, &l, req, 3, 0, &rf);
-	tap_ok(refused(err, &rf, -EINVAL, FT_CIRCUITS_BAD, 0) &&
-	       snap_same(&sn, &cs, &l),
-	       "admit: lanes 0 is a bad request");
-	req[0] = req3(2, 3, 1, 0, 0);
-	req[1] = req3(0, 1, 1, 0, 0);
-	err = ft_circuits_admit(&cs, &t, &l, req, 2, 0, &rf);
-	tap_ok(refused(err, &rf, -EEXIST, FT_CIRCUITS_EXISTS, 1) &&
-	       snap_same(&sn, &cs, &l),
-	       "admit: a pair that has a circuit");
-	req[1] = req3(0, 2, 1, 0, 0);	/* leaf 0's up link is taken */
-	err = ft_circuits_admit(&cs, &t, &l, req, 2, 0, &rf);
-	tap_ok(refused(err, &rf, -ENOSPC, FT_CIRCUITS_LANES, 1) &&
-	       snap_same(&sn, &cs, &l),
-	       "admit: a working link short of lanes");
-	snap_free(&sn);
 
 	leaf5 = ft_topo_link(&t, 1, 5, 0, FT_UP);
-	ft_fail_link(&l, &t, leaf5, FT_FAIL_SELF, true);
-	snap_take(&sn, &cs, &l);
-	req[1] = req3(5, 6, 1, 0, 0);
-	err = ft_circuits_admit(&cs, &t, &l, req, 2, 0, &rf);
-	tap_ok(refused(err, &rf, -ENOSPC, FT_CIRCUITS_FAILED, 1) &&
-	       snap_same(&sn, &cs, &l),
-	       "admit: a path across a failed link is told apart");
-	req[1] = req3(0, 2, 1, 0, 0);
-	err = ft_circuits_admit(&cs, &t, &l, req, 2, 0, &rf);
-	tap_ok(refused(err, &rf, -ENOSPC, FT_CIRCUITS_LANES, 1) &&
-	       snap_same(&sn, &cs, &l),
-	       "admit: with a link failed elsewhere, a full one is still full");
-	snap_free(&sn);
+	for (k = 0; k < sizeof(admit_cases) / sizeof(admit_cases[0]); k++) {
+		ac = &admit_cases[k];
+		for (i = 0; i < ac->n; i++)
+			req[i] = req3(ac->req[i][0], ac->req[i][1], ac->req[i][2],
+				      0, 0);
+		ft_fail_link(&l, &t, leaf5, FT_FAIL_SELF, ac->leaf5_failed);
+		snap_take(&sn, &cs, &l);
+		err = ft_circuits_admit(&cs, &t, &l, req, ac->n, 0, &rf);
+		tap_ok(refused(err, &rf, ac->err, ac->why, ac->bad) &&
+		       snap_same(&sn, &cs, &l), "admit: %s", ac->what);
+		snap_free(&sn);
+	}
 	ft_fail_link(&l, &t, leaf5, FT_FAIL_SELF, false);
+	req[0] = req3(2, 3, 1, 0, 0);
 	req[1] = req3(5, 6, 1, 0, 0);
 	err = ft_circuits_admit(&cs, &t, &l, req, 2, 7, &rf);
 	tap_ok(refused(err, &rf, 0, FT_CIRCUITS_OK, 0) && cs.n == 3 &&
