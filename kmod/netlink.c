@@ -23,6 +23,7 @@
 #include <net/sock.h>
 
 #include "compat.h"
+#include "core/ft_cmds.h"
 #include "netlink.h"
 
 /* The uapi enums are the core's, number for number. */
@@ -47,27 +48,8 @@ static_assert((int)FATTREE_LINK_FAIL_UPPER == (int)FT_FAIL_UPPER);
 static atomic_long_t ft_nl_requests[FATTREE_CMD_MAX + 1];
 static struct dentry *ft_debugfs;
 
-static const char * const ft_nl_cmd_names[FATTREE_CMD_MAX + 1] = {
-	[FATTREE_CMD_INFO_GET] = "info-get",
-	[FATTREE_CMD_FABRIC_NEW] = "fabric-new",
-	[FATTREE_CMD_FABRIC_DEL] = "fabric-del",
-	[FATTREE_CMD_FABRIC_GET] = "fabric-get",
-	[FATTREE_CMD_FABRIC_SET] = "fabric-set",
-	[FATTREE_CMD_FABRIC_STEP] = "fabric-step",
-	[FATTREE_CMD_FABRIC_INJECT] = "fabric-inject",
-	[FATTREE_CMD_LINK_GET] = "link-get",
-	[FATTREE_CMD_LEAF_GET] = "leaf-get",
-	[FATTREE_CMD_CIRCUIT_ADD] = "circuit-add",
-	[FATTREE_CMD_CIRCUIT_DEL] = "circuit-del",
-	[FATTREE_CMD_CIRCUIT_GET] = "circuit-get",
-	[FATTREE_CMD_DEMAND_GET] = "demand-get",
-	[FATTREE_CMD_DEMAND_NTF] = "demand-ntf",
-	[FATTREE_CMD_LINK_SET] = "link-set",
-	[FATTREE_CMD_STATS_RESET] = "stats-reset",
-};
-
-/* A command added without its name here would be counted unseen. */
-static_assert(FATTREE_CMD_MAX == FATTREE_CMD_STATS_RESET);
+/* Named as the spec names the commands (core/ft_cmds.c, generated). */
+static_assert(ARRAY_SIZE(ft_nl_requests) == FT_CMD_NR);
 
 static void ft_nl_count(u8 cmd)
 {
@@ -159,8 +141,9 @@ static int ft_nl_requests_show(struct seq_file *m, void *v)
 	int i;
 
 	for (i = FATTREE_CMD_INFO_GET; i <= FATTREE_CMD_MAX; i++)
-		seq_printf(m, "%s %ld\n", ft_nl_cmd_names[i],
-			   atomic_long_read(&ft_nl_requests[i]));
+		if (ft_cmd_names[i])
+			seq_printf(m, "%s %ld\n", ft_cmd_names[i],
+				   atomic_long_read(&ft_nl_requests[i]));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(ft_nl_requests);
