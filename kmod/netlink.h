@@ -7,7 +7,7 @@
  * (links and their failures), nl_leaf.c (leaves), nl_circuit.c (circuits)
  * and nl_demand.c (demand, dumped and announced). netlink.c keeps what is
  * family-wide: the request counters, the pre_doit and post_doit hooks,
- * the dump helper below, INFO_GET, and the family's init and exit.
+ * the dump helpers below, INFO_GET, and the family's init and exit.
  */
 #ifndef FT_NETLINK_H
 #define FT_NETLINK_H
