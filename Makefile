@@ -98,9 +98,10 @@ help:
 	@echo "make install-tools  all but the module (which DKMS builds); uninstall-tools"
 	@echo "make install-dkms  the module's source under /usr/src for dkms(8)"
 	@echo "make ynl      the kernel's YNL tool and netlink schema into build/ynl (make check does it)"
-	@echo "make ynl-gen  regenerate uapi/linux/fattree.h, kmod/netlink_gen.[ch] and"
-	@echo "              lib/ftnames.[ch] from uapi/fattree.yaml with the kernel's"
-	@echo "              ynl-gen-c (after changing the spec)"
+	@echo "make ynl-gen  regenerate uapi/linux/fattree.h, kmod/netlink_gen.[ch],"
+	@echo "              lib/ftnames.[ch] and kmod/core/ft_cmds.[ch] from"
+	@echo "              uapi/fattree.yaml with the kernel's ynl-gen-c"
+	@echo "              (after changing the spec)"
 	@echo "make clean    remove build products"
 
 deps:

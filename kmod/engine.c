@@ -433,27 +433,19 @@ void ft_engine_drop_all(struct ft_fab *fab)
 }
 
 /*
- * Fail (@on) or restore the links of @fs. Circuits across a link that
- * fails are torn down, so their pairs are in demand again; any change is
- * announced on the demand group at once. Process context.
- */
-/*
- * Admit @n circuits at once, all or nothing (ft_circuits_add(), which
- * names the offending request in *@bad), or -E2BIG when the table has no
- * room for them all: a full table is not a lack of lanes. *@count: the
- * circuits installed after.
+ * Admit @n circuits at once, all or nothing, with the rules of a request
+ * from outside (ft_circuits_admit(), which says in *@rf why a batch was
+ * refused and which request it was). *@count: the circuits installed
+ * after.
  */
 int ft_engine_circuits_add(struct ft_fab *fab, const struct ft_circuit_req *req, u32 n,
-			   u32 *bad, u32 *count)
+			   struct ft_circuits_refusal *rf, u32 *count)
 {
 	int err;
 
 	spin_lock_bh(&fab->lock);
-	if (n > fab->circ.cap - fab->circ.n)
-		err = -E2BIG;
-	else
-		err = ft_circuits_add(&fab->circ, &fab->eng.topo, &fab->eng.lanes, req, n,
-				      fab->eng.cycle, bad);
+	err = ft_circuits_admit(&fab->circ, &fab->eng.topo, &fab->eng.lanes, req, n,
+				fab->eng.cycle, rf);
 	*count = fab->circ.n;
 	spin_unlock_bh(&fab->lock);
 	return err;
@@ -470,23 +462,6 @@ int ft_engine_circuits_del(struct ft_fab *fab, const u32 *pairs, u32 n, u32 *bad
 	*count = fab->circ.n;
 	spin_unlock_bh(&fab->lock);
 	return err;
-}
-
-/* Does the path a circuit request asks for cross a failed link? */
-bool ft_engine_circuit_failed(struct ft_fab *fab, const struct ft_circuit_req *r)
-{
-	u32 port[FT_MAX_LEVELS], i;
-	struct ft_path p;
-	bool failed;
-
-	for (i = 0; i < FT_MAX_LEVELS; i++)
-		port[i] = r->port[i];
-	if (ft_topo_path(&fab->eng.topo, r->src, r->dst, port, &p))
-		return false;
-	spin_lock_bh(&fab->lock);
-	failed = !ft_fail_path_ok(&fab->eng.lanes, &p);
-	spin_unlock_bh(&fab->lock);
-	return failed;
 }
 
 /* The circuit table's news, for the fattree_circuit tracepoint. */
@@ -508,6 +483,11 @@ static u32 ft_engine_fail_link(struct ft_fab *fab, u32 id, u32 bit, bool on)
 	return 1;
 }
 
+/*
+ * Fail (@on) or restore the links of @fs. Circuits across a link that
+ * fails are torn down, so their pairs are in demand again; any change is
+ * announced on the demand group at once. Process context.
+ */
 void ft_engine_fail(struct ft_fab *fab, const struct ft_fail_set *fs, bool on,
 		    struct ft_fail_result *res)
 {

@@ -269,10 +269,9 @@ struct ft_fail_result {
 };
 
 int ft_engine_circuits_add(struct ft_fab *fab, const struct ft_circuit_req *req, u32 n,
-			   u32 *bad, u32 *count);
+			   struct ft_circuits_refusal *rf, u32 *count);
 int ft_engine_circuits_del(struct ft_fab *fab, const u32 *pairs, u32 n, u32 *bad,
 			   u32 *count);
-bool ft_engine_circuit_failed(struct ft_fab *fab, const struct ft_circuit_req *r);
 void ft_engine_circuit_event(void *arg, const struct ft_circuit *c,
 			     enum ft_circuit_event what);
 void ft_engine_fail(struct ft_fab *fab, const struct ft_fail_set *fs, bool on,
@@ -316,6 +315,8 @@ int ft_genl_register(void);
 /* netlink.c */
 int ft_genl_init(void);
 void ft_genl_exit(void);
+
+/* nl_demand.c */
 void ft_genl_demand_notify(struct ft_fab *fab, u64 cycle, u32 n, bool last);
 bool ft_genl_demand_listened(const struct ft_fab *fab);
 

@@ -7,8 +7,8 @@
  * by the kernel's ynl-gen-c (scripts/ynl-gen) into netlink_gen.c, which
  * is compiled as part of this file: for a genetlink-legacy family ynl-gen
  * writes no struct genl_family and keeps the multicast groups static, so
- * the family that needs them is defined beside them. The handlers and
- * hooks are netlink.c's.
+ * the family that needs them is defined beside them. The hooks are
+ * netlink.c's, the handlers those of nl_<object>.c (netlink.h).
  */
 #include <linux/module.h>
 #include <net/genetlink.h>

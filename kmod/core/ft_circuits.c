@@ -341,6 +341,101 @@ int ft_circuits_add(struct ft_circuits *cs, const struct ft_topo *t,
 	return 0;
 }
 
+static int ft_circuits_refuse(struct ft_circuits_refusal *rf,
+			      enum ft_circuits_why why, u32 bad, int err)
+{
+	rf->why = why;
+	rf->bad = bad;
+	return err;
+}
+
+/**
+ * ft_circuits_batch() - whether the table could ever take a batch.
+ * @cs: table.
+ * @n: circuits to add, or pairs to delete.
+ * @rf: out: FT_CIRCUITS_OK, or why not.
+ *
+ * For a caller that gathers a batch: refuse it before allocating for it.
+ * Only @cs->cap is read, which does not change after init: no lock needed.
+ *
+ * Return: 0, -FT_EINVAL (empty) or -FT_E2BIG (more than the slots).
+ */
+int ft_circuits_batch(const struct ft_circuits *cs, u32 n,
+		      struct ft_circuits_refusal *rf)
+{
+	if (!n)
+		return ft_circuits_refuse(rf, FT_CIRCUITS_EMPTY, 0, -FT_EINVAL);
+	if (n > cs->cap)
+		return ft_circuits_refuse(rf, FT_CIRCUITS_TOO_MANY, 0, -FT_E2BIG);
+	return ft_circuits_refuse(rf, FT_CIRCUITS_OK, 0, 0);
+}
+
+/* Does the path @r asks for cross a failed link? @r passed pass 1. */
+static bool ft_circuits_req_failed(const struct ft_topo *t,
+				   const struct ft_lanes *l,
+				   const struct ft_circuit_req *r)
+{
+	u32 port[FT_MAX_LEVELS], i;
+	struct ft_path p;
+
+	for (i = 0; i < FT_MAX_LEVELS; i++)
+		port[i] = r->port[i];
+	if (ft_topo_path(t, r->src, r->dst, port, &p))
+		return false;
+	return !ft_fail_path_ok(l, &p);
+}
+
+/**
+ * ft_circuits_admit() - admit a batch asked for from outside.
+ * @cs: table.
+ * @t: topology of the fabric.
+ * @l: its lane state.
+ * @req: the requests.
+ * @n: how many.
+ * @now: cycles completed (ft_circuits_add()).
+ * @rf: out: FT_CIRCUITS_OK, or why the batch was refused and which
+ *      request it was.
+ *
+ * ft_circuits_add() with the rules of a request from outside, checked in
+ * this order: every request joins two different leaves, in request order
+ * (ft_circuits_add() itself takes a request from a leaf to itself as a
+ * circuit with an empty path); the table has a free slot for every request
+ * (a full table is not a lack of lanes); then ft_circuits_add()'s three
+ * passes, where a request refused for lanes is told whether its path
+ * crosses a failed link (which has none) or found a working link full.
+ * All of it under the caller's one lock, so the answer is the state's.
+ *
+ * Return: 0; or nothing changed and -FT_EINVAL, -FT_E2BIG, -FT_EEXIST or
+ * -FT_ENOSPC, as enum ft_circuits_why says for @rf->why.
+ */
+int ft_circuits_admit(struct ft_circuits *cs, const struct ft_topo *t,
+		      struct ft_lanes *l, const struct ft_circuit_req *req,
+		      u32 n, u64 now, struct ft_circuits_refusal *rf)
+{
+	enum ft_circuits_why why;
+	u32 i, bad = 0;
+	int err;
+
+	for (i = 0; i < n; i++)
+		if (req[i].src == req[i].dst)
+			return ft_circuits_refuse(rf, FT_CIRCUITS_SAME_LEAF, i,
+						  -FT_EINVAL);
+	if (n > cs->cap - cs->n)
+		return ft_circuits_refuse(rf, FT_CIRCUITS_NO_ROOM, 0, -FT_E2BIG);
+	err = ft_circuits_add(cs, t, l, req, n, now, &bad);
+	if (!err)
+		why = FT_CIRCUITS_OK;
+	else if (err == -FT_EINVAL)
+		why = FT_CIRCUITS_BAD;
+	else if (err == -FT_EEXIST)
+		why = FT_CIRCUITS_EXISTS;
+	else if (ft_circuits_req_failed(t, l, &req[bad]))
+		why = FT_CIRCUITS_FAILED;
+	else
+		why = FT_CIRCUITS_LANES;
+	return ft_circuits_refuse(rf, why, bad, err);
+}
+
 /**
  * ft_circuits_remove() - delete one circuit and release its lanes.
  * @cs: table.

@@ -127,6 +127,66 @@ int ft_circuits_add(struct ft_circuits *cs, const struct ft_topo *t,
 		    struct ft_lanes *l, const struct ft_circuit_req *req, u32 n,
 		    u64 now, u32 *bad);
 
+/**
+ * enum ft_circuits_why - what a refused batch ran into, one kind for each
+ * message a caller gives (the kernel's extended acks).
+ * @FT_CIRCUITS_OK: nothing; the batch was admitted.
+ * @FT_CIRCUITS_EMPTY: no entry at all (-FT_EINVAL).
+ * @FT_CIRCUITS_TOO_MANY: more entries than the table has slots
+ *	(-FT_E2BIG).
+ * @FT_CIRCUITS_SAME_LEAF: a request joins a leaf to itself (-FT_EINVAL).
+ * @FT_CIRCUITS_NO_ROOM: more requests than the table has free slots now
+ *	(-FT_E2BIG).
+ * @FT_CIRCUITS_BAD: no such leaf, a port P_i >= w_i, or lanes 0 or above
+ *	FT_MAX_LANES (-FT_EINVAL).
+ * @FT_CIRCUITS_EXISTS: the pair has a circuit, or an earlier request of
+ *	the batch named it (-FT_EEXIST).
+ * @FT_CIRCUITS_FAILED: the path crosses a failed link (-FT_ENOSPC).
+ * @FT_CIRCUITS_LANES: a link of the path would hold more reserved lanes
+ *	than it has (-FT_ENOSPC).
+ */
+enum ft_circuits_why {
+	FT_CIRCUITS_OK,
+	FT_CIRCUITS_EMPTY,
+	FT_CIRCUITS_TOO_MANY,
+	FT_CIRCUITS_SAME_LEAF,
+	FT_CIRCUITS_NO_ROOM,
+	FT_CIRCUITS_BAD,
+	FT_CIRCUITS_EXISTS,
+	FT_CIRCUITS_FAILED,
+	FT_CIRCUITS_LANES,
+};
+
+/**
+ * struct ft_circuits_refusal - why a batch was refused, and where.
+ * @why: the kind.
+ * @bad: the offending request, for the kinds that name one (SAME_LEAF,
+ *	BAD, EXISTS, FAILED, LANES); 0 for the others.
+ */
+struct ft_circuits_refusal {
+	enum ft_circuits_why why;
+	u32 bad;
+};
+
+/*
+ * Whether a batch of @n circuits, or of @n pairs to delete, could ever
+ * be taken by the table, before anything is allocated for it: 0, or
+ * -FT_EINVAL (FT_CIRCUITS_EMPTY) or -FT_E2BIG (FT_CIRCUITS_TOO_MANY).
+ */
+int ft_circuits_batch(const struct ft_circuits *cs, u32 n,
+		      struct ft_circuits_refusal *rf);
+
+/*
+ * Admit a batch from outside (the kernel's CIRCUIT_ADD): a request must
+ * join two different leaves and the table must have a free slot for each,
+ * then ft_circuits_add() decides, and a lack of lanes on a failed link is
+ * told apart from a lack of lanes. Return 0, or the error of *@rf's kind
+ * (enum ft_circuits_why), nothing changed.
+ */
+int ft_circuits_admit(struct ft_circuits *cs, const struct ft_topo *t,
+		      struct ft_lanes *l, const struct ft_circuit_req *req,
+		      u32 n, u64 now, struct ft_circuits_refusal *rf);
+
 /*
  * Delete the circuits of @n pairs (@pairs holds src, dst, src, dst, ...)
  * at once, releasing their lanes. Return 0, or -FT_ENOENT with nothing

@@ -109,6 +109,50 @@ void ft_topo_dlink_decode(const struct ft_topo *t, u32 id, u32 *level,
 }
 
 /**
+ * ft_topo_link_decode() - a directed link id as the link's coordinates.
+ * @t: topology.
+ * @id: directed link id, below ft_topo_dlinks().
+ * @level: out, 1..h.
+ * @node: out, the node of level @level - 1 it leaves upwards.
+ * @port: out, that node's up-port, below w_level.
+ * @dir: out, FT_UP or FT_DOWN.
+ *
+ * The inverse of ft_topo_link().
+ */
+void ft_topo_link_decode(const struct ft_topo *t, u32 id, u32 *level,
+			 u32 *node, u32 *port, u32 *dir)
+{
+	u32 local;
+
+	ft_topo_dlink_decode(t, id, level, &local, dir);
+	*node = local / t->w[*level];
+	*port = local % t->w[*level];
+}
+
+/**
+ * ft_topo_link_check() - whether a link's coordinates name one.
+ * @t: topology.
+ * @level: 1..h.
+ * @node: a node of level @level - 1.
+ * @port: one of its up-ports, below w_level.
+ *
+ * Checked in that order, for a caller that names what is wrong.
+ *
+ * Return: FT_TOPO_LINK_OK, or the first coordinate out of range.
+ */
+enum ft_topo_link_bad ft_topo_link_check(const struct ft_topo *t, u32 level,
+					 u32 node, u32 port)
+{
+	if (!level || level > t->h)
+		return FT_TOPO_LINK_LEVEL;
+	if (node >= t->nodes[level - 1])
+		return FT_TOPO_LINK_NODE;
+	if (port >= t->w[level])
+		return FT_TOPO_LINK_PORT;
+	return FT_TOPO_LINK_OK;
+}
+
+/**
  * ft_topo_up() - parent reached through an up-port.
  * @t: topology.
  * @level: level of the parent, 1..h.

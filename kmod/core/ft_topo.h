@@ -81,6 +81,19 @@ int ft_topo_init(struct ft_topo *t, u32 h, const u32 *m, const u32 *w,
 		 const u32 *lanes);
 void ft_topo_dlink_decode(const struct ft_topo *t, u32 id, u32 *level,
 			  u32 *local, u32 *dir);
+void ft_topo_link_decode(const struct ft_topo *t, u32 id, u32 *level,
+			 u32 *node, u32 *port, u32 *dir);
+
+/* Which coordinate of a link ft_topo_link_check() found out of range. */
+enum ft_topo_link_bad {
+	FT_TOPO_LINK_OK,
+	FT_TOPO_LINK_LEVEL,	/* not 1..h */
+	FT_TOPO_LINK_NODE,	/* no such node at level - 1 */
+	FT_TOPO_LINK_PORT,	/* an up-port not below w_level */
+};
+
+enum ft_topo_link_bad ft_topo_link_check(const struct ft_topo *t, u32 level,
+					 u32 node, u32 port);
 u32 ft_topo_up(const struct ft_topo *t, u32 level, u32 child, u32 port);
 u32 ft_topo_down(const struct ft_topo *t, u32 level, u32 node, u32 dport,
 		 u32 *port);
@@ -100,6 +113,17 @@ static inline u32 ft_topo_dlink(const struct ft_topo *t, u32 level, u32 local,
 				u32 dir)
 {
 	return ((t->link_base[level] + local) << 1) | dir;
+}
+
+/*
+ * Directed link id of the link of @level (1..h) that leaves node @node of
+ * level @level - 1 through its up-port @port, in direction @dir: the
+ * coordinates ft_topo_link_decode() gives back.
+ */
+static inline u32 ft_topo_link(const struct ft_topo *t, u32 level, u32 node,
+			       u32 port, u32 dir)
+{
+	return ft_topo_dlink(t, level, node * t->w[level] + port, dir);
 }
 
 /* Node index of label (X, Y) at @level. */

@@ -50,6 +50,7 @@
 #include "kselftest.h"
 #include "ftnl.h"
 #include "ft_selftest.h"
+#include "ft_cmds.h"
 #include "ft_topo.h"
 #include "linux/fattree_structs.h"
 
@@ -57,7 +58,7 @@
 #define SOL_NETLINK 270
 #endif
 
-#define NCMD		(FATTREE_CMD_MAX + 1)
+#define NCMD		FT_CMD_NR	/* FATTREE_CMD_MAX + 1 */
 #define CMD_OTHER	NCMD		/* not one of the family's commands */
 #define FZ_MAXATTR	24
 #define FZ_APAY		1536
@@ -66,63 +67,43 @@
 #define LOAD_PARAMS	"max_fabrics=8 max_leaves=64 max_fabric_mb=16"
 #define REQUESTS	"/sys/kernel/debug/fattree/requests"
 
-/*
- * The commands this fuzzer knows, by their names in the debugfs file. A
- * command added to the family later has no name here: it is fuzzed only
- * with random attributes, taken for a change (nobody must never see it
- * succeed), and its handler is not required to be reached: give it a
- * name, a template and a place in is_write() and has_handler().
- */
-static const char *const cmd_name[NCMD + 1] = {
-	[0] = "unspec",
-	[FATTREE_CMD_INFO_GET] = "info-get",
-	[FATTREE_CMD_FABRIC_NEW] = "fabric-new",
-	[FATTREE_CMD_FABRIC_DEL] = "fabric-del",
-	[FATTREE_CMD_FABRIC_GET] = "fabric-get",
-	[FATTREE_CMD_FABRIC_SET] = "fabric-set",
-	[FATTREE_CMD_FABRIC_STEP] = "fabric-step",
-	[FATTREE_CMD_FABRIC_INJECT] = "fabric-inject",
-	[FATTREE_CMD_LINK_GET] = "link-get",
-	[FATTREE_CMD_LEAF_GET] = "leaf-get",
-	[FATTREE_CMD_CIRCUIT_ADD] = "circuit-add",
-	[FATTREE_CMD_CIRCUIT_DEL] = "circuit-del",
-	[FATTREE_CMD_CIRCUIT_GET] = "circuit-get",
-	[FATTREE_CMD_DEMAND_GET] = "demand-get",
-	[FATTREE_CMD_DEMAND_NTF] = "demand-ntf",
-	[FATTREE_CMD_LINK_SET] = "link-set",
-	[FATTREE_CMD_STATS_RESET] = "stats-reset",
-	[CMD_OTHER] = "other",
-};
+_Static_assert(NCMD == FATTREE_CMD_MAX + 1, "ft_cmds.c is the spec's");
 
+/*
+ * The commands, by the names the module counts them under in the debugfs
+ * file, and what the spec says of each (kmod/core/ft_cmds.c, generated
+ * from it, as the module's names are): admin-perm ones change state,
+ * every one with a do or a dump has a handler that the fuzzer must reach.
+ * A command added to the spec later is fuzzed with random attributes
+ * until it is given a template here, and the test asks that its handler
+ * be reached all the same. A value that names no command at all is
+ * taken for a change: nobody must never see it succeed.
+ */
 static const char *cname(int cmd)
 {
 	static char buf[16];
 
-	if (cmd >= 0 && cmd <= NCMD && cmd_name[cmd])
-		return cmd_name[cmd];
+	if (cmd == 0)
+		return "unspec";
+	if (cmd == CMD_OTHER)
+		return "other";
+	if (cmd > 0 && cmd < NCMD && ft_cmd_names[cmd])
+		return ft_cmd_names[cmd];
 	snprintf(buf, sizeof(buf), "cmd-%d", cmd);
 	return buf;
 }
 
 static bool is_write(int cmd)
 {
-	switch (cmd) {
-	case FATTREE_CMD_FABRIC_NEW: case FATTREE_CMD_FABRIC_DEL:
-	case FATTREE_CMD_FABRIC_SET: case FATTREE_CMD_FABRIC_STEP:
-	case FATTREE_CMD_FABRIC_INJECT: case FATTREE_CMD_CIRCUIT_ADD:
-	case FATTREE_CMD_CIRCUIT_DEL: case FATTREE_CMD_LINK_SET:
-	case FATTREE_CMD_STATS_RESET:
-		return true;
-	}
-	/* A command this fuzzer does not know: assume it changes things. */
-	return cmd > 0 && cmd < NCMD && !cmd_name[cmd];
+	return cmd > 0 && cmd < NCMD &&
+	       (!ft_cmd_names[cmd] || (ft_cmd_flags[cmd] & FT_CMD_ADMIN));
 }
 
-/* Commands with a handler: all but UNSPEC and DEMAND_NTF. */
+/* Commands with a handler: a do or a dump (not UNSPEC, not DEMAND_NTF). */
 static bool has_handler(int cmd)
 {
-	return (cmd >= FATTREE_CMD_INFO_GET && cmd <= FATTREE_CMD_DEMAND_GET) ||
-	       cmd == FATTREE_CMD_LINK_SET || cmd == FATTREE_CMD_STATS_RESET;
+	return cmd > 0 && cmd < NCMD &&
+	       (ft_cmd_flags[cmd] & (FT_CMD_DO | FT_CMD_DUMP));
 }
 
 /* ---- randomness (xorshift64*), reproducible from the seed ---- */
@@ -1316,13 +1297,13 @@ static int read_requests(long *n)
 		return -errno;
 	while (fscanf(f, "%31s %ld", name, &v) == 2)
 		for (i = 1; i < NCMD; i++)
-			if (cmd_name[i] && !strcmp(name, cmd_name[i])) {
+			if (ft_cmd_names[i] && !strcmp(name, ft_cmd_names[i])) {
 				n[i] = v;
 				got++;
 			}
 	fclose(f);
 	for (i = 1; i < NCMD; i++)
-		known += !!cmd_name[i];
+		known += !!ft_cmd_names[i];
 	return got == known ? 0 : -EPROTO;
 }
 

@@ -440,6 +440,100 @@ static void test_dup_and_room(void)
 	ft_lanes_destroy(&l);
 }
 
+/* One refusal of ft_circuits_admit(): its error, kind and request. */
+static int refused(int err, const struct ft_circuits_refusal *rf, int want,
+		   enum ft_circuits_why why, u32 bad)
+{
+	return err == want && rf->why == why && rf->bad == bad;
+}
+
+/*
+ * Batches refused by ft_circuits_admit() on FT(3,4) with a table of 4
+ * holding (0, 1): requests (src, dst, lanes) on P_i = 0, with leaf 5's
+ * up link failed or not.
+ */
+static const struct admit_case {
+	u32 req[4][3];
+	u32 n;
+	bool leaf5_failed;
+	int err;
+	enum ft_circuits_why why;
+	u32 bad;
+	const char *what;
+} admit_cases[] = {
+	{ { { 70, 1, 1 }, { 5, 5, 1 } }, 2, false, -EINVAL, FT_CIRCUITS_SAME_LEAF, 1,
+	  "a leaf joined to itself, before an earlier bad leaf" },
+	{ { { 2, 3, 0 }, { 4, 5, 1 }, { 6, 7, 1 }, { 8, 9, 1 } }, 4, false,
+	  -E2BIG, FT_CIRCUITS_NO_ROOM, 0,
+	  "4 asked, 3 slots free: no room, before bad lanes" },
+	{ { { 2, 3, 0 }, { 4, 5, 1 } }, 2, false, -EINVAL, FT_CIRCUITS_BAD, 0,
+	  "lanes 0 is a bad request" },
+	{ { { 2, 3, 1 }, { 0, 1, 1 } }, 2, false, -EEXIST, FT_CIRCUITS_EXISTS, 1,
+	  "a pair that has a circuit" },
+	{ { { 2, 3, 1 }, { 0, 2, 1 } }, 2, false, -ENOSPC, FT_CIRCUITS_LANES, 1,
+	  "a working link short of lanes (leaf 0's up link is taken)" },
+	{ { { 2, 3, 1 }, { 5, 6, 1 } }, 2, true, -ENOSPC, FT_CIRCUITS_FAILED, 1,
+	  "a path across a failed link is told apart" },
+	{ { { 2, 3, 1 }, { 0, 2, 1 } }, 2, true, -ENOSPC, FT_CIRCUITS_LANES, 1,
+	  "with a link failed elsewhere, a full one is still full" },
+};
+
+/*
+ * The rules of a batch from outside (the kernel's CIRCUIT_ADD), each
+ * refusal of its own kind, in their order, nothing changed.
+ */
+static void test_admit(void)
+{
+	const struct admit_case *ac;
+	struct ft_circuits_refusal rf;
+	struct ft_circuit_req req[4];
+	struct ft_circuits cs;
+	struct ft_topo t;
+	struct ft_lanes l;
+	struct snap sn;
+	u32 leaf5, i, k;
+	int err;
+
+	ft34(&t, &l);
+	ft_circuits_init(&cs, 4);
+	err = ft_circuits_batch(&cs, 0, &rf);
+	tap_ok(refused(err, &rf, -EINVAL, FT_CIRCUITS_EMPTY, 0),
+	       "batch: an empty one is refused");
+	err = ft_circuits_batch(&cs, 5, &rf);
+	tap_ok(refused(err, &rf, -E2BIG, FT_CIRCUITS_TOO_MANY, 0),
+	       "batch: more than the table's slots is refused");
+	err = ft_circuits_batch(&cs, 4, &rf);
+	tap_ok(refused(err, &rf, 0, FT_CIRCUITS_OK, 0),
+	       "batch: as many as the slots is taken");
+	req[0] = req3(0, 1, 1, 0, 0);
+	err = ft_circuits_admit(&cs, &t, &l, req, 1, 0, &rf);
+	tap_ok(refused(err, &rf, 0, FT_CIRCUITS_OK, 0) && cs.n == 1,
+	       "admit: one circuit installed");
+
+	leaf5 = ft_topo_link(&t, 1, 5, 0, FT_UP);
+	for (k = 0; k < sizeof(admit_cases) / sizeof(admit_cases[0]); k++) {
+		ac = &admit_cases[k];
+		for (i = 0; i < ac->n; i++)
+			req[i] = req3(ac->req[i][0], ac->req[i][1], ac->req[i][2],
+				      0, 0);
+		ft_fail_link(&l, &t, leaf5, FT_FAIL_SELF, ac->leaf5_failed);
+		snap_take(&sn, &cs, &l);
+		err = ft_circuits_admit(&cs, &t, &l, req, ac->n, 0, &rf);
+		tap_ok(refused(err, &rf, ac->err, ac->why, ac->bad) &&
+		       snap_same(&sn, &cs, &l), "admit: %s", ac->what);
+		snap_free(&sn);
+	}
+	ft_fail_link(&l, &t, leaf5, FT_FAIL_SELF, false);
+	req[0] = req3(2, 3, 1, 0, 0);
+	req[1] = req3(5, 6, 1, 0, 0);
+	err = ft_circuits_admit(&cs, &t, &l, req, 2, 7, &rf);
+	tap_ok(refused(err, &rf, 0, FT_CIRCUITS_OK, 0) && cs.n == 3 &&
+	       ft_circuits_find(&cs, 5, 6)->created == 7,
+	       "admit: restored, the batch is admitted");
+	ft_circuits_destroy(&cs);
+	ft_lanes_destroy(&l);
+}
+
 static void test_del(void)
 {
 	struct ft_circuit_req req[3];
@@ -1025,6 +1119,7 @@ int main(void)
 	test_fig4();
 	test_invalid();
 	test_dup_and_room();
+	test_admit();
 	test_del();
 	test_leases();
 	test_events();

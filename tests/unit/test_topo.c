@@ -117,6 +117,58 @@ static void test_roundtrip(void)
 	tap_ok(dec, "directed link ids decode to level, link, direction");
 }
 
+/*
+ * A link's coordinates (level, lower node, up-port, direction): every
+ * directed link id of 200 XGFTs decodes to coordinates that check and
+ * encode back to it, and every id is reached once; coordinates just past
+ * each range are refused, naming the coordinate.
+ */
+static void test_link_coords(void)
+{
+	u32 h, m[8], w[8], c[8], trial, id, lvl, node, port, dir, n;
+	int back = 1, once = 1, edges = 1;
+	struct ft_rand r;
+	struct ft_topo t;
+	u8 *seen;
+
+	ft_rand_seed(&r, 29);
+	for (trial = 0; trial < 200; trial++) {
+		random_shape(&r, &h, m, w, c, 5);
+		if (ft_topo_init(&t, h, m, w, c))
+			continue;
+		n = ft_topo_dlinks(&t);
+		seen = calloc(n, 1);
+		for (id = 0; id < n; id++) {
+			ft_topo_link_decode(&t, id, &lvl, &node, &port, &dir);
+			back &= ft_topo_link_check(&t, lvl, node, port) ==
+				FT_TOPO_LINK_OK &&
+				ft_topo_link(&t, lvl, node, port, dir) == id;
+		}
+		for (lvl = 1; lvl <= t.h; lvl++)
+			for (node = 0; node < t.nodes[lvl - 1]; node++)
+				for (port = 0; port < t.w[lvl]; port++)
+					for (dir = FT_UP; dir <= FT_DOWN; dir++) {
+						id = ft_topo_link(&t, lvl, node, port,
+								  dir);
+						once &= id < n && !seen[id]++;
+					}
+		free(seen);
+		lvl = t.h;
+		edges &= ft_topo_link_check(&t, 0, 0, 0) == FT_TOPO_LINK_LEVEL &&
+			 ft_topo_link_check(&t, lvl + 1, 0, 0) ==
+			 FT_TOPO_LINK_LEVEL &&
+			 ft_topo_link_check(&t, lvl, t.nodes[lvl - 1], 0) ==
+			 FT_TOPO_LINK_NODE &&
+			 ft_topo_link_check(&t, lvl, t.nodes[lvl - 1] - 1,
+					    t.w[lvl]) == FT_TOPO_LINK_PORT &&
+			 ft_topo_link_check(&t, lvl, t.nodes[lvl - 1] - 1,
+					    t.w[lvl] - 1) == FT_TOPO_LINK_OK;
+	}
+	tap_ok(back, "link ids decode to coordinates that check and encode back");
+	tap_ok(once, "the coordinates of a fabric reach each directed link once");
+	tap_ok(edges, "level 0, level h + 1, node and port past the end refused");
+}
+
 /* H by walking both leaves up through port 0 until they meet. */
 static u32 brute_h(const struct ft_topo *t, u32 s, u32 d)
 {
@@ -351,6 +403,7 @@ int main(void)
 	test_validation();
 	test_counts();
 	test_roundtrip();
+	test_link_coords();
 	test_common_level();
 	test_paths();
 	test_fig2();
