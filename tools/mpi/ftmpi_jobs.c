@@ -7,7 +7,9 @@
  *   ring      each rank to rank + 1 (MPI_Sendrecv), the last to the first
  *   shift     the permutation exchange rank -> rank + n/2
  *   stencil   nearest neighbours on a ring: both sides each iteration
- * Payload bytes are a function of (source, destination, iteration,
+ * JOB/S runs the job among every S-th rank only (ranks 0, S, 2S, ...), the
+ * others wait: on a fabric, an all-to-all over fewer ranks spread across
+ * the tree. Payload bytes are a function of (source, destination, iteration,
  * offset), so a lost, stale or misrouted byte is found. Rank 0 prints one
  * line per job: job ranks bytes iters seconds errors, where seconds is the
  * longest of the ranks' times from the barrier before the job to their own
@@ -48,13 +50,13 @@ static long check(const unsigned char *b, size_t len, int src, int dst, int it)
 }
 
 /* One exchange with a peer pair: send to @to, receive from @from. */
-static long exchange(unsigned char *s, unsigned char *r, size_t len, int me, int to,
-		     int from, int it)
+static long exchange(MPI_Comm comm, unsigned char *s, unsigned char *r, size_t len, int me,
+		     int to, int from, int it)
 {
 	fill(s, len, me, to, it);
 	memset(r, 0, len);
 	MPI_Sendrecv(s, (int)len, MPI_BYTE, to, it, r, (int)len, MPI_BYTE, from, it,
-		     MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		     comm, MPI_STATUS_IGNORE);
 	return check(r, len, from, me, it);
 }
 
@@ -89,71 +91,92 @@ static void hook(int me, const char *what, int k)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: ftmpi_jobs JOB BYTES ITERS [JOB BYTES ITERS]...\n"
-		"JOB: alltoall, ring, shift or stencil\n");
+	fprintf(stderr, "usage: ftmpi_jobs JOB[/S] BYTES ITERS [JOB[/S] BYTES ITERS]...\n"
+		"JOB: alltoall, ring, shift or stencil; /S: among every S-th rank only\n");
 	return 2;
 }
 
 /* One job, timed, its errors counted on rank 0; -1 for bad arguments. */
-static long run(const char *job, const char *bytes, const char *iters_s, int me, int n)
+static long run(const char *spec, const char *bytes, const char *iters_s, int me_world,
+		int n_world)
 {
-	unsigned char *s, *r;
-	long bad = 0, bad_all = 0;
-	int iters, it, p;
-	double t0, t, t_max = 0;
+	long bad = 0, bad_all = 0, stride = 1;
+	unsigned char *s = NULL, *r = NULL;
+	double t0, t = 0, t_max = 0;
+	int iters, it, p, me, n;
+	char job[16], *end;
+	MPI_Comm comm;
 	size_t len;
-	char *end;
 
+	len = strcspn(spec, "/");
+	snprintf(job, sizeof(job), "%.*s", (int)(len < sizeof(job) ? len : 0), spec);
 	if (strcmp(job, "alltoall") && strcmp(job, "ring") && strcmp(job, "shift") &&
 	    strcmp(job, "stencil")) {
-		if (!me)
-			fprintf(stderr, "ftmpi_jobs: no job '%s'\n", job);
+		if (!me_world)
+			fprintf(stderr, "ftmpi_jobs: no job '%s'\n", spec);
 		return -1;
+	}
+	if (spec[len]) {
+		stride = strtol(spec + len + 1, &end, 10);
+		if (*end || stride < 1 || stride > n_world) {
+			if (!me_world)
+				fprintf(stderr, "ftmpi_jobs: '%s': JOB/S wants S from 1 to %d\n",
+					spec, n_world);
+			return -1;
+		}
 	}
 	len = strtoul(bytes, &end, 10);
 	iters = atoi(iters_s);
 	if (*end || !len || len > (64u << 20) || iters < 1) {
-		if (!me)
+		if (!me_world)
 			fprintf(stderr, "ftmpi_jobs: BYTES from 1 to 64 MiB, ITERS at least 1\n");
 		return -1;
 	}
+	/* The job's ranks: every stride-th; the rest only meet the barriers. */
+	MPI_Comm_split(MPI_COMM_WORLD, me_world % stride ? MPI_UNDEFINED : 0, me_world, &comm);
+	MPI_Barrier(MPI_COMM_WORLD);
+	if (comm == MPI_COMM_NULL)
+		goto done;
+	MPI_Comm_rank(comm, &me);
+	MPI_Comm_size(comm, &n);
 	p = strcmp(job, "alltoall") ? 2 : n;
 	s = malloc(len * p);
 	r = malloc(len * p);
 	if (!s || !r) {
-		fprintf(stderr, "ftmpi_jobs: rank %d: out of memory\n", me);
+		fprintf(stderr, "ftmpi_jobs: rank %d: out of memory\n", me_world);
 		MPI_Abort(MPI_COMM_WORLD, 1);
 	}
-	MPI_Barrier(MPI_COMM_WORLD);
 	t0 = MPI_Wtime();
 	for (it = 0; it < iters; it++) {
 		if (!strcmp(job, "alltoall")) {
 			for (int d = 0; d < n; d++)
 				fill(s + d * len, len, me, d, it);
 			memset(r, 0, len * n);
-			MPI_Alltoall(s, (int)len, MPI_BYTE, r, (int)len, MPI_BYTE,
-				     MPI_COMM_WORLD);
+			MPI_Alltoall(s, (int)len, MPI_BYTE, r, (int)len, MPI_BYTE, comm);
 			for (int src = 0; src < n; src++)
 				bad += check(r + src * len, len, src, me, it);
 		} else if (!strcmp(job, "ring")) {
-			bad += exchange(s, r, len, me, (me + 1) % n, (me + n - 1) % n, it);
+			bad += exchange(comm, s, r, len, me, (me + 1) % n, (me + n - 1) % n, it);
 		} else if (!strcmp(job, "shift")) {
-			bad += exchange(s, r, len, me, (me + n / 2) % n,
+			bad += exchange(comm, s, r, len, me, (me + n / 2) % n,
 					(me + n - n / 2) % n, it);
 		} else {
-			bad += exchange(s, r, len, me, (me + 1) % n, (me + n - 1) % n, it);
-			bad += exchange(s + len, r + len, len, me, (me + n - 1) % n,
+			bad += exchange(comm, s, r, len, me, (me + 1) % n, (me + n - 1) % n, it);
+			bad += exchange(comm, s + len, r + len, len, me, (me + n - 1) % n,
 					(me + 1) % n, it);
 		}
 	}
 	t = MPI_Wtime() - t0;
 	if (bad)
-		fprintf(stderr, "ftmpi_jobs: rank %d: %ld bytes wrong\n", me, bad);
+		fprintf(stderr, "ftmpi_jobs: rank %d: %ld bytes wrong\n", me_world, bad);
+	MPI_Comm_free(&comm);
+done:
 	MPI_Reduce(&bad, &bad_all, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
 	MPI_Reduce(&t, &t_max, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-	if (!me)
+	if (!me_world)
 		printf("job %s ranks %d bytes %zu iters %d seconds %.6f errors %ld\n",
-		       job, n, len, iters, t_max, bad_all);
+		       spec, (n_world + (int)stride - 1) / (int)stride, len, iters, t_max,
+		       bad_all);
 	fflush(stdout);
 	free(s);
 	free(r);
