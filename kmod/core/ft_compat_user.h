@@ -48,6 +48,17 @@ static inline u64 ft_div64(u64 a, u64 b)
 	return a / b;
 }
 
+/* A hint: the cache line of @p is wanted soon, to read or to write. */
+static inline void ft_prefetch(const void *p)
+{
+	__builtin_prefetch(p, 0);
+}
+
+static inline void ft_prefetchw(const void *p)
+{
+	__builtin_prefetch(p, 1);
+}
+
 /* Like WARN_ON_ONCE(): report, evaluate to the condition, keep going. */
 #define ft_warn_on(cond) ({						\
 	bool __ft_c = !!(cond);						\

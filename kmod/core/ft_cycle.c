@@ -10,7 +10,7 @@
  * @t: topology.
  * @max_msgs: most contending messages in one cycle, 1..FT_CYCLE_MAX_MSGS.
  *
- * 16 bytes per directed link plus 36 bytes per message.
+ * 16 bytes per directed link plus 60 bytes per message.
  *
  * Return: the size, or 0 if @max_msgs is out of range.
  */
@@ -22,6 +22,7 @@ size_t ft_cycle_scratch_size(const struct ft_topo *t, u32 max_msgs)
 		return 0;
 	return links * (sizeof(struct ft_link_cycle) + sizeof(u32)) +
 	       (size_t)max_msgs * (sizeof(struct ft_cycle_msg) +
+				   sizeof(struct ft_cycle_live) +
 				   2 * sizeof(u32));
 }
 
@@ -40,10 +41,23 @@ int ft_cycle_scratch_init(struct ft_cycle_scratch *sc,
 			  void *mem, size_t size)
 {
 	size_t need = ft_cycle_scratch_size(t, max_msgs);
+	struct ft_cycle_level *lv;
 	u8 *p = mem;
+	u32 i;
 
 	if (!need || !mem || size < need)
 		return -FT_EINVAL;
+	memset(sc->lv, 0, sizeof(sc->lv));
+	for (i = 1; i <= t->h; i++) {
+		lv = &sc->lv[i];
+		lv->link_base = t->link_base[i];
+		lv->w = t->w[i];
+		lv->wprod = t->wprod[i - 1];
+		ft_recip_init(&lv->by_mprod, t->mprod[i - 1]);
+		ft_recip_init(&lv->by_wprod, t->wprod[i - 1]);
+		ft_recip_init(&lv->by_w, t->w[i]);
+		ft_recip_init(&lv->by_m, t->m[i]);
+	}
 	sc->max_msgs = max_msgs;
 	sc->nlinks = ft_topo_dlinks(t);
 	sc->nmsgs = 0;
@@ -54,6 +68,8 @@ int ft_cycle_scratch_init(struct ft_cycle_scratch *sc,
 	p += sc->nlinks * sizeof(u32);
 	sc->msg = (struct ft_cycle_msg *)p;
 	p += (size_t)max_msgs * sizeof(*sc->msg);
+	sc->live = (struct ft_cycle_live *)p;
+	p += (size_t)max_msgs * sizeof(*sc->live);
 	sc->ord = (u32 *)p;
 	p += (size_t)max_msgs * sizeof(u32);
 	sc->pidx = (u32 *)p;
@@ -78,7 +94,8 @@ static bool ft_cycle_has_lane(const struct ft_cycle_cfg *cfg,
 {
 	const struct ft_link_cycle *lc = &sc->lc[id];
 
-	return lc->carried - lc->circuit < ft_lanes_free(cfg->lanes, id);
+	/* ft_lanes_free(), from the packed copy */
+	return lc->carried - lc->circuit < cfg->lanes->hot[id].free;
 }
 
 static bool ft_offer_before(const struct ft_offer *off, u32 a, u32 b)
@@ -150,7 +167,8 @@ static int ft_cycle_validate(const struct ft_cycle_cfg *cfg,
 	    sc->nlinks != ft_topo_dlinks(t) || cfg->lanes->n != sc->nlinks)
 		return -FT_EINVAL;
 	for (i = 0; i < noff; i++) {
-		if (off[i].src >= t->n || off[i].dst >= t->n)
+		if (off[i].src >= t->n || off[i].dst >= t->n ||
+		    off[i].lca > t->h + 1)
 			return -FT_EINVAL;
 		if (off[i].clanes) {
 			if (!off[i].cpath || off[i].cpath->n > FT_PATH_MAX)
@@ -190,13 +208,41 @@ static void ft_cycle_circuits(const struct ft_cycle_cfg *cfg,
 	}
 }
 
+/**
+ * ft_cycle_common_level() - ft_topo_common_level() by the scratch's
+ * multiplications instead of divisions.
+ * @sc: scratch from ft_cycle_scratch_init().
+ * @src: source leaf.
+ * @dst: destination leaf.
+ *
+ * Return: H, 0..h.
+ */
+u32 ft_cycle_common_level(const struct ft_cycle_scratch *sc, u32 src, u32 dst)
+{
+	u32 i = 0;
+
+	while (src != dst) {
+		i++;
+		src = ft_recip_div(&sc->lv[i].by_m, src);
+		dst = ft_recip_div(&sc->lv[i].by_m, dst);
+	}
+	return i;
+}
+
+/* Common level of offer @o: the caller's, else worked out. */
+static u32 ft_cycle_lca(const struct ft_cycle_scratch *sc,
+			const struct ft_offer *o)
+{
+	return o->lca ? o->lca - 1U : ft_cycle_common_level(sc, o->src, o->dst);
+}
+
 /*
  * Lay the contending messages out, pairs in priority order of pairs. A
  * pair whose every minimal path crosses a failed link does not contend:
- * its messages wait, counted in @res->failed.
+ * its messages wait, counted in @res->failed. Returns the pairs laid out.
  */
-static void ft_cycle_layout(const struct ft_cycle_cfg *cfg,
-			    const struct ft_offer *off, u32 noff,
+static u32 ft_cycle_layout(const struct ft_cycle_cfg *cfg,
+			   const struct ft_offer *off, u32 noff,
 			    struct ft_cycle_scratch *sc,
 			    struct ft_cycle_result *res)
 {
@@ -208,9 +254,9 @@ static void ft_cycle_layout(const struct ft_cycle_cfg *cfg,
 		c = ft_cycle_contending(cfg, &off[i]);
 		if (!c)
 			continue;
+		hh = ft_cycle_lca(sc, &off[i]);
 		if (cfg->lanes->nfailed &&
-		    !ft_fail_route(t, cfg->lanes, off[i].src, off[i].dst,
-				   ft_topo_common_level(t, off[i].src, off[i].dst),
+		    !ft_fail_route(t, cfg->lanes, off[i].src, off[i].dst, hh,
 				   0, 0)) {
 			res->failed += c;
 			continue;
@@ -222,7 +268,7 @@ static void ft_cycle_layout(const struct ft_cycle_cfg *cfg,
 	for (i = 0; i < np; i++) {
 		o = sc->pidx[i];
 		c = ft_cycle_contending(cfg, &off[o]);
-		hh = ft_topo_common_level(cfg->topo, off[o].src, off[o].dst);
+		hh = ft_cycle_lca(sc, &off[o]);
 		for (j = 0; j < c; j++) {
 			m = &sc->msg[n + j];
 			m->src = off[o].src;
@@ -239,16 +285,19 @@ static void ft_cycle_layout(const struct ft_cycle_cfg *cfg,
 		n += c;
 	}
 	sc->nmsgs = n;
+	return np;
 }
 
 /*
  * Random priority: a uniform permutation (Fisher-Yates), then each pair's
  * slots are handed to its messages in sequence order.  Every message
  * still gets a uniformly random rank among the other pairs' messages,
- * and a pair's earlier message always outranks its later ones.
+ * and a pair's earlier message always outranks its later ones.  When
+ * every pair offers one message (@npairs == messages) the slots are the
+ * permutation itself.
  */
 static void ft_cycle_order(const struct ft_cycle_cfg *cfg,
-			   struct ft_cycle_scratch *sc)
+			   struct ft_cycle_scratch *sc, u32 npairs)
 {
 	u32 n = sc->nmsgs, j, f;
 
@@ -257,6 +306,8 @@ static void ft_cycle_order(const struct ft_cycle_cfg *cfg,
 	if (cfg->arb != FT_ARB_RANDOM || n < 2)
 		return;
 	ft_rand_shuffle(cfg->rand, sc->ord, n);
+	if (npairs == n)
+		return;
 	/* msg[first].y counts the pair's slots handed out so far. */
 	for (j = 0; j < n; j++) {
 		f = sc->msg[sc->ord[j]].first;
@@ -266,15 +317,43 @@ static void ft_cycle_order(const struct ft_cycle_cfg *cfg,
 		sc->msg[j].y = 0;
 }
 
-/* Message @k is stopped at link @id (or behind its pair if @id < 0). */
-static void ft_cycle_block(struct ft_cycle_scratch *sc, u32 k, s64 id,
-			   struct ft_cycle_result *res)
+/* The messages in priority order, as the stages read them. */
+static void ft_cycle_live_init(struct ft_cycle_scratch *sc)
 {
-	struct ft_cycle_msg *m = &sc->msg[k];
+	const struct ft_cycle_msg *m;
+	struct ft_cycle_live *v;
+	u32 j;
+
+	for (j = 0; j < sc->nmsgs; j++) {
+		if (j + FT_PREFETCH_AHEAD < sc->nmsgs)
+			ft_prefetch(&sc->msg[sc->ord[j + FT_PREFETCH_AHEAD]]);
+		m = &sc->msg[sc->ord[j]];
+		v = &sc->live[j];
+		v->k = sc->ord[j];
+		v->src = m->src;
+		v->dst = m->dst;
+		v->y = 0;
+		v->hh = m->hh;
+		v->lead = m->first == v->k;
+	}
+}
+
+/*
+ * Message @v is stopped at link @id (or behind its pair if @id < 0) in
+ * the stage of @lvl, @dir: its record gets where it got to.
+ */
+static void ft_cycle_block(struct ft_cycle_scratch *sc,
+			   const struct ft_cycle_live *v, u32 lvl, u32 dir,
+			   s64 id, struct ft_cycle_result *res)
+{
+	struct ft_cycle_msg *m = &sc->msg[v->k];
 	struct ft_cycle_msg *f = &sc->msg[m->first];
 
 	m->flags |= FT_MSG_DEAD;
-	f->cut = ft_min_u32(f->cut, k);
+	m->y = v->y;
+	/* up to level lvl - 1, or up to H and down to lvl */
+	m->hops = (u8)(dir == FT_UP ? lvl - 1 : 2 * v->hh - lvl);
+	f->cut = ft_min_u32(f->cut, v->k);
 	if (id < 0) {
 		m->flags |= FT_MSG_ORDER;
 		res->order_blocked++;
@@ -296,7 +375,7 @@ static void ft_cycle_block(struct ft_cycle_scratch *sc, u32 k, s64 id,
  */
 static u32 ft_cycle_up_port_failed(const struct ft_cycle_cfg *cfg,
 				   const struct ft_cycle_scratch *sc,
-				   const struct ft_cycle_msg *m, u32 lvl,
+				   const struct ft_cycle_live *m, u32 lvl,
 				   u32 base)
 {
 	const struct ft_topo *t = cfg->topo;
@@ -339,9 +418,17 @@ static u32 ft_cycle_up_port_failed(const struct ft_cycle_cfg *cfg,
 	}
 }
 
+/* ft_topo_dmodk_port(): (dst div W_(lvl-1)) mod w_lvl, by @lv's tables. */
+static u32 ft_cycle_dmodk(const struct ft_cycle_level *lv, u32 dst)
+{
+	u32 q = ft_recip_div(&lv->by_wprod, dst);
+
+	return q - ft_recip_div(&lv->by_w, q) * lv->w;
+}
+
 static u32 ft_cycle_up_port(const struct ft_cycle_cfg *cfg,
 			    const struct ft_cycle_scratch *sc,
-			    const struct ft_cycle_msg *m, u32 lvl, u32 base)
+			    const struct ft_cycle_live *m, u32 lvl, u32 base)
 {
 	const struct ft_topo *t = cfg->topo;
 	u32 p;
@@ -358,67 +445,112 @@ static u32 ft_cycle_up_port(const struct ft_cycle_cfg *cfg,
 				return p;
 		return 0;	/* all full: blocked, charged to port 0 */
 	default:
-		return ft_topo_dmodk_port(t, m->dst, lvl);
+		return ft_cycle_dmodk(&sc->lv[lvl], m->dst);
 	}
 }
 
-/* Message @k tries its link of level @lvl, direction @dir: true if it won. */
-static bool ft_cycle_step(const struct ft_cycle_cfg *cfg,
-			  struct ft_cycle_scratch *sc, u32 k, u32 lvl,
-			  u32 dir, struct ft_cycle_result *res)
+/*
+ * The link that message @v crosses at the stage of @lvl, @dir, but for
+ * its port *@p: that of the level-(lvl - 1) node (X, Y) on the message's
+ * side, X its leaf's subtree there, is physical link node * w + p of the
+ * level (ft_topo_node(), ft_topo_dlink()).  Up, the node is where it is
+ * (*@p is 0: the policy picks the port); down, it is the node below, *@y
+ * its Y, and *@p the port it came up by (Theorem 2: down through the
+ * same port numbers).
+ */
+static u32 ft_cycle_node_link(const struct ft_cycle_level *lv,
+			      const struct ft_cycle_live *v, u32 dir, u32 *y,
+			      u32 *p)
 {
-	const struct ft_topo *t = cfg->topo;
-	struct ft_cycle_msg *m = &sc->msg[k];
-	u32 node, p, y, id;
+	u32 x;
+
+	if (dir == FT_UP) {
+		x = ft_recip_div(&lv->by_mprod, v->src);
+		*y = v->y;
+		*p = 0;
+		return (lv->link_base + (x * lv->wprod + v->y) * lv->w) << 1;
+	}
+	*y = ft_recip_div(&lv->by_w, v->y);
+	*p = v->y - *y * lv->w;
+	x = ft_recip_div(&lv->by_mprod, v->dst);
+	return ((lv->link_base + (x * lv->wprod + *y) * lv->w) << 1) | FT_DOWN;
+}
+
+/* Message @v tries its link of level @lvl, direction @dir: true if it won. */
+static bool ft_cycle_step(const struct ft_cycle_cfg *cfg,
+			  struct ft_cycle_scratch *sc, struct ft_cycle_live *v,
+			  u32 lvl, u32 dir, struct ft_cycle_result *res)
+{
+	const struct ft_cycle_level *lv = &sc->lv[lvl];
+	u32 p, y, id;
 
 	/*
 	 * An earlier message of the pair was blocked: this one may not
 	 * overtake it.  Earlier ones of the pair go on (they come first in
-	 * every stage, so they are never behind a later one).
+	 * every stage, so they are never behind a later one), and a pair's
+	 * first message is behind none.
 	 */
-	if (k > sc->msg[m->first].cut) {
-		ft_cycle_block(sc, k, -1, res);
+	if (!v->lead && v->k > sc->msg[sc->msg[v->k].first].cut) {
+		ft_cycle_block(sc, v, lvl, dir, -1, res);
 		return false;
 	}
+	id = ft_cycle_node_link(lv, v, dir, &y, &p);
 	if (dir == FT_UP) {
-		node = ft_topo_node(t, lvl - 1, m->src / t->mprod[lvl - 1],
-				    m->y);
-		id = ft_topo_dlink(t, lvl, node * t->w[lvl], FT_UP);
-		p = ft_cycle_up_port(cfg, sc, m, lvl, id);
-		y = m->y * t->w[lvl] + p;
-	} else {
-		/* Theorem 2: down through the same port numbers. */
-		p = m->y % t->w[lvl];
-		y = m->y / t->w[lvl];
-		node = ft_topo_node(t, lvl - 1, m->dst / t->mprod[lvl - 1], y);
-		id = ft_topo_dlink(t, lvl, node * t->w[lvl], FT_DOWN);
+		p = ft_cycle_up_port(cfg, sc, v, lvl, id);
+		y = v->y * lv->w + p;
 	}
 	id += 2 * p;	/* port p's link: physical + p, same direction */
 	if (!ft_cycle_has_lane(cfg, sc, id)) {
-		ft_cycle_block(sc, k, id, res);
+		ft_cycle_block(sc, v, lvl, dir, id, res);
 		return false;
 	}
 	ft_cycle_touch(sc, id)->carried++;
-	m->y = y;
-	m->hops++;
+	v->y = y;
 	return true;
 }
 
 /*
- * One stage over the live messages in priority order, compacting the
- * order as messages die; those whose path does not reach @lvl wait.
+ * Ask for the cache lines of the link that message @v will try at this
+ * stage (its node's port 0 when the policy picks the port as it goes),
+ * a few messages before it tries it: the links are scattered over
+ * arrays larger than the caches.
+ */
+static void ft_cycle_prefetch(const struct ft_cycle_cfg *cfg,
+			      const struct ft_cycle_scratch *sc,
+			      const struct ft_cycle_live *v, u32 lvl, u32 dir)
+{
+	const struct ft_cycle_level *lv = &sc->lv[lvl];
+	u32 id, y, p;
+
+	if (v->hh < lvl)
+		return;
+	id = ft_cycle_node_link(lv, v, dir, &y, &p);
+	if (dir == FT_UP && cfg->path == FT_PATH_DMODK &&
+	    !cfg->lanes->nfailed)
+		p = ft_cycle_dmodk(lv, v->dst);
+	id += 2 * p;
+	ft_prefetchw(&sc->lc[id]);
+	ft_prefetch(&cfg->lanes->hot[id]);
+}
+
+/*
+ * One stage over the live messages in priority order, compacting them
+ * as messages die; those whose path does not reach @lvl wait.
  */
 static void ft_cycle_stage(const struct ft_cycle_cfg *cfg,
 			   struct ft_cycle_scratch *sc, u32 *live, u32 lvl,
 			   u32 dir, struct ft_cycle_result *res)
 {
-	u32 j, k, keep = 0;
+	struct ft_cycle_live *v = sc->live;
+	u32 j, keep = 0;
 
 	for (j = 0; j < *live; j++) {
-		k = sc->ord[j];
-		if (sc->msg[k].hh < lvl ||
-		    ft_cycle_step(cfg, sc, k, lvl, dir, res))
-			sc->ord[keep++] = k;
+		if (j + FT_PREFETCH_AHEAD < *live)
+			ft_cycle_prefetch(cfg, sc, &v[j + FT_PREFETCH_AHEAD],
+					  lvl, dir);
+		if (v[j].hh < lvl ||
+		    ft_cycle_step(cfg, sc, &v[j], lvl, dir, res))
+			v[keep++] = v[j];
 	}
 	*live = keep;
 }
@@ -447,27 +579,36 @@ int ft_cycle_run(const struct ft_cycle_cfg *cfg, struct ft_offer *off,
 		 u32 noff, struct ft_cycle_scratch *sc,
 		 struct ft_cycle_result *res)
 {
-	u32 k, live, lvl, h = cfg->topo->h;
+	u32 k, live, lvl, np, h = cfg->topo->h;
+	struct ft_cycle_msg *m;
 	int err = ft_cycle_validate(cfg, off, noff, sc);
 
 	if (err)
 		return err;
-	for (k = 0; k < sc->ntouched; k++)
+	for (k = 0; k < sc->ntouched; k++) {
+		if (k + FT_PREFETCH_AHEAD < sc->ntouched)
+			ft_prefetchw(&sc->lc[sc->touched[k + FT_PREFETCH_AHEAD]]);
 		memset(&sc->lc[sc->touched[k]], 0, sizeof(*sc->lc));
+	}
 	sc->ntouched = 0;
 	memset(res, 0, sizeof(*res));
 
 	ft_cycle_circuits(cfg, off, noff, sc, res);
-	ft_cycle_layout(cfg, off, noff, sc, res);
-	ft_cycle_order(cfg, sc);
+	np = ft_cycle_layout(cfg, off, noff, sc, res);
+	ft_cycle_order(cfg, sc, np);
+	ft_cycle_live_init(sc);
 	live = sc->nmsgs;
 	for (lvl = 1; lvl <= h; lvl++)
 		ft_cycle_stage(cfg, sc, &live, lvl, FT_UP, res);
 	for (lvl = h; lvl >= 1; lvl--)
 		ft_cycle_stage(cfg, sc, &live, lvl, FT_DOWN, res);
 
-	for (k = 0; k < live; k++)
-		off[sc->msg[sc->ord[k]].offer].delivered++;
+	for (k = 0; k < live; k++) {
+		m = &sc->msg[sc->live[k].k];
+		m->y = sc->live[k].y;
+		m->hops = (u8)(2 * m->hh);
+		off[m->offer].delivered++;
+	}
 	res->delivered = res->circuit + live;
 	return 0;
 }
@@ -487,12 +628,18 @@ void ft_cycle_account(const struct ft_cycle_scratch *sc,
 	u32 k, id;
 
 	for (k = 0; k < sc->ntouched; k++) {
+		if (k + FT_PREFETCH_AHEAD < sc->ntouched) {
+			id = sc->touched[k + FT_PREFETCH_AHEAD];
+			ft_prefetchw(&st[id]);
+			ft_prefetch(&sc->lc[id]);
+			ft_prefetch(&l->hot[id]);
+		}
 		id = sc->touched[k];
 		lc = &sc->lc[id];
 		st[id].carried += lc->carried;
 		st[id].blocked += lc->blocked;
 		st[id].max_cycle = ft_max_u32(st[id].max_cycle, lc->carried);
-		if (l->link[id].lanes && lc->carried >= l->link[id].lanes)
+		if (l->hot[id].lanes && lc->carried >= l->hot[id].lanes)
 			st[id].saturated++;
 	}
 }
