@@ -98,6 +98,19 @@ static bool ft_cycle_has_lane(const struct ft_cycle_cfg *cfg,
 	return lc->carried - lc->circuit < cfg->lanes->hot[id].free;
 }
 
+/*
+ * Link @id for a message at its stage: true, and one lane of it taken,
+ * if a free lane was left; else false (the caller blocks the message).
+ */
+static bool ft_cycle_take(const struct ft_cycle_cfg *cfg,
+			  struct ft_cycle_scratch *sc, u32 id)
+{
+	if (!ft_cycle_has_lane(cfg, sc, id))
+		return false;
+	ft_cycle_touch(sc, id)->carried++;
+	return true;
+}
+
 static bool ft_offer_before(const struct ft_offer *off, u32 a, u32 b)
 {
 	if (off[a].src != off[b].src)
@@ -281,6 +294,7 @@ static u32 ft_cycle_layout(const struct ft_cycle_cfg *cfg,
 			m->hh = (u8)hh;
 			m->hops = 0;
 			m->flags = 0;
+			m->cutstage = 0xff;
 		}
 		n += c;
 	}
@@ -354,6 +368,7 @@ static void ft_cycle_block(struct ft_cycle_scratch *sc,
 	/* up to level lvl - 1, or up to H and down to lvl */
 	m->hops = (u8)(dir == FT_UP ? lvl - 1 : 2 * v->hh - lvl);
 	f->cut = ft_min_u32(f->cut, v->k);
+	f->cutstage = (u8)ft_min_u32(f->cutstage, m->hops);
 	if (id < 0) {
 		m->flags |= FT_MSG_ORDER;
 		res->order_blocked++;
@@ -484,27 +499,16 @@ static bool ft_cycle_step(const struct ft_cycle_cfg *cfg,
 	const struct ft_cycle_level *lv = &sc->lv[lvl];
 	u32 p, y, id;
 
-	/*
-	 * An earlier message of the pair was blocked: this one may not
-	 * overtake it.  Earlier ones of the pair go on (they come first in
-	 * every stage, so they are never behind a later one), and a pair's
-	 * first message is behind none.
-	 */
-	if (!v->lead && v->k > sc->msg[sc->msg[v->k].first].cut) {
-		ft_cycle_block(sc, v, lvl, dir, -1, res);
-		return false;
-	}
 	id = ft_cycle_node_link(lv, v, dir, &y, &p);
 	if (dir == FT_UP) {
 		p = ft_cycle_up_port(cfg, sc, v, lvl, id);
 		y = v->y * lv->w + p;
 	}
 	id += 2 * p;	/* port p's link: physical + p, same direction */
-	if (!ft_cycle_has_lane(cfg, sc, id)) {
+	if (!ft_cycle_take(cfg, sc, id)) {
 		ft_cycle_block(sc, v, lvl, dir, id, res);
 		return false;
 	}
-	ft_cycle_touch(sc, id)->carried++;
 	v->y = y;
 	return true;
 }
@@ -548,11 +552,148 @@ static void ft_cycle_stage(const struct ft_cycle_cfg *cfg,
 		if (j + FT_PREFETCH_AHEAD < *live)
 			ft_cycle_prefetch(cfg, sc, &v[j + FT_PREFETCH_AHEAD],
 					  lvl, dir);
-		if (v[j].hh < lvl ||
-		    ft_cycle_step(cfg, sc, &v[j], lvl, dir, res))
+		if (v[j].hh < lvl) {
+			v[keep++] = v[j];
+			continue;
+		}
+		/*
+		 * An earlier message of the pair was blocked: this one may
+		 * not overtake it.  Earlier ones of the pair go on (they come
+		 * first in every stage, so they are never behind a later
+		 * one), and a pair's first message is behind none.
+		 */
+		if (!v[j].lead &&
+		    v[j].k > sc->msg[sc->msg[v[j].k].first].cut) {
+			ft_cycle_block(sc, &v[j], lvl, dir, -1, res);
+			continue;
+		}
+		if (ft_cycle_step(cfg, sc, &v[j], lvl, dir, res))
 			v[keep++] = v[j];
 	}
 	*live = keep;
+}
+
+/*
+ * dmodk without failed links: the ports depend only on the destination,
+ * and the way down reuses the way up's nodes and ports (Theorem 2), so
+ * they are worked out once, going up.  Crosses at most @stop stages of
+ * @v (blocking it at a full link) and returns the stages crossed.
+ */
+static u32 ft_cycle_cross_dmodk(const struct ft_cycle_cfg *cfg,
+				struct ft_cycle_scratch *sc,
+				struct ft_cycle_live *v, u32 stop,
+				struct ft_cycle_result *res)
+{
+	u32 yy[FT_MAX_LEVELS + 1], pp[FT_MAX_LEVELS + 1];
+	const struct ft_cycle_level *lv;
+	u32 lvl, id, x, s = 0;
+
+	for (lvl = 1; lvl <= v->hh && s < stop; lvl++, s++) {
+		lv = &sc->lv[lvl];
+		pp[lvl] = ft_cycle_dmodk(lv, v->dst);
+		x = ft_recip_div(&lv->by_mprod, v->src);
+		id = (lv->link_base + (x * lv->wprod + v->y) * lv->w +
+		      pp[lvl]) << 1;
+		if (!ft_cycle_take(cfg, sc, id)) {
+			ft_cycle_block(sc, v, lvl, FT_UP, id, res);
+			return s;
+		}
+		yy[lvl] = v->y;
+		v->y = v->y * lv->w + pp[lvl];
+	}
+	for (lvl = v->hh; lvl >= 1 && s < stop; lvl--, s++) {
+		lv = &sc->lv[lvl];
+		x = ft_recip_div(&lv->by_mprod, v->dst);
+		id = ((lv->link_base + (x * lv->wprod + yy[lvl]) * lv->w +
+		       pp[lvl]) << 1) | FT_DOWN;
+		if (!ft_cycle_take(cfg, sc, id)) {
+			ft_cycle_block(sc, v, lvl, FT_DOWN, id, res);
+			return s;
+		}
+		v->y = yy[lvl];
+	}
+	return s;
+}
+
+/* Level and direction of stage @s (0..2H-1) of a message whose H is @hh. */
+static u32 ft_cycle_stage_of(u32 s, u32 hh, u32 *dir)
+{
+	*dir = s < hh ? FT_UP : FT_DOWN;
+	return s < hh ? s + 1 : 2 * hh - s;
+}
+
+/* Any other path choice but random, or failed links: stage by stage. */
+static u32 ft_cycle_cross(const struct ft_cycle_cfg *cfg,
+			  struct ft_cycle_scratch *sc, struct ft_cycle_live *v,
+			  u32 stop, struct ft_cycle_result *res)
+{
+	u32 s, lvl, dir;
+
+	for (s = 0; s < stop; s++) {
+		lvl = ft_cycle_stage_of(s, v->hh, &dir);
+		if (!ft_cycle_step(cfg, sc, v, lvl, dir, res))
+			break;
+	}
+	return s;
+}
+
+/*
+ * The stages message by message.  Without random port draws (every path
+ * choice but random), whether a message gets a lane of a link depends
+ * only on the messages ranked before it that reached that link: each
+ * directed link belongs to one stage, firstfree looks only at the links
+ * of the stage it is choosing in, and a pair's messages are ranked in
+ * sequence.  So each message may cross all its stages before the next
+ * one starts, with the decisions of the stage-by-stage walk and none of
+ * its passes over the live messages.  A later message of a pair stops
+ * at the first stage at which an earlier one was blocked (@cutstage), as
+ * the stages would hold it there.  Returns the messages delivered.
+ */
+static u32 ft_cycle_walk(const struct ft_cycle_cfg *cfg,
+			 struct ft_cycle_scratch *sc, struct ft_offer *off,
+			 struct ft_cycle_result *res)
+{
+	bool dmodk = cfg->path == FT_PATH_DMODK && !cfg->lanes->nfailed;
+	struct ft_cycle_live v;
+	struct ft_cycle_msg *m;
+	u32 j, s, stop, lvl, dir, n = 0;
+
+	for (j = 0; j < sc->nmsgs; j++) {
+		if (j + 2 * FT_PREFETCH_AHEAD < sc->nmsgs)
+			ft_prefetchw(&sc->msg[sc->ord[j + 2 * FT_PREFETCH_AHEAD]]);
+		if (j + FT_PREFETCH_AHEAD < sc->nmsgs) {
+			m = &sc->msg[sc->ord[j + FT_PREFETCH_AHEAD]];
+			v.src = m->src;
+			v.dst = m->dst;
+			v.y = 0;
+			v.hh = m->hh;
+			ft_cycle_prefetch(cfg, sc, &v, 1, FT_UP);
+		}
+		v.k = sc->ord[j];
+		m = &sc->msg[v.k];
+		v.src = m->src;
+		v.dst = m->dst;
+		v.y = 0;
+		v.hh = m->hh;
+		v.lead = m->first == v.k;
+		stop = 2 * v.hh;
+		if (!v.lead)
+			stop = ft_min_u32(stop, sc->msg[m->first].cutstage);
+		s = dmodk ? ft_cycle_cross_dmodk(cfg, sc, &v, stop, res) :
+			    ft_cycle_cross(cfg, sc, &v, stop, res);
+		if (s < stop)
+			continue;	/* stopped at a link */
+		if (s < 2U * v.hh) {	/* behind its pair */
+			lvl = ft_cycle_stage_of(s, v.hh, &dir);
+			ft_cycle_block(sc, &v, lvl, dir, -1, res);
+			continue;
+		}
+		m->y = v.y;
+		m->hops = (u8)s;
+		off[m->offer].delivered++;
+		n++;
+	}
+	return n;
 }
 
 /**
@@ -596,6 +737,11 @@ int ft_cycle_run(const struct ft_cycle_cfg *cfg, struct ft_offer *off,
 	ft_cycle_circuits(cfg, off, noff, sc, res);
 	np = ft_cycle_layout(cfg, off, noff, sc, res);
 	ft_cycle_order(cfg, sc, np);
+	if (cfg->path != FT_PATH_RANDOM) {
+		res->delivered = res->circuit + ft_cycle_walk(cfg, sc, off, res);
+		return 0;
+	}
+	/* Random ports are drawn stage by stage, in priority order. */
 	ft_cycle_live_init(sc);
 	live = sc->nmsgs;
 	for (lvl = 1; lvl <= h; lvl++)

@@ -112,6 +112,9 @@ struct ft_link_stats {
  * @hh: common level H.
  * @hops: links crossed before delivery or blocking.
  * @flags: FT_MSG_*.
+ * @cutstage: on a pair's first message: the fewest @hops of the pair's
+ *            blocked messages (its stage: up 1..H, then down H..1,
+ *            counted from 0), 0xff while none; later ones stop there.
  */
 struct ft_cycle_msg {
 	u32 src;
@@ -124,6 +127,7 @@ struct ft_cycle_msg {
 	u8 hh;
 	u8 hops;
 	u8 flags;
+	u8 cutstage;
 };
 
 /**
