@@ -15,6 +15,7 @@
 #include <string.h>
 #include <errno.h>
 #include <stdio.h>
+#include <sys/cdefs.h>	/* __always_inline, as the kernel spells it */
 
 typedef __UINT8_TYPE__ u8;
 typedef __UINT16_TYPE__ u16;

@@ -196,28 +196,24 @@ static int ft_cycle_validate(const struct ft_cycle_cfg *cfg,
 }
 
 /* Circuit messages hold reserved lanes: they cross without contention. */
-static void ft_cycle_circuits(const struct ft_cycle_cfg *cfg,
-			      struct ft_offer *off, u32 noff,
-			      struct ft_cycle_scratch *sc,
-			      struct ft_cycle_result *res)
+static void ft_cycle_circuit(const struct ft_cycle_cfg *cfg,
+			     struct ft_offer *o, struct ft_cycle_scratch *sc,
+			     struct ft_cycle_result *res)
 {
 	struct ft_link_cycle *lc;
-	u32 i, k, circ;
+	u32 k, circ = ft_min_u32(o->count, o->clanes);
 
-	for (i = 0; i < noff; i++) {
-		circ = ft_min_u32(off[i].count, off[i].clanes);
-		off[i].delivered = circ;
-		res->offered += off[i].count;
-		res->circuit += circ;
-		if (cfg->path == FT_PATH_CIRCUIT)
-			res->uncarried += off[i].count - circ;
-		if (!circ)
-			continue;
-		for (k = 0; k < off[i].cpath->n; k++) {
-			lc = ft_cycle_touch(sc, off[i].cpath->link[k]);
-			lc->carried += circ;
-			lc->circuit += circ;
-		}
+	o->delivered = circ;
+	res->offered += o->count;
+	res->circuit += circ;
+	if (cfg->path == FT_PATH_CIRCUIT)
+		res->uncarried += o->count - circ;
+	if (!circ)
+		return;
+	for (k = 0; k < o->cpath->n; k++) {
+		lc = ft_cycle_touch(sc, o->cpath->link[k]);
+		lc->carried += circ;
+		lc->circuit += circ;
 	}
 }
 
@@ -249,21 +245,49 @@ static u32 ft_cycle_lca(const struct ft_cycle_scratch *sc,
 	return o->lca ? o->lca - 1U : ft_cycle_common_level(sc, o->src, o->dst);
 }
 
+/* The @c contending messages of offer @o, whose H is @hh, laid out next. */
+static __always_inline void
+ft_cycle_lay(struct ft_cycle_scratch *sc, const struct ft_offer *off, u32 o,
+	     u32 c, u32 hh)
+{
+	struct ft_cycle_msg *m;
+	u32 j, n = sc->nmsgs;
+
+	for (j = 0; j < c; j++) {
+		m = &sc->msg[n + j];
+		m->src = off[o].src;
+		m->dst = off[o].dst;
+		m->y = 0;
+		m->first = n;
+		m->offer = o;
+		m->cut = ~0U;
+		m->at = ~0U;
+		m->hh = (u8)hh;
+		m->hops = 0;
+		m->flags = 0;
+		m->cutstage = 0xff;
+	}
+	sc->nmsgs = n + c;
+}
+
 /*
- * Lay the contending messages out, pairs in priority order of pairs. A
- * pair whose every minimal path crosses a failed link does not contend:
- * its messages wait, counted in @res->failed. Returns the pairs laid out.
+ * Carry the circuits' messages, then lay the contending messages out,
+ * pairs in priority order of pairs. A pair whose every minimal path
+ * crosses a failed link does not contend: its messages wait, counted in
+ * @res->failed. Returns the pairs laid out.
  */
 static u32 ft_cycle_layout(const struct ft_cycle_cfg *cfg,
-			   const struct ft_offer *off, u32 noff,
-			    struct ft_cycle_scratch *sc,
-			    struct ft_cycle_result *res)
+			   struct ft_offer *off, u32 noff,
+			   struct ft_cycle_scratch *sc,
+			   struct ft_cycle_result *res)
 {
 	const struct ft_topo *t = cfg->topo;
-	struct ft_cycle_msg *m;
-	u32 i, j, np = 0, n = 0, c, hh, o;
+	bool fixed = cfg->arb == FT_ARB_FIXED;
+	u32 i, np = 0, c, hh;
 
+	sc->nmsgs = 0;
 	for (i = 0; i < noff; i++) {
+		ft_cycle_circuit(cfg, &off[i], sc, res);
 		c = ft_cycle_contending(cfg, &off[i]);
 		if (!c)
 			continue;
@@ -274,31 +298,20 @@ static u32 ft_cycle_layout(const struct ft_cycle_cfg *cfg,
 			res->failed += c;
 			continue;
 		}
-		sc->pidx[np++] = i;
+		np++;
+		/* Random priority ranks later: the offers' order will do. */
+		if (fixed)
+			sc->pidx[np - 1] = i;
+		else
+			ft_cycle_lay(sc, off, i, c, hh);
 	}
-	if (cfg->arb == FT_ARB_FIXED)
-		ft_sort_offers(off, sc->pidx, np);
-	for (i = 0; i < np; i++) {
-		o = sc->pidx[i];
-		c = ft_cycle_contending(cfg, &off[o]);
-		hh = ft_cycle_lca(sc, &off[o]);
-		for (j = 0; j < c; j++) {
-			m = &sc->msg[n + j];
-			m->src = off[o].src;
-			m->dst = off[o].dst;
-			m->y = 0;
-			m->first = n;
-			m->offer = o;
-			m->cut = ~0U;
-			m->at = ~0U;
-			m->hh = (u8)hh;
-			m->hops = 0;
-			m->flags = 0;
-			m->cutstage = 0xff;
-		}
-		n += c;
-	}
-	sc->nmsgs = n;
+	if (!fixed)
+		return np;
+	ft_sort_offers(off, sc->pidx, np);
+	for (i = 0; i < np; i++)
+		ft_cycle_lay(sc, off, sc->pidx[i],
+			     ft_cycle_contending(cfg, &off[sc->pidx[i]]),
+			     ft_cycle_lca(sc, &off[sc->pidx[i]]));
 	return np;
 }
 
@@ -356,9 +369,9 @@ static void ft_cycle_live_init(struct ft_cycle_scratch *sc)
  * Message @v is stopped at link @id (or behind its pair if @id < 0) in
  * the stage of @lvl, @dir: its record gets where it got to.
  */
-static void ft_cycle_block(struct ft_cycle_scratch *sc,
-			   const struct ft_cycle_live *v, u32 lvl, u32 dir,
-			   s64 id, struct ft_cycle_result *res)
+static __always_inline void
+ft_cycle_block(struct ft_cycle_scratch *sc, const struct ft_cycle_live *v,
+	       u32 lvl, u32 dir, s64 id, struct ft_cycle_result *res)
 {
 	struct ft_cycle_msg *m = &sc->msg[v->k];
 	struct ft_cycle_msg *f = &sc->msg[m->first];
@@ -734,7 +747,6 @@ int ft_cycle_run(const struct ft_cycle_cfg *cfg, struct ft_offer *off,
 	sc->ntouched = 0;
 	memset(res, 0, sizeof(*res));
 
-	ft_cycle_circuits(cfg, off, noff, sc, res);
 	np = ft_cycle_layout(cfg, off, noff, sc, res);
 	ft_cycle_order(cfg, sc, np);
 	if (cfg->path != FT_PATH_RANDOM) {

@@ -236,6 +236,16 @@ static void ft_pairs_compact(struct ft_pairs *q, u32 noff)
 	q->nactive = n;
 }
 
+/* What the injection rule draws of @p's queue (GREEDY: all of it). */
+static u32 ft_pairs_draw(struct ft_fabric *f, struct ft_pair *p)
+{
+	u32 queued = ft_min_u32(p->queued, FT_INJECT_MAX_DRAWS);
+
+	if (f->inject.rule == FT_INJECT_ALL)
+		return queued;
+	return ft_inject_offer(&f->inject, &f->rand, &p->inj, queued);
+}
+
 /* The @i-th active slot; the pair a few places on is fetched meanwhile. */
 static u32 ft_pairs_active(const struct ft_pairs *q, u32 i)
 {
@@ -285,6 +295,8 @@ int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
 	u32 room = f->scratch.max_msgs;
 	u32 per_pair = f->topo.w[1] * f->topo.lanes[1];
 	u32 i, noff = 0, drained = 0;
+	/* Only RANDOM' keeps state per pair (ft_inject_pair_done()). */
+	bool keep = f->inject.rule == FT_INJECT_RANDOM_PRIME;
 	int err;
 
 	ft_inject_begin(&f->inject, q->queued);
@@ -303,12 +315,12 @@ int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
 		 * probability. Those drawn beyond what goes out are blocked
 		 * at the source, as its channel would block them.
 		 */
-		u32 drawn = ft_inject_offer(&f->inject, &f->rand, &p->inj,
-					    ft_min_u32(p->queued, FT_INJECT_MAX_DRAWS));
+		u32 drawn = ft_pairs_draw(f, p);
 		u32 n = ft_min_u32(ft_min_u32(drawn, cap), room);
 		u32 clanes = c ? ft_pairs_circuit_left(c, f->cycle) : 0;
 
-		ft_inject_pair_done(&f->inject, &p->inj, drawn - n, 0);
+		if (keep)
+			ft_inject_pair_done(&f->inject, &p->inj, drawn - n, 0);
 		if (!n)
 			continue;
 		room -= n;
@@ -334,10 +346,9 @@ int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
 		struct ft_pair *p = &q->pair[s];
 		u32 n = q->off[i].delivered;
 
-		/* Only RANDOM' keeps anything of an offer that went nowhere. */
-		if (!n && f->inject.rule != FT_INJECT_RANDOM_PRIME)
-			continue;
-		ft_inject_pair_done(&f->inject, &p->inj, q->off[i].count, n);
+		if (keep)
+			ft_inject_pair_done(&f->inject, &p->inj,
+					    q->off[i].count, n);
 		if (!n)
 			continue;
 		if (q->off[i].clanes) {
