@@ -10,7 +10,7 @@
  * @t: topology.
  * @max_msgs: most contending messages in one cycle, 1..FT_CYCLE_MAX_MSGS.
  *
- * 16 bytes per directed link plus 60 bytes per message.
+ * 12 bytes per directed link plus 60 bytes per message.
  *
  * Return: the size, or 0 if @max_msgs is out of range.
  */
@@ -184,7 +184,8 @@ static int ft_cycle_validate(const struct ft_cycle_cfg *cfg,
 		    off[i].lca > t->h + 1)
 			return -FT_EINVAL;
 		if (off[i].clanes) {
-			if (!off[i].cpath || off[i].cpath->n > FT_PATH_MAX)
+			if (!off[i].cpath || off[i].cpath->n > FT_PATH_MAX ||
+			    off[i].clanes > FT_MAX_LANES)
 				return -FT_EINVAL;
 			for (k = 0; k < off[i].cpath->n; k++)
 				if (off[i].cpath->link[k] >= sc->nlinks)
@@ -212,8 +213,8 @@ static void ft_cycle_circuit(const struct ft_cycle_cfg *cfg,
 		return;
 	for (k = 0; k < o->cpath->n; k++) {
 		lc = ft_cycle_touch(sc, o->cpath->link[k]);
-		lc->carried += circ;
-		lc->circuit += circ;
+		lc->carried += (u16)circ;
+		lc->circuit += (u16)circ;
 	}
 }
 

@@ -70,13 +70,18 @@ struct ft_offer {
 
 /**
  * struct ft_link_cycle - one directed link in the last cycle.
- * @carried: messages that crossed it (circuit ones included).
+ * @carried: messages that crossed it (circuit ones included): at most
+ *           its lanes (the contending ones take free lanes, lanes -
+ *           reserved; the circuits' at most their reservations, which
+ *           were admitted within the lanes), so at most FT_MAX_LANES.
  * @circuit: of which on reserved lanes.
  * @blocked: messages refused there for lack of a free lane.
+ *
+ * Eight bytes: the cycle reads one at random per message and stage.
  */
 struct ft_link_cycle {
-	u32 carried;
-	u32 circuit;
+	u16 carried;
+	u16 circuit;
 	u32 blocked;
 };
 
