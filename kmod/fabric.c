@@ -111,9 +111,9 @@ static u64 ft_fab_mem_estimate(const struct ft_topo *t, u32 max_msgs, u64 pairs)
 {
 	u64 dlinks = ft_topo_dlinks(t);
 
-	return dlinks * (sizeof(struct ft_link) + sizeof(struct ft_link_stats) +
-			 sizeof(struct ft_link_cycle) + sizeof(u32)) +
-	       (u64)max_msgs * (sizeof(struct ft_cycle_msg) + 2 * sizeof(u32)) +
+	return dlinks * (sizeof(struct ft_link) + sizeof(struct ft_link_hot) +
+			 sizeof(struct ft_link_stats)) +
+	       ft_cycle_scratch_size(t, max_msgs) +
 	       ft_pairs_mem_size(pairs) + pairs * sizeof(struct sk_buff_head) +
 	       ft_circuits_mem_size(ft_fab_circuit_cap(t->n)) +
 	       FT_DEMAND_MAX * sizeof(struct ft_pairs_demand) +

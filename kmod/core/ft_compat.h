@@ -18,6 +18,12 @@
 #include "ft_compat_user.h"
 #endif
 
+/*
+ * How far ahead the per-cycle loops prefetch what they will touch in
+ * arrays indexed at random (pairs, links, messages).
+ */
+#define FT_PREFETCH_AHEAD	8
+
 /* Q32 fixed point: probabilities, 1.0 == FT_Q32_ONE (needs 33 bits). */
 #define FT_Q32_ONE	0x100000000ULL
 /* Q16 fixed point: load-factor guesses and the RANDOM constants. */

@@ -14,6 +14,7 @@
 #include <linux/slab.h>
 #include <linux/math64.h>
 #include <linux/bug.h>
+#include <linux/prefetch.h>
 
 #define FT_EINVAL	EINVAL
 #define FT_ENOMEM	ENOMEM
@@ -48,5 +49,16 @@ static inline u64 ft_div64(u64 a, u64 b)
 }
 
 #define ft_warn_on(cond)	WARN_ON_ONCE(cond)
+
+/* A hint: the cache line of @p is wanted soon, to read or to write. */
+static inline void ft_prefetch(const void *p)
+{
+	prefetch(p);
+}
+
+static inline void ft_prefetchw(const void *p)
+{
+	prefetchw(p);
+}
 
 #endif /* FT_COMPAT_KERNEL_H */

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <errno.h>
 #include <stdio.h>
+#include <sys/cdefs.h>	/* __always_inline, as the kernel spells it */
 
 typedef __UINT8_TYPE__ u8;
 typedef __UINT16_TYPE__ u16;
@@ -46,6 +47,17 @@ static inline void ft_free(void *p)
 static inline u64 ft_div64(u64 a, u64 b)
 {
 	return a / b;
+}
+
+/* A hint: the cache line of @p is wanted soon, to read or to write. */
+static inline void ft_prefetch(const void *p)
+{
+	__builtin_prefetch(p, 0);
+}
+
+static inline void ft_prefetchw(const void *p)
+{
+	__builtin_prefetch(p, 1);
 }
 
 /* Like WARN_ON_ONCE(): report, evaluate to the condition, keep going. */

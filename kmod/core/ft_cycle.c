@@ -10,7 +10,7 @@
  * @t: topology.
  * @max_msgs: most contending messages in one cycle, 1..FT_CYCLE_MAX_MSGS.
  *
- * 16 bytes per directed link plus 36 bytes per message.
+ * 12 bytes per directed link plus 60 bytes per message.
  *
  * Return: the size, or 0 if @max_msgs is out of range.
  */
@@ -22,6 +22,7 @@ size_t ft_cycle_scratch_size(const struct ft_topo *t, u32 max_msgs)
 		return 0;
 	return links * (sizeof(struct ft_link_cycle) + sizeof(u32)) +
 	       (size_t)max_msgs * (sizeof(struct ft_cycle_msg) +
+				   sizeof(struct ft_cycle_live) +
 				   2 * sizeof(u32));
 }
 
@@ -40,10 +41,23 @@ int ft_cycle_scratch_init(struct ft_cycle_scratch *sc,
 			  void *mem, size_t size)
 {
 	size_t need = ft_cycle_scratch_size(t, max_msgs);
+	struct ft_cycle_level *lv;
 	u8 *p = mem;
+	u32 i;
 
 	if (!need || !mem || size < need)
 		return -FT_EINVAL;
+	memset(sc->lv, 0, sizeof(sc->lv));
+	for (i = 1; i <= t->h; i++) {
+		lv = &sc->lv[i];
+		lv->link_base = t->link_base[i];
+		lv->w = t->w[i];
+		lv->wprod = t->wprod[i - 1];
+		ft_recip_init(&lv->by_mprod, t->mprod[i - 1]);
+		ft_recip_init(&lv->by_wprod, t->wprod[i - 1]);
+		ft_recip_init(&lv->by_w, t->w[i]);
+		ft_recip_init(&lv->by_m, t->m[i]);
+	}
 	sc->max_msgs = max_msgs;
 	sc->nlinks = ft_topo_dlinks(t);
 	sc->nmsgs = 0;
@@ -54,6 +68,8 @@ int ft_cycle_scratch_init(struct ft_cycle_scratch *sc,
 	p += sc->nlinks * sizeof(u32);
 	sc->msg = (struct ft_cycle_msg *)p;
 	p += (size_t)max_msgs * sizeof(*sc->msg);
+	sc->live = (struct ft_cycle_live *)p;
+	p += (size_t)max_msgs * sizeof(*sc->live);
 	sc->ord = (u32 *)p;
 	p += (size_t)max_msgs * sizeof(u32);
 	sc->pidx = (u32 *)p;
@@ -78,7 +94,21 @@ static bool ft_cycle_has_lane(const struct ft_cycle_cfg *cfg,
 {
 	const struct ft_link_cycle *lc = &sc->lc[id];
 
-	return lc->carried - lc->circuit < ft_lanes_free(cfg->lanes, id);
+	/* ft_lanes_free(), from the packed copy */
+	return lc->carried - lc->circuit < cfg->lanes->hot[id].free;
+}
+
+/*
+ * Link @id for a message at its stage: true, and one lane of it taken,
+ * if a free lane was left; else false (the caller blocks the message).
+ */
+static bool ft_cycle_take(const struct ft_cycle_cfg *cfg,
+			  struct ft_cycle_scratch *sc, u32 id)
+{
+	if (!ft_cycle_has_lane(cfg, sc, id))
+		return false;
+	ft_cycle_touch(sc, id)->carried++;
+	return true;
 }
 
 static bool ft_offer_before(const struct ft_offer *off, u32 a, u32 b)
@@ -150,10 +180,12 @@ static int ft_cycle_validate(const struct ft_cycle_cfg *cfg,
 	    sc->nlinks != ft_topo_dlinks(t) || cfg->lanes->n != sc->nlinks)
 		return -FT_EINVAL;
 	for (i = 0; i < noff; i++) {
-		if (off[i].src >= t->n || off[i].dst >= t->n)
+		if (off[i].src >= t->n || off[i].dst >= t->n ||
+		    off[i].lca > t->h + 1)
 			return -FT_EINVAL;
 		if (off[i].clanes) {
-			if (!off[i].cpath || off[i].cpath->n > FT_PATH_MAX)
+			if (!off[i].cpath || off[i].cpath->n > FT_PATH_MAX ||
+			    off[i].clanes > FT_MAX_LANES)
 				return -FT_EINVAL;
 			for (k = 0; k < off[i].cpath->n; k++)
 				if (off[i].cpath->link[k] >= sc->nlinks)
@@ -165,90 +197,135 @@ static int ft_cycle_validate(const struct ft_cycle_cfg *cfg,
 }
 
 /* Circuit messages hold reserved lanes: they cross without contention. */
-static void ft_cycle_circuits(const struct ft_cycle_cfg *cfg,
-			      struct ft_offer *off, u32 noff,
-			      struct ft_cycle_scratch *sc,
-			      struct ft_cycle_result *res)
+static void ft_cycle_circuit(const struct ft_cycle_cfg *cfg,
+			     struct ft_offer *o, struct ft_cycle_scratch *sc,
+			     struct ft_cycle_result *res)
 {
 	struct ft_link_cycle *lc;
-	u32 i, k, circ;
+	u32 k, circ = ft_min_u32(o->count, o->clanes);
 
-	for (i = 0; i < noff; i++) {
-		circ = ft_min_u32(off[i].count, off[i].clanes);
-		off[i].delivered = circ;
-		res->offered += off[i].count;
-		res->circuit += circ;
-		if (cfg->path == FT_PATH_CIRCUIT)
-			res->uncarried += off[i].count - circ;
-		if (!circ)
-			continue;
-		for (k = 0; k < off[i].cpath->n; k++) {
-			lc = ft_cycle_touch(sc, off[i].cpath->link[k]);
-			lc->carried += circ;
-			lc->circuit += circ;
-		}
+	o->delivered = circ;
+	res->offered += o->count;
+	res->circuit += circ;
+	if (cfg->path == FT_PATH_CIRCUIT)
+		res->uncarried += o->count - circ;
+	if (!circ)
+		return;
+	for (k = 0; k < o->cpath->n; k++) {
+		lc = ft_cycle_touch(sc, o->cpath->link[k]);
+		lc->carried += (u16)circ;
+		lc->circuit += (u16)circ;
 	}
 }
 
-/*
- * Lay the contending messages out, pairs in priority order of pairs. A
- * pair whose every minimal path crosses a failed link does not contend:
- * its messages wait, counted in @res->failed.
+/**
+ * ft_cycle_common_level() - ft_topo_common_level() by the scratch's
+ * multiplications instead of divisions.
+ * @sc: scratch from ft_cycle_scratch_init().
+ * @src: source leaf.
+ * @dst: destination leaf.
+ *
+ * Return: H, 0..h.
  */
-static void ft_cycle_layout(const struct ft_cycle_cfg *cfg,
-			    const struct ft_offer *off, u32 noff,
-			    struct ft_cycle_scratch *sc,
-			    struct ft_cycle_result *res)
+u32 ft_cycle_common_level(const struct ft_cycle_scratch *sc, u32 src, u32 dst)
+{
+	u32 i = 0;
+
+	while (src != dst) {
+		i++;
+		src = ft_recip_div(&sc->lv[i].by_m, src);
+		dst = ft_recip_div(&sc->lv[i].by_m, dst);
+	}
+	return i;
+}
+
+/* Common level of offer @o: the caller's, else worked out. */
+static u32 ft_cycle_lca(const struct ft_cycle_scratch *sc,
+			const struct ft_offer *o)
+{
+	return o->lca ? o->lca - 1U : ft_cycle_common_level(sc, o->src, o->dst);
+}
+
+/* The @c contending messages of offer @o, whose H is @hh, laid out next. */
+static __always_inline void
+ft_cycle_lay(struct ft_cycle_scratch *sc, const struct ft_offer *off, u32 o,
+	     u32 c, u32 hh)
+{
+	struct ft_cycle_msg *m;
+	u32 j, n = sc->nmsgs;
+
+	for (j = 0; j < c; j++) {
+		m = &sc->msg[n + j];
+		m->src = off[o].src;
+		m->dst = off[o].dst;
+		m->y = 0;
+		m->first = n;
+		m->offer = o;
+		m->cut = ~0U;
+		m->at = ~0U;
+		m->hh = (u8)hh;
+		m->hops = 0;
+		m->flags = 0;
+		m->cutstage = 0xff;
+	}
+	sc->nmsgs = n + c;
+}
+
+/*
+ * Carry the circuits' messages, then lay the contending messages out,
+ * pairs in priority order of pairs. A pair whose every minimal path
+ * crosses a failed link does not contend: its messages wait, counted in
+ * @res->failed. Returns the pairs laid out.
+ */
+static u32 ft_cycle_layout(const struct ft_cycle_cfg *cfg,
+			   struct ft_offer *off, u32 noff,
+			   struct ft_cycle_scratch *sc,
+			   struct ft_cycle_result *res)
 {
 	const struct ft_topo *t = cfg->topo;
-	struct ft_cycle_msg *m;
-	u32 i, j, np = 0, n = 0, c, hh, o;
+	bool fixed = cfg->arb == FT_ARB_FIXED;
+	u32 i, np = 0, c, hh;
 
+	sc->nmsgs = 0;
 	for (i = 0; i < noff; i++) {
+		ft_cycle_circuit(cfg, &off[i], sc, res);
 		c = ft_cycle_contending(cfg, &off[i]);
 		if (!c)
 			continue;
+		hh = ft_cycle_lca(sc, &off[i]);
 		if (cfg->lanes->nfailed &&
-		    !ft_fail_route(t, cfg->lanes, off[i].src, off[i].dst,
-				   ft_topo_common_level(t, off[i].src, off[i].dst),
+		    !ft_fail_route(t, cfg->lanes, off[i].src, off[i].dst, hh,
 				   0, 0)) {
 			res->failed += c;
 			continue;
 		}
-		sc->pidx[np++] = i;
+		np++;
+		/* Random priority ranks later: the offers' order will do. */
+		if (fixed)
+			sc->pidx[np - 1] = i;
+		else
+			ft_cycle_lay(sc, off, i, c, hh);
 	}
-	if (cfg->arb == FT_ARB_FIXED)
-		ft_sort_offers(off, sc->pidx, np);
-	for (i = 0; i < np; i++) {
-		o = sc->pidx[i];
-		c = ft_cycle_contending(cfg, &off[o]);
-		hh = ft_topo_common_level(cfg->topo, off[o].src, off[o].dst);
-		for (j = 0; j < c; j++) {
-			m = &sc->msg[n + j];
-			m->src = off[o].src;
-			m->dst = off[o].dst;
-			m->y = 0;
-			m->first = n;
-			m->offer = o;
-			m->cut = ~0U;
-			m->at = ~0U;
-			m->hh = (u8)hh;
-			m->hops = 0;
-			m->flags = 0;
-		}
-		n += c;
-	}
-	sc->nmsgs = n;
+	if (!fixed)
+		return np;
+	ft_sort_offers(off, sc->pidx, np);
+	for (i = 0; i < np; i++)
+		ft_cycle_lay(sc, off, sc->pidx[i],
+			     ft_cycle_contending(cfg, &off[sc->pidx[i]]),
+			     ft_cycle_lca(sc, &off[sc->pidx[i]]));
+	return np;
 }
 
 /*
  * Random priority: a uniform permutation (Fisher-Yates), then each pair's
  * slots are handed to its messages in sequence order.  Every message
  * still gets a uniformly random rank among the other pairs' messages,
- * and a pair's earlier message always outranks its later ones.
+ * and a pair's earlier message always outranks its later ones.  When
+ * every pair offers one message (@npairs == messages) the slots are the
+ * permutation itself.
  */
 static void ft_cycle_order(const struct ft_cycle_cfg *cfg,
-			   struct ft_cycle_scratch *sc)
+			   struct ft_cycle_scratch *sc, u32 npairs)
 {
 	u32 n = sc->nmsgs, j, f;
 
@@ -257,6 +334,8 @@ static void ft_cycle_order(const struct ft_cycle_cfg *cfg,
 	if (cfg->arb != FT_ARB_RANDOM || n < 2)
 		return;
 	ft_rand_shuffle(cfg->rand, sc->ord, n);
+	if (npairs == n)
+		return;
 	/* msg[first].y counts the pair's slots handed out so far. */
 	for (j = 0; j < n; j++) {
 		f = sc->msg[sc->ord[j]].first;
@@ -266,15 +345,44 @@ static void ft_cycle_order(const struct ft_cycle_cfg *cfg,
 		sc->msg[j].y = 0;
 }
 
-/* Message @k is stopped at link @id (or behind its pair if @id < 0). */
-static void ft_cycle_block(struct ft_cycle_scratch *sc, u32 k, s64 id,
-			   struct ft_cycle_result *res)
+/* The messages in priority order, as the stages read them. */
+static void ft_cycle_live_init(struct ft_cycle_scratch *sc)
 {
-	struct ft_cycle_msg *m = &sc->msg[k];
+	const struct ft_cycle_msg *m;
+	struct ft_cycle_live *v;
+	u32 j;
+
+	for (j = 0; j < sc->nmsgs; j++) {
+		if (j + FT_PREFETCH_AHEAD < sc->nmsgs)
+			ft_prefetch(&sc->msg[sc->ord[j + FT_PREFETCH_AHEAD]]);
+		m = &sc->msg[sc->ord[j]];
+		v = &sc->live[j];
+		v->k = sc->ord[j];
+		v->src = m->src;
+		v->dst = m->dst;
+		v->y = 0;
+		v->hh = m->hh;
+		v->lead = m->first == v->k;
+	}
+}
+
+/*
+ * Message @v is stopped at link @id (or behind its pair if @id < 0) in
+ * the stage of @lvl, @dir: its record gets where it got to.
+ */
+static __always_inline void
+ft_cycle_block(struct ft_cycle_scratch *sc, const struct ft_cycle_live *v,
+	       u32 lvl, u32 dir, s64 id, struct ft_cycle_result *res)
+{
+	struct ft_cycle_msg *m = &sc->msg[v->k];
 	struct ft_cycle_msg *f = &sc->msg[m->first];
 
 	m->flags |= FT_MSG_DEAD;
-	f->cut = ft_min_u32(f->cut, k);
+	m->y = v->y;
+	/* up to level lvl - 1, or up to H and down to lvl */
+	m->hops = (u8)(dir == FT_UP ? lvl - 1 : 2 * v->hh - lvl);
+	f->cut = ft_min_u32(f->cut, v->k);
+	f->cutstage = (u8)ft_min_u32(f->cutstage, m->hops);
 	if (id < 0) {
 		m->flags |= FT_MSG_ORDER;
 		res->order_blocked++;
@@ -296,7 +404,7 @@ static void ft_cycle_block(struct ft_cycle_scratch *sc, u32 k, s64 id,
  */
 static u32 ft_cycle_up_port_failed(const struct ft_cycle_cfg *cfg,
 				   const struct ft_cycle_scratch *sc,
-				   const struct ft_cycle_msg *m, u32 lvl,
+				   const struct ft_cycle_live *m, u32 lvl,
 				   u32 base)
 {
 	const struct ft_topo *t = cfg->topo;
@@ -339,9 +447,17 @@ static u32 ft_cycle_up_port_failed(const struct ft_cycle_cfg *cfg,
 	}
 }
 
+/* ft_topo_dmodk_port(): (dst div W_(lvl-1)) mod w_lvl, by @lv's tables. */
+static u32 ft_cycle_dmodk(const struct ft_cycle_level *lv, u32 dst)
+{
+	u32 q = ft_recip_div(&lv->by_wprod, dst);
+
+	return q - ft_recip_div(&lv->by_w, q) * lv->w;
+}
+
 static u32 ft_cycle_up_port(const struct ft_cycle_cfg *cfg,
 			    const struct ft_cycle_scratch *sc,
-			    const struct ft_cycle_msg *m, u32 lvl, u32 base)
+			    const struct ft_cycle_live *m, u32 lvl, u32 base)
 {
 	const struct ft_topo *t = cfg->topo;
 	u32 p;
@@ -358,69 +474,240 @@ static u32 ft_cycle_up_port(const struct ft_cycle_cfg *cfg,
 				return p;
 		return 0;	/* all full: blocked, charged to port 0 */
 	default:
-		return ft_topo_dmodk_port(t, m->dst, lvl);
+		return ft_cycle_dmodk(&sc->lv[lvl], m->dst);
 	}
 }
 
-/* Message @k tries its link of level @lvl, direction @dir: true if it won. */
-static bool ft_cycle_step(const struct ft_cycle_cfg *cfg,
-			  struct ft_cycle_scratch *sc, u32 k, u32 lvl,
-			  u32 dir, struct ft_cycle_result *res)
+/*
+ * The link that message @v crosses at the stage of @lvl, @dir, but for
+ * its port *@p: that of the level-(lvl - 1) node (X, Y) on the message's
+ * side, X its leaf's subtree there, is physical link node * w + p of the
+ * level (ft_topo_node(), ft_topo_dlink()).  Up, the node is where it is
+ * (*@p is 0: the policy picks the port); down, it is the node below, *@y
+ * its Y, and *@p the port it came up by (Theorem 2: down through the
+ * same port numbers).
+ */
+static u32 ft_cycle_node_link(const struct ft_cycle_level *lv,
+			      const struct ft_cycle_live *v, u32 dir, u32 *y,
+			      u32 *p)
 {
-	const struct ft_topo *t = cfg->topo;
-	struct ft_cycle_msg *m = &sc->msg[k];
-	u32 node, p, y, id;
+	u32 x;
 
-	/*
-	 * An earlier message of the pair was blocked: this one may not
-	 * overtake it.  Earlier ones of the pair go on (they come first in
-	 * every stage, so they are never behind a later one).
-	 */
-	if (k > sc->msg[m->first].cut) {
-		ft_cycle_block(sc, k, -1, res);
-		return false;
-	}
 	if (dir == FT_UP) {
-		node = ft_topo_node(t, lvl - 1, m->src / t->mprod[lvl - 1],
-				    m->y);
-		id = ft_topo_dlink(t, lvl, node * t->w[lvl], FT_UP);
-		p = ft_cycle_up_port(cfg, sc, m, lvl, id);
-		y = m->y * t->w[lvl] + p;
-	} else {
-		/* Theorem 2: down through the same port numbers. */
-		p = m->y % t->w[lvl];
-		y = m->y / t->w[lvl];
-		node = ft_topo_node(t, lvl - 1, m->dst / t->mprod[lvl - 1], y);
-		id = ft_topo_dlink(t, lvl, node * t->w[lvl], FT_DOWN);
+		x = ft_recip_div(&lv->by_mprod, v->src);
+		*y = v->y;
+		*p = 0;
+		return (lv->link_base + (x * lv->wprod + v->y) * lv->w) << 1;
+	}
+	*y = ft_recip_div(&lv->by_w, v->y);
+	*p = v->y - *y * lv->w;
+	x = ft_recip_div(&lv->by_mprod, v->dst);
+	return ((lv->link_base + (x * lv->wprod + *y) * lv->w) << 1) | FT_DOWN;
+}
+
+/* Message @v tries its link of level @lvl, direction @dir: true if it won. */
+static bool ft_cycle_step(const struct ft_cycle_cfg *cfg,
+			  struct ft_cycle_scratch *sc, struct ft_cycle_live *v,
+			  u32 lvl, u32 dir, struct ft_cycle_result *res)
+{
+	const struct ft_cycle_level *lv = &sc->lv[lvl];
+	u32 p, y, id;
+
+	id = ft_cycle_node_link(lv, v, dir, &y, &p);
+	if (dir == FT_UP) {
+		p = ft_cycle_up_port(cfg, sc, v, lvl, id);
+		y = v->y * lv->w + p;
 	}
 	id += 2 * p;	/* port p's link: physical + p, same direction */
-	if (!ft_cycle_has_lane(cfg, sc, id)) {
-		ft_cycle_block(sc, k, id, res);
+	if (!ft_cycle_take(cfg, sc, id)) {
+		ft_cycle_block(sc, v, lvl, dir, id, res);
 		return false;
 	}
-	ft_cycle_touch(sc, id)->carried++;
-	m->y = y;
-	m->hops++;
+	v->y = y;
 	return true;
 }
 
 /*
- * One stage over the live messages in priority order, compacting the
- * order as messages die; those whose path does not reach @lvl wait.
+ * Ask for the cache lines of the link that message @v will try at this
+ * stage (its node's port 0 when the policy picks the port as it goes),
+ * a few messages before it tries it: the links are scattered over
+ * arrays larger than the caches.
+ */
+static void ft_cycle_prefetch(const struct ft_cycle_cfg *cfg,
+			      const struct ft_cycle_scratch *sc,
+			      const struct ft_cycle_live *v, u32 lvl, u32 dir)
+{
+	const struct ft_cycle_level *lv = &sc->lv[lvl];
+	u32 id, y, p;
+
+	if (v->hh < lvl)
+		return;
+	id = ft_cycle_node_link(lv, v, dir, &y, &p);
+	if (dir == FT_UP && cfg->path == FT_PATH_DMODK &&
+	    !cfg->lanes->nfailed)
+		p = ft_cycle_dmodk(lv, v->dst);
+	id += 2 * p;
+	ft_prefetchw(&sc->lc[id]);
+	ft_prefetch(&cfg->lanes->hot[id]);
+}
+
+/*
+ * One stage over the live messages in priority order, compacting them
+ * as messages die; those whose path does not reach @lvl wait.
  */
 static void ft_cycle_stage(const struct ft_cycle_cfg *cfg,
 			   struct ft_cycle_scratch *sc, u32 *live, u32 lvl,
 			   u32 dir, struct ft_cycle_result *res)
 {
-	u32 j, k, keep = 0;
+	struct ft_cycle_live *v = sc->live;
+	u32 j, keep = 0;
 
 	for (j = 0; j < *live; j++) {
-		k = sc->ord[j];
-		if (sc->msg[k].hh < lvl ||
-		    ft_cycle_step(cfg, sc, k, lvl, dir, res))
-			sc->ord[keep++] = k;
+		if (j + FT_PREFETCH_AHEAD < *live)
+			ft_cycle_prefetch(cfg, sc, &v[j + FT_PREFETCH_AHEAD],
+					  lvl, dir);
+		if (v[j].hh < lvl) {
+			v[keep++] = v[j];
+			continue;
+		}
+		/*
+		 * An earlier message of the pair was blocked: this one may
+		 * not overtake it.  Earlier ones of the pair go on (they come
+		 * first in every stage, so they are never behind a later
+		 * one), and a pair's first message is behind none.
+		 */
+		if (!v[j].lead &&
+		    v[j].k > sc->msg[sc->msg[v[j].k].first].cut) {
+			ft_cycle_block(sc, &v[j], lvl, dir, -1, res);
+			continue;
+		}
+		if (ft_cycle_step(cfg, sc, &v[j], lvl, dir, res))
+			v[keep++] = v[j];
 	}
 	*live = keep;
+}
+
+/*
+ * dmodk without failed links: the ports depend only on the destination,
+ * and the way down reuses the way up's nodes and ports (Theorem 2), so
+ * they are worked out once, going up.  Crosses at most @stop stages of
+ * @v (blocking it at a full link) and returns the stages crossed.
+ */
+static u32 ft_cycle_cross_dmodk(const struct ft_cycle_cfg *cfg,
+				struct ft_cycle_scratch *sc,
+				struct ft_cycle_live *v, u32 stop,
+				struct ft_cycle_result *res)
+{
+	u32 yy[FT_MAX_LEVELS + 1], pp[FT_MAX_LEVELS + 1];
+	const struct ft_cycle_level *lv;
+	u32 lvl, id, x, s = 0;
+
+	for (lvl = 1; lvl <= v->hh && s < stop; lvl++, s++) {
+		lv = &sc->lv[lvl];
+		pp[lvl] = ft_cycle_dmodk(lv, v->dst);
+		x = ft_recip_div(&lv->by_mprod, v->src);
+		id = (lv->link_base + (x * lv->wprod + v->y) * lv->w +
+		      pp[lvl]) << 1;
+		if (!ft_cycle_take(cfg, sc, id)) {
+			ft_cycle_block(sc, v, lvl, FT_UP, id, res);
+			return s;
+		}
+		yy[lvl] = v->y;
+		v->y = v->y * lv->w + pp[lvl];
+	}
+	for (lvl = v->hh; lvl >= 1 && s < stop; lvl--, s++) {
+		lv = &sc->lv[lvl];
+		x = ft_recip_div(&lv->by_mprod, v->dst);
+		id = ((lv->link_base + (x * lv->wprod + yy[lvl]) * lv->w +
+		       pp[lvl]) << 1) | FT_DOWN;
+		if (!ft_cycle_take(cfg, sc, id)) {
+			ft_cycle_block(sc, v, lvl, FT_DOWN, id, res);
+			return s;
+		}
+		v->y = yy[lvl];
+	}
+	return s;
+}
+
+/* Level and direction of stage @s (0..2H-1) of a message whose H is @hh. */
+static u32 ft_cycle_stage_of(u32 s, u32 hh, u32 *dir)
+{
+	*dir = s < hh ? FT_UP : FT_DOWN;
+	return s < hh ? s + 1 : 2 * hh - s;
+}
+
+/* Any other path choice but random, or failed links: stage by stage. */
+static u32 ft_cycle_cross(const struct ft_cycle_cfg *cfg,
+			  struct ft_cycle_scratch *sc, struct ft_cycle_live *v,
+			  u32 stop, struct ft_cycle_result *res)
+{
+	u32 s, lvl, dir;
+
+	for (s = 0; s < stop; s++) {
+		lvl = ft_cycle_stage_of(s, v->hh, &dir);
+		if (!ft_cycle_step(cfg, sc, v, lvl, dir, res))
+			break;
+	}
+	return s;
+}
+
+/*
+ * The stages message by message.  Without random port draws (every path
+ * choice but random), whether a message gets a lane of a link depends
+ * only on the messages ranked before it that reached that link: each
+ * directed link belongs to one stage, firstfree looks only at the links
+ * of the stage it is choosing in, and a pair's messages are ranked in
+ * sequence.  So each message may cross all its stages before the next
+ * one starts, with the decisions of the stage-by-stage walk and none of
+ * its passes over the live messages.  A later message of a pair stops
+ * at the first stage at which an earlier one was blocked (@cutstage), as
+ * the stages would hold it there.  Returns the messages delivered.
+ */
+static u32 ft_cycle_walk(const struct ft_cycle_cfg *cfg,
+			 struct ft_cycle_scratch *sc, struct ft_offer *off,
+			 struct ft_cycle_result *res)
+{
+	bool dmodk = cfg->path == FT_PATH_DMODK && !cfg->lanes->nfailed;
+	struct ft_cycle_live v;
+	struct ft_cycle_msg *m;
+	u32 j, s, stop, lvl, dir, n = 0;
+
+	for (j = 0; j < sc->nmsgs; j++) {
+		if (j + 2 * FT_PREFETCH_AHEAD < sc->nmsgs)
+			ft_prefetchw(&sc->msg[sc->ord[j + 2 * FT_PREFETCH_AHEAD]]);
+		if (j + FT_PREFETCH_AHEAD < sc->nmsgs) {
+			m = &sc->msg[sc->ord[j + FT_PREFETCH_AHEAD]];
+			v.src = m->src;
+			v.dst = m->dst;
+			v.y = 0;
+			v.hh = m->hh;
+			ft_cycle_prefetch(cfg, sc, &v, 1, FT_UP);
+		}
+		v.k = sc->ord[j];
+		m = &sc->msg[v.k];
+		v.src = m->src;
+		v.dst = m->dst;
+		v.y = 0;
+		v.hh = m->hh;
+		v.lead = m->first == v.k;
+		stop = 2 * v.hh;
+		if (!v.lead)
+			stop = ft_min_u32(stop, sc->msg[m->first].cutstage);
+		s = dmodk ? ft_cycle_cross_dmodk(cfg, sc, &v, stop, res) :
+			    ft_cycle_cross(cfg, sc, &v, stop, res);
+		if (s < stop)
+			continue;	/* stopped at a link */
+		if (s < 2U * v.hh) {	/* behind its pair */
+			lvl = ft_cycle_stage_of(s, v.hh, &dir);
+			ft_cycle_block(sc, &v, lvl, dir, -1, res);
+			continue;
+		}
+		m->y = v.y;
+		m->hops = (u8)s;
+		off[m->offer].delivered++;
+		n++;
+	}
+	return n;
 }
 
 /**
@@ -447,27 +734,40 @@ int ft_cycle_run(const struct ft_cycle_cfg *cfg, struct ft_offer *off,
 		 u32 noff, struct ft_cycle_scratch *sc,
 		 struct ft_cycle_result *res)
 {
-	u32 k, live, lvl, h = cfg->topo->h;
+	u32 k, live, lvl, np, h = cfg->topo->h;
+	struct ft_cycle_msg *m;
 	int err = ft_cycle_validate(cfg, off, noff, sc);
 
 	if (err)
 		return err;
-	for (k = 0; k < sc->ntouched; k++)
+	for (k = 0; k < sc->ntouched; k++) {
+		if (k + FT_PREFETCH_AHEAD < sc->ntouched)
+			ft_prefetchw(&sc->lc[sc->touched[k + FT_PREFETCH_AHEAD]]);
 		memset(&sc->lc[sc->touched[k]], 0, sizeof(*sc->lc));
+	}
 	sc->ntouched = 0;
 	memset(res, 0, sizeof(*res));
 
-	ft_cycle_circuits(cfg, off, noff, sc, res);
-	ft_cycle_layout(cfg, off, noff, sc, res);
-	ft_cycle_order(cfg, sc);
+	np = ft_cycle_layout(cfg, off, noff, sc, res);
+	ft_cycle_order(cfg, sc, np);
+	if (cfg->path != FT_PATH_RANDOM) {
+		res->delivered = res->circuit + ft_cycle_walk(cfg, sc, off, res);
+		return 0;
+	}
+	/* Random ports are drawn stage by stage, in priority order. */
+	ft_cycle_live_init(sc);
 	live = sc->nmsgs;
 	for (lvl = 1; lvl <= h; lvl++)
 		ft_cycle_stage(cfg, sc, &live, lvl, FT_UP, res);
 	for (lvl = h; lvl >= 1; lvl--)
 		ft_cycle_stage(cfg, sc, &live, lvl, FT_DOWN, res);
 
-	for (k = 0; k < live; k++)
-		off[sc->msg[sc->ord[k]].offer].delivered++;
+	for (k = 0; k < live; k++) {
+		m = &sc->msg[sc->live[k].k];
+		m->y = sc->live[k].y;
+		m->hops = (u8)(2 * m->hh);
+		off[m->offer].delivered++;
+	}
 	res->delivered = res->circuit + live;
 	return 0;
 }
@@ -487,12 +787,18 @@ void ft_cycle_account(const struct ft_cycle_scratch *sc,
 	u32 k, id;
 
 	for (k = 0; k < sc->ntouched; k++) {
+		if (k + FT_PREFETCH_AHEAD < sc->ntouched) {
+			id = sc->touched[k + FT_PREFETCH_AHEAD];
+			ft_prefetchw(&st[id]);
+			ft_prefetch(&sc->lc[id]);
+			ft_prefetch(&l->hot[id]);
+		}
 		id = sc->touched[k];
 		lc = &sc->lc[id];
 		st[id].carried += lc->carried;
 		st[id].blocked += lc->blocked;
 		st[id].max_cycle = ft_max_u32(st[id].max_cycle, lc->carried);
-		if (l->link[id].lanes && lc->carried >= l->link[id].lanes)
+		if (l->hot[id].lanes && lc->carried >= l->hot[id].lanes)
 			st[id].saturated++;
 	}
 }

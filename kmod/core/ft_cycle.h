@@ -24,6 +24,7 @@
 #include "ft_lanes.h"
 #include "ft_fail.h"
 #include "ft_rand.h"
+#include "ft_math.h"
 
 #define FT_CYCLE_MAX_MSGS	0x1000000U
 
@@ -52,6 +53,10 @@ enum ft_arbitration {
  * @cpath: the circuit's path (when @clanes); its lanes are reserved, so
  *         its first min(@count, @clanes) messages cross without contention.
  * @delivered: out: messages delivered, always the first ones offered.
+ * @lca: the pair's common level H plus one when the caller keeps it
+ *       (ft_pairs does, per pair), or 0: the cycle works it out.  Never
+ *       written by the cycle: a caller that reuses an offer for another
+ *       pair must reset it.
  */
 struct ft_offer {
 	u32 src;
@@ -60,17 +65,23 @@ struct ft_offer {
 	u32 clanes;
 	const struct ft_path *cpath;
 	u32 delivered;
+	u8 lca;
 };
 
 /**
  * struct ft_link_cycle - one directed link in the last cycle.
- * @carried: messages that crossed it (circuit ones included).
+ * @carried: messages that crossed it (circuit ones included): at most
+ *           its lanes (the contending ones take free lanes, lanes -
+ *           reserved; the circuits' at most their reservations, which
+ *           were admitted within the lanes), so at most FT_MAX_LANES.
  * @circuit: of which on reserved lanes.
  * @blocked: messages refused there for lack of a free lane.
+ *
+ * Eight bytes: the cycle reads one at random per message and stage.
  */
 struct ft_link_cycle {
-	u32 carried;
-	u32 circuit;
+	u16 carried;
+	u16 circuit;
 	u32 blocked;
 };
 
@@ -95,7 +106,7 @@ struct ft_link_stats {
  * struct ft_cycle_msg - one contending message of the last cycle.
  * @src: source leaf.
  * @dst: destination leaf.
- * @y: Y of its current node (up-ports so far, radix w).
+ * @y: Y of the node it got to (up-ports so far, radix w).
  * @first: index of its pair's first message; its sequence is the
  *         difference.
  * @offer: index of its offer.
@@ -106,6 +117,9 @@ struct ft_link_stats {
  * @hh: common level H.
  * @hops: links crossed before delivery or blocking.
  * @flags: FT_MSG_*.
+ * @cutstage: on a pair's first message: the fewest @hops of the pair's
+ *            blocked messages (its stage: up 1..H, then down H..1,
+ *            counted from 0), 0xff while none; later ones stop there.
  */
 struct ft_cycle_msg {
 	u32 src;
@@ -118,6 +132,48 @@ struct ft_cycle_msg {
 	u8 hh;
 	u8 hops;
 	u8 flags;
+	u8 cutstage;
+};
+
+/**
+ * struct ft_cycle_live - a message still crossing, as the stages read it
+ * (in priority order, compacted as messages die; its struct ft_cycle_msg
+ * is written when it is blocked and at the end).
+ * @k: its index in the scratch's @msg.
+ * @src: source leaf.
+ * @dst: destination leaf.
+ * @y: Y of its current node.
+ * @hh: common level H.
+ * @lead: it is its pair's first message, which nothing holds back.
+ */
+struct ft_cycle_live {
+	u32 k;
+	u32 src;
+	u32 dst;
+	u32 y;
+	u8 hh;
+	u8 lead;
+};
+
+/**
+ * struct ft_cycle_level - what a stage of level i reads of the topology,
+ * with its divisions made multiplications (struct ft_recip).
+ * @link_base: first physical link of level i.
+ * @w: w_i, up-ports of a level-(i-1) node.
+ * @wprod: W_(i-1), the radix of Y at level i - 1.
+ * @by_mprod: division by M_(i-1): a leaf's subtree at level i - 1.
+ * @by_wprod: division by W_(i-1) (dmodk's port).
+ * @by_w: division by w_i.
+ * @by_m: division by m_i (common level).
+ */
+struct ft_cycle_level {
+	u32 link_base;
+	u32 w;
+	u32 wprod;
+	struct ft_recip by_mprod;
+	struct ft_recip by_wprod;
+	struct ft_recip by_w;
+	struct ft_recip by_m;
 };
 
 /**
@@ -129,8 +185,10 @@ struct ft_cycle_msg {
  * @lc: per-link counters of the last cycle (zero when untouched).
  * @touched: the @ntouched ids of links with non-zero @lc.
  * @msg: the last cycle's messages, a pair's adjacent and in sequence.
+ * @live: the messages still crossing during the cycle.
  * @ord: priority order of @msg.
  * @pidx: offer indices in priority order of pairs.
+ * @lv: per level 1..h, the topology as the stages read it.
  */
 struct ft_cycle_scratch {
 	u32 max_msgs;
@@ -140,8 +198,10 @@ struct ft_cycle_scratch {
 	struct ft_link_cycle *lc;
 	u32 *touched;
 	struct ft_cycle_msg *msg;
+	struct ft_cycle_live *live;
 	u32 *ord;
 	u32 *pidx;
+	struct ft_cycle_level lv[FT_MAX_LEVELS + 1];
 };
 
 /**
@@ -190,6 +250,8 @@ int ft_cycle_scratch_init(struct ft_cycle_scratch *sc,
 int ft_cycle_run(const struct ft_cycle_cfg *cfg, struct ft_offer *off,
 		 u32 noff, struct ft_cycle_scratch *sc,
 		 struct ft_cycle_result *res);
+u32 ft_cycle_common_level(const struct ft_cycle_scratch *sc, u32 src,
+			  u32 dst);
 void ft_cycle_account(const struct ft_cycle_scratch *sc,
 		      const struct ft_lanes *l, struct ft_link_stats *st);
 

@@ -79,6 +79,7 @@ void ft_fabric_destroy(struct ft_fabric *f)
 size_t ft_fabric_mem_size(const struct ft_fabric *f)
 {
 	return (size_t)f->lanes.n * (sizeof(struct ft_link) +
+				     sizeof(struct ft_link_hot) +
 				     sizeof(struct ft_link_stats)) +
 	       ft_cycle_scratch_size(&f->topo, f->scratch.max_msgs);
 }

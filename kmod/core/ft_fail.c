@@ -43,6 +43,7 @@ int ft_fail_link(struct ft_lanes *l, const struct ft_topo *t, u32 id,
 		k->lanes = t->lanes[level];
 		l->nfailed--;
 	}
+	ft_lanes_sync(l, id);
 	return 1;
 }
 

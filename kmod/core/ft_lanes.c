@@ -10,7 +10,7 @@
  * @t: topology; link ids follow its numbering.
  *
  * May sleep (kernel): call at fabric creation.  Memory is
- * 12 bytes per directed link.
+ * 16 bytes per directed link (struct ft_link and its packed copy).
  *
  * Return: 0 or -FT_ENOMEM.
  */
@@ -21,15 +21,18 @@ int ft_lanes_init(struct ft_lanes *l, const struct ft_topo *t)
 	l->n = ft_topo_dlinks(t);
 	l->nfailed = 0;
 	l->link = ft_zalloc((size_t)l->n * sizeof(*l->link));
-	if (!l->link) {
-		l->n = 0;
+	l->hot = ft_zalloc((size_t)l->n * sizeof(*l->hot));
+	if (!l->link || !l->hot) {
+		ft_lanes_destroy(l);
 		return -FT_ENOMEM;
 	}
 	for (lvl = 1; lvl <= t->h; lvl++) {
 		base = 2 * t->link_base[lvl];
 		end = 2 * t->link_base[lvl + 1];
-		for (i = base; i < end; i++)
+		for (i = base; i < end; i++) {
 			l->link[i].lanes = t->lanes[lvl];
+			ft_lanes_sync(l, i);
+		}
 	}
 	return 0;
 }
@@ -41,7 +44,9 @@ int ft_lanes_init(struct ft_lanes *l, const struct ft_topo *t)
 void ft_lanes_destroy(struct ft_lanes *l)
 {
 	ft_free(l->link);
+	ft_free(l->hot);
 	l->link = NULL;
+	l->hot = NULL;
 	l->n = 0;
 	l->nfailed = 0;
 }
@@ -81,8 +86,10 @@ int ft_lanes_reserve(struct ft_lanes *l, const struct ft_path *p, u32 lanes)
 	for (k = 0; k < p->n; k++)
 		if (ft_lanes_free(l, p->link[k]) < lanes)
 			return -FT_ENOSPC;
-	for (k = 0; k < p->n; k++)
+	for (k = 0; k < p->n; k++) {
 		l->link[p->link[k]].reserved += lanes;
+		ft_lanes_sync(l, p->link[k]);
+	}
 	return 0;
 }
 
@@ -107,8 +114,10 @@ int ft_lanes_release(struct ft_lanes *l, const struct ft_path *p, u32 lanes)
 	for (k = 0; k < p->n; k++)
 		if (ft_warn_on(l->link[p->link[k]].reserved < lanes))
 			return -FT_EINVAL;
-	for (k = 0; k < p->n; k++)
+	for (k = 0; k < p->n; k++) {
 		l->link[p->link[k]].reserved -= lanes;
+		ft_lanes_sync(l, p->link[k]);
+	}
 	return 0;
 }
 
@@ -117,6 +126,7 @@ int ft_lanes_release(struct ft_lanes *l, const struct ft_path *p, u32 lanes)
  * @l: lane state.
  *
  * O(links): for tests, debugfs and after link failures, not per cycle.
+ * A link whose packed copy (struct ft_link_hot) disagrees is bad too.
  *
  * Return: -1 if every link has reserved <= lanes, else the first bad id.
  */
@@ -125,7 +135,9 @@ s64 ft_lanes_check(const struct ft_lanes *l)
 	u32 i;
 
 	for (i = 0; i < l->n; i++)
-		if (l->link[i].reserved > l->link[i].lanes)
+		if (l->link[i].reserved > l->link[i].lanes ||
+		    l->hot[i].lanes != l->link[i].lanes ||
+		    l->hot[i].free != ft_lanes_free(l, i))
 			return i;
 	return -1;
 }

@@ -156,3 +156,16 @@ int ft_mul_cmp(u64 a, u64 b, u64 c, u64 d)
 		return l1 < l2 ? -1 : 1;
 	return 0;
 }
+
+/**
+ * ft_recip_init() - prepare division by @d (see ft_math.h).
+ * @r: out.
+ * @d: divisor, 1..2^FT_RECIP_BITS.
+ */
+void ft_recip_init(struct ft_recip *r, u32 d)
+{
+	u32 l = ft_ilog2_ceil(d);
+
+	r->shift = FT_RECIP_BITS + l;
+	r->mul = (u32)ft_div_ceil64(1ULL << r->shift, d);
+}

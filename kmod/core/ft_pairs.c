@@ -4,6 +4,9 @@
  */
 #include "ft_pairs.h"
 
+/* In @off_slot after a cycle: the offer drained its pair. */
+#define FT_PAIRS_DRAINED	0x80000000U
+
 static u32 ft_pairs_hash(const struct ft_pairs *q, u32 src, u32 dst, u32 tag)
 {
 	u32 x = src * 0x9e3779b1U ^ dst * 0x85ebca77U ^ tag * 0xc2b2ae3dU;
@@ -208,22 +211,47 @@ void ft_pairs_unadd(struct ft_pairs *q, u32 src, u32 dst, u32 tag, u32 count)
 	q->free[q->nfree++] = s;
 }
 
-/* Return drained pairs to the pool, keeping the others' order. */
-static void ft_pairs_compact(struct ft_pairs *q)
+/*
+ * Return drained pairs to the pool, keeping the others' order. Only an
+ * offer drains a pair: the @noff offers follow the active order, and
+ * those that drained theirs are marked FT_PAIRS_DRAINED in @off_slot
+ * (cleared here), so the pairs themselves are not read again.
+ */
+static void ft_pairs_compact(struct ft_pairs *q, u32 noff)
 {
-	u32 i, n = 0;
+	u32 i, n = 0, o = 0, s;
 
 	for (i = 0; i < q->nactive; i++) {
-		u32 s = q->active[i];
-
-		if (q->pair[s].queued) {
-			q->active[n++] = s;
-			continue;
+		s = q->active[i];
+		if (o < noff && (q->off_slot[o] & ~FT_PAIRS_DRAINED) == s) {
+			if (q->off_slot[o++] & FT_PAIRS_DRAINED) {
+				q->off_slot[o - 1] = s;
+				ft_pairs_unhash(q, s);
+				q->free[q->nfree++] = s;
+				continue;
+			}
 		}
-		ft_pairs_unhash(q, s);
-		q->free[q->nfree++] = s;
+		q->active[n++] = s;
 	}
 	q->nactive = n;
+}
+
+/* What the injection rule draws of @p's queue (GREEDY: all of it). */
+static u32 ft_pairs_draw(struct ft_fabric *f, struct ft_pair *p)
+{
+	u32 queued = ft_min_u32(p->queued, FT_INJECT_MAX_DRAWS);
+
+	if (f->inject.rule == FT_INJECT_ALL)
+		return queued;
+	return ft_inject_offer(&f->inject, &f->rand, &p->inj, queued);
+}
+
+/* The @i-th active slot; the pair a few places on is fetched meanwhile. */
+static u32 ft_pairs_active(const struct ft_pairs *q, u32 i)
+{
+	if (i + FT_PREFETCH_AHEAD < q->nactive)
+		ft_prefetchw(&q->pair[q->active[i + FT_PREFETCH_AHEAD]]);
+	return q->active[i];
 }
 
 /*
@@ -266,14 +294,18 @@ int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
 {
 	u32 room = f->scratch.max_msgs;
 	u32 per_pair = f->topo.w[1] * f->topo.lanes[1];
-	u32 i, noff = 0;
+	u32 i, noff = 0, drained = 0;
+	/* Only RANDOM' keeps state per pair (ft_inject_pair_done()). */
+	bool keep = f->inject.rule == FT_INJECT_RANDOM_PRIME;
 	int err;
 
 	ft_inject_begin(&f->inject, q->queued);
 	for (i = 0; i < q->nactive && room; i++) {
-		u32 s = q->active[i];
+		u32 s = ft_pairs_active(q, i);
 		struct ft_pair *p = &q->pair[s];
-		struct ft_circuit *c = circ ? ft_circuits_find(circ, p->src, p->dst) : NULL;
+		/* No lookup while the table is empty (no circuits at all). */
+		struct ft_circuit *c = circ && circ->n ?
+			ft_circuits_find(circ, p->src, p->dst) : NULL;
 		u32 cap = c ? ft_max_u32(per_pair, c->lanes) : per_pair;
 		/*
 		 * Every waiting message draws (RANDOM: its coin, RANDOM': its
@@ -283,17 +315,20 @@ int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
 		 * probability. Those drawn beyond what goes out are blocked
 		 * at the source, as its channel would block them.
 		 */
-		u32 drawn = ft_inject_offer(&f->inject, &f->rand, &p->inj,
-					    ft_min_u32(p->queued, FT_INJECT_MAX_DRAWS));
+		u32 drawn = ft_pairs_draw(f, p);
 		u32 n = ft_min_u32(ft_min_u32(drawn, cap), room);
 		u32 clanes = c ? ft_pairs_circuit_left(c, f->cycle) : 0;
 
-		ft_inject_pair_done(&f->inject, &p->inj, drawn - n, 0);
+		if (keep)
+			ft_inject_pair_done(&f->inject, &p->inj, drawn - n, 0);
 		if (!n)
 			continue;
 		room -= n;
+		if (!p->lca)
+			p->lca = (u8)(ft_cycle_common_level(&f->scratch, p->src,
+							    p->dst) + 1);
 		q->off[noff] = (struct ft_offer){ .src = p->src, .dst = p->dst,
-						  .count = n };
+						  .count = n, .lca = p->lca };
 		if (clanes) {
 			q->off[noff].clanes = clanes;
 			q->off[noff].cpath = &c->path;
@@ -311,7 +346,9 @@ int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
 		struct ft_pair *p = &q->pair[s];
 		u32 n = q->off[i].delivered;
 
-		ft_inject_pair_done(&f->inject, &p->inj, q->off[i].count, n);
+		if (keep)
+			ft_inject_pair_done(&f->inject, &p->inj,
+					    q->off[i].count, n);
 		if (!n)
 			continue;
 		if (q->off[i].clanes) {
@@ -323,11 +360,16 @@ int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
 		}
 		p->queued -= n;
 		q->queued -= n;
+		if (!p->queued) {
+			q->off_slot[i] |= FT_PAIRS_DRAINED;
+			drained++;
+		}
 		if (done)
 			done(arg, s, p, n);
 	}
 	ft_inject_end(&f->inject);
-	ft_pairs_compact(q);
+	if (drained)
+		ft_pairs_compact(q, noff);
 	/* A lease of L cycles serves L cycles: it ends with the L-th. */
 	if (circ)
 		ft_circuits_expire(circ, &f->lanes, f->cycle);

@@ -30,6 +30,8 @@
  * @tag: flow of the pair (caller's meaning).
  * @queued: messages waiting.
  * @hnext: next slot in its hash chain.
+ * @lca: its common level H plus one, kept from its first offer on (0
+ *       before it).
  * @since: cycles completed when it began waiting (its demand's age).
  * @inj: RANDOM' state.
  */
@@ -39,6 +41,7 @@ struct ft_pair {
 	u32 tag;
 	u32 queued;
 	u32 hnext;
+	u8 lca;
 	u64 since;
 	struct ft_inject_pair inj;
 };

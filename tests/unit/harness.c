@@ -265,6 +265,7 @@ int sim_step(struct sim *s, struct ft_cycle_result *res)
 		s->off[n].clanes = sp->clanes;
 		s->off[n].cpath = sp->clanes ? &sp->cpath : NULL;
 		s->off[n].delivered = 0;
+		s->off[n].lca = 0;	/* reused for another pair */
 		s->off_pair[n++] = i;
 	}
 	err = ft_fabric_cycle(&s->f, s->off, n, res);

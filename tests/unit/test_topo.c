@@ -199,6 +199,25 @@ static void test_common_level(void)
 					brute_h(&t, s, d);
 	}
 	tap_ok(good, "H(s, d) equals the level where port-0 walks meet");
+	ft_rand_seed(&r, 13);
+	for (good = 1, trial = 0; trial < 100; trial++) {
+		struct ft_cycle_scratch sc;
+		size_t sz;
+		void *mem;
+
+		random_shape(&r, &h, m, w, c, 5);
+		if (ft_topo_init(&t, h, m, w, c))
+			continue;
+		sz = ft_cycle_scratch_size(&t, 1);
+		mem = calloc(1, sz);
+		good &= mem && !ft_cycle_scratch_init(&sc, &t, 1, mem, sz);
+		for (s = 0; mem && s < t.n; s++)
+			for (d = 0; d < t.n; d++)
+				good &= ft_cycle_common_level(&sc, s, d) ==
+					ft_topo_common_level(&t, s, d);
+		free(mem);
+	}
+	tap_ok(good, "the cycle's H (multiplications) equals ft_topo's (divisions)");
 	ft_lw(&t, 4, 4);
 	tap_ok(ft_topo_common_level(&t, 3, 95) == 4 &&
 	       ft_topo_common_level(&t, 5, 5) == 0 &&
@@ -394,6 +413,40 @@ static void test_dmodk(void)
 	tap_ok(ok, "dmodk: P_1 = 0, P_2 = d mod 4, P_3 = (d div 4) mod 4");
 }
 
+/* Division by multiplication: exact below 2^FT_RECIP_BITS. */
+static void test_recip(void)
+{
+	static const u32 every[] = { 1, 3, 7, 12, 1000, 65537, (1U << 24) - 1 };
+	static const u32 some[] = { 2, 4, 5, 6, 9, 255, 256, 4095, 46341,
+				    (1U << 23) + 1, 1U << 24 };
+	struct ft_recip rc;
+	struct ft_rand r;
+	u32 i, x, bad = 0;
+
+	for (i = 0; i < sizeof(every) / sizeof(every[0]); i++) {
+		ft_recip_init(&rc, every[i]);
+		for (x = 0; x < 1U << FT_RECIP_BITS; x++)
+			bad += ft_recip_div(&rc, x) != x / every[i];
+	}
+	tap_ok(!bad, "x / d by multiply and shift, every x < 2^24, 7 divisors");
+	ft_rand_seed(&r, 14);
+	for (i = 0; i < sizeof(some) / sizeof(some[0]); i++) {
+		ft_recip_init(&rc, some[i]);
+		for (x = 0; x < 100000; x++) {
+			u32 v = (u32)ft_rand_below(&r, 1U << FT_RECIP_BITS);
+
+			bad += ft_recip_div(&rc, v) != v / some[i];
+			/* around multiples of d, where rounding bites */
+			v = (u32)ft_rand_below(&r, ((1U << FT_RECIP_BITS) - 1) /
+					       some[i] + 1) * some[i];
+			bad += ft_recip_div(&rc, v) != v / some[i];
+			if (v)
+				bad += ft_recip_div(&rc, v - 1) != (v - 1) / some[i];
+		}
+	}
+	tap_ok(!bad, "x / d by multiply and shift, random x and multiples of d, 11 divisors");
+}
+
 int main(void)
 {
 	u32 i;
@@ -404,6 +457,7 @@ int main(void)
 	test_counts();
 	test_roundtrip();
 	test_link_coords();
+	test_recip();
 	test_common_level();
 	test_paths();
 	test_fig2();
