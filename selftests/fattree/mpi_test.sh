@@ -23,9 +23,9 @@ cleanup() {
 trap cleanup EXIT
 
 echo "TAP version 13"
-echo "1..13"
+echo "1..15"
 if ! command -v mpirun >/dev/null || [ ! -x "$jobs" ]; then
-	for i in $(seq 1 13); do skip "MPI case $i" "no Open MPI (openmpi-bin, libopenmpi-dev)"; done
+	for i in $(seq 1 15); do skip "MPI case $i" "no Open MPI (openmpi-bin, libopenmpi-dev)"; done
 	exit 0
 fi
 [ -d /sys/module/fattree ] || insmod "$here/fattree.ko"
@@ -52,9 +52,11 @@ for path in dmodk random; do
 	f=m0
 	[ $path = random ] && f=m1
 	"$ftctl" fabric add $f kary 2 4 period 1ms path $path
-	job $f 16 alltoall 1024 3 ring 16384 5
+	job $f 16 alltoall 1024 3 ring 16384 5 alltoall/4 2048 2
 	check "alltoall over 16 leaves, path $path: every byte arrives" 'verified alltoall 16' "$rc: $out"
 	check "ring over 16 leaves, path $path: every byte arrives" 'verified ring 16' "$rc: $out"
+	check "alltoall among every 4th of 16 ranks, path $path: every byte arrives" \
+		'verified alltoall/4 4' "$rc: $out"
 	grep '^job' <<<"$out" | sed 's/^/# /'
 done
 
