@@ -70,17 +70,19 @@ after=$(noroute)
 check "unicast to an unknown MAC is dropped and counted (drop_noroute)" \
 	'[ "$after" -eq $((before + 1)) ]' "noroute $before -> $after"
 
-# The bridged leaf goes down and up: the LAN host is forgotten until it
-# speaks again. The server's entry for it is made permanent, so that no
-# ARP of the server's teaches the fabric anything.
+# The bridged leaf goes down: the LAN host is forgotten (while the leaf is
+# down nothing can teach it again; a frame routed to the down leaf would
+# count there as drop_down instead), and learned again from its next
+# frame once the leaf is up. The server's entry for the host is made
+# permanent, so that no ARP of the server's teaches the fabric anything.
 ip -n $srv neigh replace 10.8.0.100 lladdr $lanmac dev fb-l3 nud permanent
 ip -n $br link set fb-l0 down
-ip -n $br link set fb-l0 up
 before=$(noroute)
 ip netns exec $srv ping -c 1 -W 1 10.8.0.100 > /dev/null 2>&1
 after=$(noroute)
 check "a leaf going down forgets the stations behind it" \
 	'[ "$after" -eq $((before + 1)) ]' "noroute $before -> $after"
+ip -n $br link set fb-l0 up
 ip netns exec $lan ping -c 1 -W 2 10.8.0.3 > /dev/null 2>&1
 check "... and learns a station again from its next frame" \
 	"ip netns exec $srv ping -c 2 -W 2 10.8.0.100 > /dev/null"
