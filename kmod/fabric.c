@@ -10,6 +10,7 @@
 
 #include <linux/idr.h>
 #include <linux/kthread.h>
+#include <linux/random.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <net/net_namespace.h>
@@ -118,6 +119,7 @@ static u64 ft_fab_mem_estimate(const struct ft_topo *t, u32 max_msgs, u64 pairs)
 	       ft_circuits_mem_size(ft_fab_circuit_cap(t->n)) +
 	       FT_DEMAND_MAX * sizeof(struct ft_pairs_demand) +
 	       (u64)t->n * (FT_LEAF_KERNEL_BYTES + 2 * sizeof(void *)) +
+	       FT_FDB_SETS * FT_FDB_WAYS * sizeof(struct ft_fdb_entry) +
 	       (u64)ft_fab_control_max(t->n) * SKB_DATA_ALIGN(sizeof(struct sk_buff));
 }
 
@@ -194,6 +196,7 @@ static void ft_fab_free(struct ft_fab *fab)
 	kvfree(fab->demand);
 	kvfree(fab->slotq);
 	kvfree(fab->leaf);
+	kvfree(fab->fdb);
 	if (fab->id)
 		ida_free(&ft_fab_ida, fab->id);
 	kfree(fab);
@@ -230,6 +233,8 @@ static struct ft_fab *ft_fab_alloc(struct net *net, const struct ft_fab_params *
 	fab->backlog_max = p->backlog;
 	fab->control_max = ft_fab_control_max(n);
 	atomic_set(&fab->control_held, 0);
+	spin_lock_init(&fab->fdb_lock);
+	fab->fdb_salt = get_random_u32();
 	fab->seed = p->core.seed;
 	fab->synth_pairs_max = ft_fab_synth_pairs(n);
 
@@ -244,7 +249,9 @@ static struct ft_fab *ft_fab_alloc(struct net *net, const struct ft_fab_params *
 		goto err;
 	fab->slotq = kvcalloc(cap, sizeof(*fab->slotq), FT_GFP_FABRIC);
 	fab->leaf = kvcalloc(n, sizeof(*fab->leaf), FT_GFP_FABRIC);
-	if (!fab->slotq || !fab->leaf)
+	fab->fdb = kvcalloc(FT_FDB_SETS * FT_FDB_WAYS, sizeof(*fab->fdb),
+			    FT_GFP_FABRIC);
+	if (!fab->slotq || !fab->leaf || !fab->fdb)
 		goto err;
 	for (i = 0; i < cap; i++)
 		__skb_queue_head_init(&fab->slotq[i]);

@@ -6,6 +6,7 @@
 #define _FATTREE_H
 
 #include <linux/hrtimer.h>
+#include <linux/if_ether.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
@@ -41,6 +42,16 @@
  */
 #define FT_CONTROL_PER_LEAF	16
 #define FT_CONTROL_MIN		4096
+/*
+ * Stations behind leaves (a leaf bridged to a NIC, a macvlan on a leaf):
+ * MACs that name no leaf, learned from the source address of what a leaf
+ * sends, as a bridge learns. A fixed table per fabric, FT_FDB_SETS sets of
+ * FT_FDB_WAYS entries; an entry not refreshed for FT_FDB_AGE (a bridge's
+ * default ageing time) no longer routes.
+ */
+#define FT_FDB_SETS		256
+#define FT_FDB_WAYS		4
+#define FT_FDB_AGE		(300 * HZ)
 
 /* Flows of a pair: real packets and synthetic messages stay apart. */
 enum {
@@ -61,6 +72,14 @@ static inline struct ft_skb_cb *ft_skb_cb(struct sk_buff *skb)
 	BUILD_BUG_ON(sizeof(struct ft_skb_cb) > sizeof(skb->cb));
 	return (struct ft_skb_cb *)skb->cb;
 }
+
+/* A station learned behind a leaf; guarded by its fabric's fdb_lock. */
+struct ft_fdb_entry {
+	u8 mac[ETH_ALEN];
+	bool used;
+	u32 leaf;		/* the leaf it was seen behind */
+	unsigned long seen;	/* jiffies of its last frame */
+};
 
 /* Latency histogram bucket of a delivery after @cycles. */
 static inline u32 ft_latency_bucket(u64 cycles)
@@ -191,6 +210,10 @@ struct ft_fab {
 	 */
 	atomic_t control_held;
 	u32 control_max;
+	/* Stations learned behind leaves (leaf.c), FT_FDB_SETS x FT_FDB_WAYS. */
+	spinlock_t fdb_lock;
+	struct ft_fdb_entry *fdb;
+	u32 fdb_salt;
 
 	enum fattree_path path;
 	enum fattree_injection injection;

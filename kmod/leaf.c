@@ -19,6 +19,11 @@
  * a budget per fabric bounds what it may hold (ft_leaf_control_take()).
  * Every leaf's receive queue is bounded too (FT_RXQ_MAX).
  *
+ * A leaf may be a bridge port (or carry a macvlan): frames it sends from
+ * a MAC that names no leaf teach the fabric that this station lives behind
+ * it, as a bridge learns (ft_fdb_learn()), and unicast to that MAC from
+ * any other leaf goes to it through the lanes like any message.
+ *
  * A leaf moved into another namespace returns to its fabric's namespace
  * when that namespace goes away (ft_leaves_send_home()), whatever it has
  * queued (the packets it queued do not keep the namespace alive); it
@@ -29,7 +34,9 @@
 #include <linux/ethtool.h>
 #include <linux/icmpv6.h>
 #include <linux/if_arp.h>
+#include <linux/if_vlan.h>
 #include <linux/ipv6.h>
+#include <linux/jhash.h>
 #include <linux/netpoll.h>
 #include <linux/rtnetlink.h>
 #include <net/ndisc.h>
@@ -65,6 +72,102 @@ static s64 ft_leaf_by_mac(const struct ft_fab *fab, const u8 *mac)
 		return -1;
 	index = (u32)mac[3] << 16 | (u32)mac[4] << 8 | mac[5];
 	return index < fab->n ? index : -1;
+}
+
+/*
+ * Stations behind leaves. A leaf bridged to a NIC sends its LAN's frames
+ * with their own source MACs, and the replies come back addressed to them:
+ * the fabric learns each such MAC from the leaf that sent it, as a bridge
+ * learns a port's stations (br_fdb_update()), and routes unicast to it
+ * there. The table is fixed per fabric (FT_FDB_SETS sets of FT_FDB_WAYS,
+ * salted hash, no allocation on the data path): a new station takes a free
+ * or expired entry of its set, else the one heard from least recently, so
+ * a flood of source MACs costs at most re-learning. A station heard from
+ * another leaf moves there; one silent for FT_FDB_AGE no longer routes;
+ * a leaf going down forgets its stations, as a bridge port does.
+ */
+static struct ft_fdb_entry *ft_fdb_set(const struct ft_fab *fab, const u8 *mac)
+{
+	u32 h = jhash(mac, ETH_ALEN, fab->fdb_salt) & (FT_FDB_SETS - 1);
+
+	return &fab->fdb[h * FT_FDB_WAYS];
+}
+
+static bool ft_fdb_live(const struct ft_fdb_entry *e, unsigned long now)
+{
+	return e->used && time_before(now, e->seen + FT_FDB_AGE);
+}
+
+/* @leaf sent a frame from @mac, a unicast MAC that names no leaf. */
+static void ft_fdb_learn(struct ft_leaf *leaf, const u8 *mac)
+{
+	struct ft_fab *fab = leaf->fab;
+	struct ft_fdb_entry *set = ft_fdb_set(fab, mac), *e, *victim = NULL;
+	unsigned long now = jiffies;
+
+	spin_lock(&fab->fdb_lock);
+	for (e = set; e < set + FT_FDB_WAYS; e++) {
+		if (e->used && ether_addr_equal(e->mac, mac)) {
+			victim = e;
+			break;
+		}
+		if (!victim || (ft_fdb_live(victim, now) &&
+				(!ft_fdb_live(e, now) ||
+				 time_before(e->seen, victim->seen))))
+			victim = e;
+	}
+	ether_addr_copy(victim->mac, mac);
+	victim->used = true;
+	victim->leaf = leaf->index;
+	victim->seen = now;
+	spin_unlock(&fab->fdb_lock);
+}
+
+/* The leaf a station was learned behind, or -1. */
+static s64 ft_fdb_lookup(struct ft_fab *fab, const u8 *mac)
+{
+	struct ft_fdb_entry *set = ft_fdb_set(fab, mac), *e;
+	unsigned long now = jiffies;
+	s64 leaf = -1;
+
+	spin_lock(&fab->fdb_lock);
+	for (e = set; e < set + FT_FDB_WAYS; e++) {
+		if (ft_fdb_live(e, now) && ether_addr_equal(e->mac, mac)) {
+			leaf = e->leaf;
+			break;
+		}
+	}
+	spin_unlock(&fab->fdb_lock);
+	return leaf;
+}
+
+/* @leaf went down: the stations behind it are no longer reachable. */
+static void ft_fdb_flush(struct ft_leaf *leaf)
+{
+	struct ft_fab *fab = leaf->fab;
+	u32 i;
+
+	spin_lock_bh(&fab->fdb_lock);
+	for (i = 0; i < FT_FDB_SETS * FT_FDB_WAYS; i++)
+		if (fab->fdb[i].leaf == leaf->index)
+			fab->fdb[i].used = false;
+	spin_unlock_bh(&fab->fdb_lock);
+}
+
+/*
+ * The leaf a unicast frame from @leaf goes to: the one its MAC names, or
+ * the one its station was learned behind; -1 for none, and for a station
+ * behind @leaf itself (a bridge flooding an unknown destination back: a
+ * switch filters that frame too).
+ */
+static s64 ft_leaf_route(struct ft_leaf *leaf, const u8 *dmac)
+{
+	s64 dst = ft_leaf_by_mac(leaf->fab, dmac);
+
+	if (dst >= 0)
+		return dst;
+	dst = ft_fdb_lookup(leaf->fab, dmac);
+	return dst == leaf->index ? -1 : dst;
 }
 
 /* Has the leaf room for another packet? Under the fabric's lock. */
@@ -191,17 +294,33 @@ static void ft_leaf_purge_rx(struct ft_leaf *leaf)
 		ft_leaf_drop(leaf, FT_DROP_DOWN, n);
 }
 
-/* Neighbour resolution: ARP, or ICMPv6 router/neighbour discovery. */
+/*
+ * Neighbour resolution: ARP, or ICMPv6 router/neighbour discovery, also
+ * under one or two VLAN tags (a VLAN device on a leaf, or tagged frames
+ * a bridge passes on). The leaf offers no VLAN transmit offload, so the
+ * core has put any tag inside the frame before transmit.
+ */
 static bool ft_leaf_is_resolution(struct sk_buff *skb)
 {
 	const struct ethhdr *eth = (const struct ethhdr *)skb->data;
 	const struct ipv6hdr *ip6;
 	const struct icmp6hdr *icmp6;
 	unsigned int off = ETH_HLEN;
+	__be16 proto = eth->h_proto;
+	int tags;
 
-	if (eth->h_proto == htons(ETH_P_ARP))
+	for (tags = 0; tags < 2 && eth_type_vlan(proto); tags++) {
+		const struct vlan_hdr *vh;
+
+		if (!pskb_may_pull(skb, off + VLAN_HLEN))
+			return false;
+		vh = (const struct vlan_hdr *)(skb->data + off);
+		proto = vh->h_vlan_encapsulated_proto;
+		off += VLAN_HLEN;
+	}
+	if (proto == htons(ETH_P_ARP))
 		return true;
-	if (eth->h_proto != htons(ETH_P_IPV6) ||
+	if (proto != htons(ETH_P_IPV6) ||
 	    !pskb_may_pull(skb, off + sizeof(*ip6) + sizeof(*icmp6)))
 		return false;
 	ip6 = (const struct ipv6hdr *)(skb->data + off);
@@ -355,8 +474,8 @@ static netdev_tx_t ft_leaf_xmit(struct sk_buff *orig, struct net_device *dev)
 {
 	struct ft_leaf *leaf = netdev_priv(dev);
 	struct ft_fab *fab = leaf->fab;
+	const struct ethhdr *eth;
 	struct sk_buff *skb;
-	const u8 *dmac;
 	u32 slot;
 	s64 dst;
 	int err;
@@ -371,12 +490,17 @@ static netdev_tx_t ft_leaf_xmit(struct sk_buff *orig, struct net_device *dev)
 	}
 	if (skb->len < ETH_HLEN)
 		goto drop_noroute;
-	dmac = skb->data;
-	if (is_multicast_ether_addr(dmac)) {
+	eth = (const struct ethhdr *)skb->data;
+	/* A station behind this leaf: a bridge port's LAN, a macvlan. */
+	if (unlikely(!ether_addr_equal(eth->h_source, dev->dev_addr)) &&
+	    is_valid_ether_addr(eth->h_source) &&
+	    ft_leaf_by_mac(fab, eth->h_source) < 0)
+		ft_fdb_learn(leaf, eth->h_source);
+	if (is_multicast_ether_addr(eth->h_dest)) {
 		ft_leaf_control(leaf, skb, -1);
 		goto taken;
 	}
-	dst = ft_leaf_by_mac(fab, dmac);
+	dst = ft_leaf_route(leaf, eth->h_dest);
 	if (dst < 0)
 		goto drop_noroute;
 	if (ft_leaf_is_resolution(skb)) {
@@ -494,6 +618,7 @@ static int ft_leaf_stop(struct net_device *dev)
 	netif_carrier_off(dev);
 	napi_disable(&leaf->napi);
 	ft_leaf_purge_rx(leaf);
+	ft_fdb_flush(leaf);
 	return 0;
 }
 
@@ -592,8 +717,14 @@ static void ft_leaf_setup(struct net_device *dev)
 	dev->netdev_ops = &ft_leaf_netdev_ops;
 	dev->ethtool_ops = &ft_leaf_ethtool_ops;
 	dev->needs_free_netdev = true;
-	/* One frame is one message: no segmentation offloads. */
+	/* One frame is one message: no segmentation offloads (the core
+	 * segments what a bridge passes on from a NIC's GRO). No VLAN
+	 * offload either: tags stay inside the frame, where the control
+	 * class sees through them. A VLAN device on a leaf keeps its
+	 * checksum and scatter-gather, as one on a veth does.
+	 */
 	dev->features |= NETIF_F_HW_CSUM | NETIF_F_SG | NETIF_F_HIGHDMA;
+	dev->vlan_features = dev->features;
 	/* Transmit takes the fabric's lock, not the queue's. */
 	ft_compat_set_lltx(dev);
 	dev->hw_features = 0;
