@@ -923,24 +923,6 @@ static const struct ftctl_subcmd circuit_subs[] = {
 	  show_run },
 };
 
-static const struct ftctl_object circuit_obj = {
-	.name = "circuit",
-	.help = "Install, delete and inspect the circuits of a fabric.",
-	.dflt = "show",
-	.subs = circuit_subs,
-	.n_subs = FTCTL_ARRAY_SIZE(circuit_subs),
-};
-
-static int circuit_parse(struct ftctl *ctl, int argc, char **argv)
-{
-	return ftctl_object_parse(&circuit_obj, ctl, argc, argv);
-}
-
-const struct ftctl_cmd ftctl_cmd_circuit = {
-	.name = "circuit",
-	.args = "COMMAND ...",
-	.help = "circuits",
-	.parse = circuit_parse,
-	.run = ftctl_object_run,
-	.obj = &circuit_obj,
-};
+FTCTL_OBJECT(circuit, "COMMAND ...", "circuits",
+	     "Install, delete and inspect the circuits of a fabric.",
+	     "show", circuit_subs);

@@ -486,24 +486,6 @@ static const struct ftctl_subcmd demand_subs[] = {
 	  watch_help, watch_parse, watch_run },
 };
 
-static const struct ftctl_object demand_obj = {
-	.name = "demand",
-	.help = "Inspect the demand of fabrics: pairs waiting for lanes.",
-	.dflt = "show",
-	.subs = demand_subs,
-	.n_subs = FTCTL_ARRAY_SIZE(demand_subs),
-};
-
-static int demand_parse(struct ftctl *ctl, int argc, char **argv)
-{
-	return ftctl_object_parse(&demand_obj, ctl, argc, argv);
-}
-
-const struct ftctl_cmd ftctl_cmd_demand = {
-	.name = "demand",
-	.args = "COMMAND ...",
-	.help = "demand",
-	.parse = demand_parse,
-	.run = ftctl_object_run,
-	.obj = &demand_obj,
-};
+FTCTL_OBJECT(demand, "COMMAND ...", "demand",
+	     "Inspect the demand of fabrics: pairs waiting for lanes.",
+	     "show", demand_subs);

@@ -894,24 +894,6 @@ static const struct ftctl_subcmd fabric_subs[] = {
 	  clear_parse, clear_run },
 };
 
-static const struct ftctl_object fabric_obj = {
-	.name = "fabric",
-	.help = "Create, change, run and inspect fabrics.",
-	.dflt = "show",
-	.subs = fabric_subs,
-	.n_subs = FTCTL_ARRAY_SIZE(fabric_subs),
-};
-
-static int fabric_parse(struct ftctl *ctl, int argc, char **argv)
-{
-	return ftctl_object_parse(&fabric_obj, ctl, argc, argv);
-}
-
-const struct ftctl_cmd ftctl_cmd_fabric = {
-	.name = "fabric",
-	.args = "COMMAND ...",
-	.help = "fabrics",
-	.parse = fabric_parse,
-	.run = ftctl_object_run,
-	.obj = &fabric_obj,
-};
+FTCTL_OBJECT(fabric, "COMMAND ...", "fabrics",
+	     "Create, change, run and inspect fabrics.",
+	     "show", fabric_subs);

@@ -52,7 +52,8 @@ struct ftctl_cmd {
 	const char *help;
 	int (*parse)(struct ftctl *ctl, int argc, char **argv);
 	int (*run)(struct ftctl *ctl);
-	const struct ftctl_object *obj;	/* for "ftctl help", or NULL */
+	/* An object with subcommands, parsed and run by them; else NULL. */
+	const struct ftctl_object *obj;
 };
 
 /* A subcommand of an object ("fabric add", ...). */
@@ -73,6 +74,27 @@ struct ftctl_object {
 	const struct ftctl_subcmd *subs;
 	unsigned int n_subs;
 };
+
+/*
+ * Object @name ("fabric", ...) with subcommand table @subs: defines the
+ * object and its command ftctl_cmd_@name. @args and @help are its line in
+ * "ftctl --help" and the command list, @obj_help the first line of
+ * "ftctl @name help", and @dflt the subcommand run when none is given.
+ */
+#define FTCTL_OBJECT(name_, args_, help_, obj_help_, dflt_, subs_)	\
+	static const struct ftctl_object name_##_obj = {		\
+		.name = #name_,						\
+		.help = obj_help_,					\
+		.dflt = dflt_,						\
+		.subs = subs_,						\
+		.n_subs = FTCTL_ARRAY_SIZE(subs_),			\
+	};								\
+	const struct ftctl_cmd ftctl_cmd_##name_ = {			\
+		.name = #name_,						\
+		.args = args_,						\
+		.help = help_,						\
+		.obj = &name_##_obj,					\
+	}
 
 extern const struct ftctl_cmd ftctl_cmd_info;
 extern const struct ftctl_cmd ftctl_cmd_fabric;

@@ -256,24 +256,6 @@ static const struct ftctl_subcmd leaf_subs[] = {
 	  show_run },
 };
 
-static const struct ftctl_object leaf_obj = {
-	.name = "leaf",
-	.help = "Inspect the leaves of a fabric.",
-	.dflt = "show",
-	.subs = leaf_subs,
-	.n_subs = 1,
-};
-
-static int leaf_parse(struct ftctl *ctl, int argc, char **argv)
-{
-	return ftctl_object_parse(&leaf_obj, ctl, argc, argv);
-}
-
-const struct ftctl_cmd ftctl_cmd_leaf = {
-	.name = "leaf",
-	.args = "show NAME",
-	.help = "leaves",
-	.parse = leaf_parse,
-	.run = ftctl_object_run,
-	.obj = &leaf_obj,
-};
+FTCTL_OBJECT(leaf, "show NAME", "leaves",
+	     "Inspect the leaves of a fabric.",
+	     "show", leaf_subs);

@@ -416,24 +416,6 @@ static const struct ftctl_subcmd link_subs[] = {
 	  "restore a failed link", restore_help, fail_parse, restore_run },
 };
 
-static const struct ftctl_object link_obj = {
-	.name = "link",
-	.help = "Inspect the directed links of a fabric, fail and restore them.",
-	.dflt = "show",
-	.subs = link_subs,
-	.n_subs = FTCTL_ARRAY_SIZE(link_subs),
-};
-
-static int link_parse(struct ftctl *ctl, int argc, char **argv)
-{
-	return ftctl_object_parse(&link_obj, ctl, argc, argv);
-}
-
-const struct ftctl_cmd ftctl_cmd_link = {
-	.name = "link",
-	.args = "show|fail|restore NAME ...",
-	.help = "links",
-	.parse = link_parse,
-	.run = ftctl_object_run,
-	.obj = &link_obj,
-};
+FTCTL_OBJECT(link, "show|fail|restore NAME ...", "links",
+	     "Inspect the directed links of a fabric, fail and restore them.",
+	     "show", link_subs);

@@ -327,24 +327,6 @@ static const struct ftctl_subcmd switch_subs[] = {
 	  restore_help, fail_parse, restore_run },
 };
 
-static const struct ftctl_object switch_obj = {
-	.name = "switch",
-	.help = "Show the switches of a fabric, fail and restore them.",
-	.dflt = "show",
-	.subs = switch_subs,
-	.n_subs = FTCTL_ARRAY_SIZE(switch_subs),
-};
-
-static int switch_parse(struct ftctl *ctl, int argc, char **argv)
-{
-	return ftctl_object_parse(&switch_obj, ctl, argc, argv);
-}
-
-const struct ftctl_cmd ftctl_cmd_switch = {
-	.name = "switch",
-	.args = "show|fail|restore NAME ...",
-	.help = "switches",
-	.parse = switch_parse,
-	.run = ftctl_object_run,
-	.obj = &switch_obj,
-};
+FTCTL_OBJECT(switch, "show|fail|restore NAME ...", "switches",
+	     "Show the switches of a fabric, fail and restore them.",
+	     "show", switch_subs);
