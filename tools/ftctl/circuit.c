@@ -287,19 +287,12 @@ static int shape_reply(struct nl_msg *msg, void *arg)
 
 static int get_shape(struct ftctl *ctl, const char *what, struct fab_shape *s)
 {
-	struct ftctl_req r;
 	unsigned int i;
 	int rc;
 
 	memset(s, 0, sizeof(*s));
-	if (!ftctl_req_init(ctl, &r, FATTREE_CMD_FABRIC_GET, 0, 0))
-		return ftctl_fail(ctl, what, -ENOMEM);
-	if (FTCTL_PUT_STR(&r, FATTREE_A_FABRIC_NAME, cr.name, "fabric name %s",
-			  cr.name)) {
-		ftctl_req_free(&r);
-		return ftctl_fail(ctl, what, -EMSGSIZE);
-	}
-	rc = ftctl_req_run(ctl, &r, what, shape_reply, s);
+	rc = FTCTL_FABRIC_REQ(ctl, FATTREE_CMD_FABRIC_GET, 0, FATTREE_A_FABRIC_NAME,
+			      cr.name, what, shape_reply, s);
 	if (rc)
 		return rc;
 	if (!s->has_h || !s->has_leaves || !s->h || s->h > MAXP ||
@@ -749,16 +742,8 @@ static int del_all_reply(struct nl_msg *msg, void *arg)
 static int circuit_dump(struct ftctl *ctl, const char *what,
 			int (*reply)(struct nl_msg *msg, void *arg), void *arg)
 {
-	struct ftctl_req r;
-
-	if (!ftctl_req_init(ctl, &r, FATTREE_CMD_CIRCUIT_GET, NLM_F_DUMP, 0))
-		return ftctl_fail(ctl, what, -ENOMEM);
-	if (FTCTL_PUT_STR(&r, FATTREE_A_CIRCUIT_FABRIC, cr.name, "fabric name %s",
-			  cr.name)) {
-		ftctl_req_free(&r);
-		return ftctl_fail(ctl, what, -EMSGSIZE);
-	}
-	return ftctl_req_run(ctl, &r, what, reply, arg);
+	return FTCTL_FABRIC_REQ(ctl, FATTREE_CMD_CIRCUIT_GET, NLM_F_DUMP, FATTREE_A_CIRCUIT_FABRIC,
+				cr.name, what, reply, arg);
 }
 
 static int del_run(struct ftctl *ctl)

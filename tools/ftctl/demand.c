@@ -168,7 +168,6 @@ static int show_parse(struct ftctl *ctl, int argc, char **argv)
 static int show_run(struct ftctl *ctl)
 {
 	struct show_dump d = { .ctl = ctl, .first = true };
-	struct ftctl_req r;
 	uint64_t cycle = 0;
 	char what[64], cycles[64];
 	int rc;
@@ -178,14 +177,8 @@ static int show_run(struct ftctl *ctl)
 	rc = ftctl_fabric_lookup(ctl, dq.name, what, NULL, NULL, &cycle);
 	if (rc)
 		return rc;
-	if (!ftctl_req_init(ctl, &r, FATTREE_CMD_DEMAND_GET, NLM_F_DUMP, 0))
-		return ftctl_fail(ctl, what, -ENOMEM);
-	if (FTCTL_PUT_STR(&r, FATTREE_A_DEMAND_FABRIC, dq.name, "fabric name %s",
-			  dq.name)) {
-		ftctl_req_free(&r);
-		return ftctl_fail(ctl, what, -EMSGSIZE);
-	}
-	rc = ftctl_req_run(ctl, &r, what, show_reply, &d);
+	rc = FTCTL_FABRIC_REQ(ctl, FATTREE_CMD_DEMAND_GET, NLM_F_DUMP, FATTREE_A_DEMAND_FABRIC,
+			      dq.name, what, show_reply, &d);
 	if (!d.has_cycle)
 		d.cycle_lo = d.cycle_hi = cycle;
 	if (ctl->json) {

@@ -212,6 +212,16 @@ int ftctl_put(struct ftctl_req *r, int type, const char *aname,
 #define FTCTL_PUT_STR(r, type, s, ...) ({ \
 	const char *__fts = (s); \
 	ftctl_put(r, type, #type, __fts, strlen(__fts) + 1, __VA_ARGS__); })
+/*
+ * Send command @cmd (@flags: NLM_F_DUMP for a dump) about fabric @name,
+ * put in attribute @attr (none when @name is NULL), and collect the
+ * replies as ftctl_req_run() does; returns an exit code.
+ */
+int ftctl_fabric_req(struct ftctl *ctl, uint8_t cmd, int flags, int attr,
+		     const char *aname, const char *name, const char *what,
+		     int (*reply)(struct nl_msg *msg, void *arg), void *arg);
+#define FTCTL_FABRIC_REQ(ctl, cmd, flags, attr, name, what, reply, arg) \
+	ftctl_fabric_req(ctl, cmd, flags, attr, #attr, name, what, reply, arg)
 /* Bytes still free in the request. */
 size_t ftctl_req_room(const struct ftctl_req *r);
 /*

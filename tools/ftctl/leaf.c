@@ -214,7 +214,6 @@ static int show_parse(struct ftctl *ctl, int argc, char **argv)
 static int show_run(struct ftctl *ctl)
 {
 	struct leaf_dump d = { .ctl = ctl, .first = true };
-	struct ftctl_req r;
 	char what[64];
 	int rc;
 
@@ -223,14 +222,8 @@ static int show_run(struct ftctl *ctl)
 	rc = ftctl_fabric_lookup(ctl, lq.name, what, NULL, NULL, NULL);
 	if (rc)
 		return rc;
-	if (!ftctl_req_init(ctl, &r, FATTREE_CMD_LEAF_GET, NLM_F_DUMP, 0))
-		return ftctl_fail(ctl, what, -ENOMEM);
-	if (FTCTL_PUT_STR(&r, FATTREE_A_LEAF_FABRIC, lq.name, "fabric name %s",
-			  lq.name)) {
-		ftctl_req_free(&r);
-		return ftctl_fail(ctl, what, -EMSGSIZE);
-	}
-	rc = ftctl_req_run(ctl, &r, what, leaf_reply, &d);
+	rc = FTCTL_FABRIC_REQ(ctl, FATTREE_CMD_LEAF_GET, NLM_F_DUMP, FATTREE_A_LEAF_FABRIC,
+			      lq.name, what, leaf_reply, &d);
 	if (ctl->json && (d.started || !rc)) {
 		if (!d.started)
 			ftctl_json_array_begin();

@@ -187,7 +187,6 @@ static int show_parse(struct ftctl *ctl, int argc, char **argv)
 static int show_run(struct ftctl *ctl)
 {
 	struct link_dump d = { .ctl = ctl, .first = true };
-	struct ftctl_req r;
 	uint32_t levels = 0;
 	char what[64];
 	int rc;
@@ -202,14 +201,8 @@ static int show_run(struct ftctl *ctl)
 			what, lr.level, lr.name, levels);
 		return FTCTL_EXIT_USAGE;
 	}
-	if (!ftctl_req_init(ctl, &r, FATTREE_CMD_LINK_GET, NLM_F_DUMP, 0))
-		return ftctl_fail(ctl, what, -ENOMEM);
-	if (FTCTL_PUT_STR(&r, FATTREE_A_LINK_FABRIC, lr.name, "fabric name %s",
-			  lr.name)) {
-		ftctl_req_free(&r);
-		return ftctl_fail(ctl, what, -EMSGSIZE);
-	}
-	rc = ftctl_req_run(ctl, &r, what, link_reply, &d);
+	rc = FTCTL_FABRIC_REQ(ctl, FATTREE_CMD_LINK_GET, NLM_F_DUMP, FATTREE_A_LINK_FABRIC,
+			      lr.name, what, link_reply, &d);
 	if (ctl->json && (d.started || !rc)) {
 		if (!d.started)
 			ftctl_json_array_begin();

@@ -319,16 +319,10 @@ static int cycle_read(struct ftctl *ctl, struct mon_shape *sh, const char *what,
 {
 	struct mon_snap tmp = { 0 };
 	struct fab_read fr = { .sh = sh, .s = &tmp, .first = false };
-	struct ftctl_req r;
 	int rc;
 
-	if (!ftctl_req_init(ctl, &r, FATTREE_CMD_FABRIC_GET, 0, 0))
-		return ftctl_fail(ctl, what, -ENOMEM);
-	if (FTCTL_PUT_STR(&r, FATTREE_A_FABRIC_NAME, mr.name, "fabric name %s", mr.name)) {
-		ftctl_req_free(&r);
-		return ftctl_fail(ctl, what, -EMSGSIZE);
-	}
-	rc = ftctl_req_run(ctl, &r, what, fab_reply, &fr);
+	rc = FTCTL_FABRIC_REQ(ctl, FATTREE_CMD_FABRIC_GET, 0, FATTREE_A_FABRIC_NAME,
+			      mr.name, what, fab_reply, &fr);
 	if (!rc && !tmp.seen)
 		rc = ftctl_fail(ctl, what, -EPROTO);
 	*cycle = tmp.cycle;
@@ -340,7 +334,6 @@ static int snap_take(struct ftctl *ctl, struct mon_shape *sh, struct mon_snap *s
 {
 	struct fab_read fr = { .sh = sh, .s = s, .first = first };
 	struct link_read lr = { .sh = sh, .s = s };
-	struct ftctl_req r;
 	char what[64];
 	int rc;
 
@@ -348,13 +341,8 @@ static int snap_take(struct ftctl *ctl, struct mon_shape *sh, struct mon_snap *s
 	s->seen = false;
 	s->pairs = s->backlog = s->oldest = 0;
 	memset(s->st, 0, sizeof(s->st));
-	if (!ftctl_req_init(ctl, &r, FATTREE_CMD_FABRIC_GET, 0, 0))
-		return ftctl_fail(ctl, what, -ENOMEM);
-	if (FTCTL_PUT_STR(&r, FATTREE_A_FABRIC_NAME, mr.name, "fabric name %s", mr.name)) {
-		ftctl_req_free(&r);
-		return ftctl_fail(ctl, what, -EMSGSIZE);
-	}
-	rc = ftctl_req_run(ctl, &r, what, fab_reply, &fr);
+	rc = FTCTL_FABRIC_REQ(ctl, FATTREE_CMD_FABRIC_GET, 0, FATTREE_A_FABRIC_NAME,
+			      mr.name, what, fab_reply, &fr);
 	if (rc)
 		return rc;
 	if (!s->seen)
@@ -365,13 +353,8 @@ static int snap_take(struct ftctl *ctl, struct mon_shape *sh, struct mon_snap *s
 			return ftctl_fail(ctl, what, -ENOMEM);
 	}
 	memset(s->link, 0, sh->ndl * sizeof(*s->link));
-	if (!ftctl_req_init(ctl, &r, FATTREE_CMD_LINK_GET, NLM_F_DUMP, 0))
-		return ftctl_fail(ctl, what, -ENOMEM);
-	if (FTCTL_PUT_STR(&r, FATTREE_A_LINK_FABRIC, mr.name, "fabric name %s", mr.name)) {
-		ftctl_req_free(&r);
-		return ftctl_fail(ctl, what, -EMSGSIZE);
-	}
-	rc = ftctl_req_run(ctl, &r, what, link_reply, &lr);
+	rc = FTCTL_FABRIC_REQ(ctl, FATTREE_CMD_LINK_GET, NLM_F_DUMP, FATTREE_A_LINK_FABRIC,
+			      mr.name, what, link_reply, &lr);
 	if (rc)
 		return rc;
 	/*
@@ -382,13 +365,8 @@ static int snap_take(struct ftctl *ctl, struct mon_shape *sh, struct mon_snap *s
 	if (rc)
 		return rc;
 	s->link_cycle = s->cycle + (delta(s->link_cycle, s->cycle) + 1) / 2;
-	if (!ftctl_req_init(ctl, &r, FATTREE_CMD_DEMAND_GET, NLM_F_DUMP, 0))
-		return ftctl_fail(ctl, what, -ENOMEM);
-	if (FTCTL_PUT_STR(&r, FATTREE_A_DEMAND_FABRIC, mr.name, "fabric name %s", mr.name)) {
-		ftctl_req_free(&r);
-		return ftctl_fail(ctl, what, -EMSGSIZE);
-	}
-	rc = ftctl_req_run(ctl, &r, what, demand_reply, s);
+	rc = FTCTL_FABRIC_REQ(ctl, FATTREE_CMD_DEMAND_GET, NLM_F_DUMP, FATTREE_A_DEMAND_FABRIC,
+			      mr.name, what, demand_reply, s);
 	s->t = now_s();
 	return rc;
 }
@@ -813,19 +791,9 @@ static int mon_run(struct ftctl *ctl)
 	sigaddset(&block, SIGTERM);
 	sigprocmask(SIG_BLOCK, &block, &old);
 	if (mr.clear && !mon_stop) {
-		struct ftctl_req r;
-
 		snprintf(what, sizeof(what), "monitor %s clear", mr.name);
-		if (!ftctl_req_init(ctl, &r, FATTREE_CMD_STATS_RESET, 0, 0)) {
-			rc = ftctl_fail(ctl, what, -ENOMEM);
-			goto out;
-		}
-		if (FTCTL_PUT_STR(&r, FATTREE_A_FABRIC_NAME, mr.name, "fabric name %s", mr.name)) {
-			ftctl_req_free(&r);
-			rc = ftctl_fail(ctl, what, -EMSGSIZE);
-			goto out;
-		}
-		rc = ftctl_req_run(ctl, &r, what, NULL, NULL);
+		rc = FTCTL_FABRIC_REQ(ctl, FATTREE_CMD_STATS_RESET, 0, FATTREE_A_FABRIC_NAME,
+				      mr.name, what, NULL, NULL);
 		if (rc)
 			goto out;
 	}

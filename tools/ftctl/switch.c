@@ -230,7 +230,6 @@ static int show_run(struct ftctl *ctl)
 	struct sw_shape s = { 0 };
 	struct sw_dump d = { .s = &s };
 	struct json_object *o;
-	struct ftctl_req r;
 	uint64_t k, nsw;
 	uint32_t level;
 	bool first = true;
@@ -239,13 +238,8 @@ static int show_run(struct ftctl *ctl)
 	int rc;
 
 	snprintf(what, sizeof(what), "switch show %s", sr.name);
-	if (!ftctl_req_init(ctl, &r, FATTREE_CMD_FABRIC_GET, 0, 0))
-		return ftctl_fail(ctl, what, -ENOMEM);
-	if (FTCTL_PUT_STR(&r, FATTREE_A_FABRIC_NAME, sr.name, "fabric name %s", sr.name)) {
-		ftctl_req_free(&r);
-		return ftctl_fail(ctl, what, -EMSGSIZE);
-	}
-	rc = ftctl_req_run(ctl, &r, what, shape_reply, &s);
+	rc = FTCTL_FABRIC_REQ(ctl, FATTREE_CMD_FABRIC_GET, 0, FATTREE_A_FABRIC_NAME,
+			      sr.name, what, shape_reply, &s);
 	if (rc)
 		return rc;
 	if (!s.seen)
@@ -259,16 +253,8 @@ static int show_run(struct ftctl *ctl)
 	d.st = calloc(nsw ? nsw : 1, sizeof(*d.st));
 	if (!d.st)
 		return ftctl_fail(ctl, what, -ENOMEM);
-	if (!ftctl_req_init(ctl, &r, FATTREE_CMD_LINK_GET, NLM_F_DUMP, 0)) {
-		free(d.st);
-		return ftctl_fail(ctl, what, -ENOMEM);
-	}
-	if (FTCTL_PUT_STR(&r, FATTREE_A_LINK_FABRIC, sr.name, "fabric name %s", sr.name)) {
-		ftctl_req_free(&r);
-		free(d.st);
-		return ftctl_fail(ctl, what, -EMSGSIZE);
-	}
-	rc = ftctl_req_run(ctl, &r, what, sw_link_reply, &d);
+	rc = FTCTL_FABRIC_REQ(ctl, FATTREE_CMD_LINK_GET, NLM_F_DUMP, FATTREE_A_LINK_FABRIC,
+			      sr.name, what, sw_link_reply, &d);
 	if (rc) {
 		free(d.st);
 		return rc;
