@@ -105,13 +105,6 @@ static struct circ_row *new_row(const char *cmd)
 
 /* --- parsing --- */
 
-static int parse_name_arg(const char *cmd, int argc, char **argv)
-{
-	if (argc < 2)
-		return ftctl_usage_err(cmd, "missing the fabric NAME");
-	return ftctl_parse_name(cmd, argv[1], cr.name);
-}
-
 static int parse_ports(const char *cmd, const char *where, const char *word,
 		       struct circ_row *row)
 {
@@ -537,7 +530,7 @@ static int add_parse(struct ftctl *ctl, int argc, char **argv)
 	int i, k, err;
 
 	(void)ctl;
-	err = parse_name_arg(cmd, argc, argv);
+	err = ftctl_parse_fabric_arg(cmd, argc, argv, cr.name, false);
 	if (err)
 		return err;
 	if (argc < 3)
@@ -654,7 +647,7 @@ static int del_parse(struct ftctl *ctl, int argc, char **argv)
 	int err;
 
 	(void)ctl;
-	err = parse_name_arg(cmd, argc, argv);
+	err = ftctl_parse_fabric_arg(cmd, argc, argv, cr.name, false);
 	if (err)
 		return err;
 	if (argc < 3)
@@ -860,7 +853,7 @@ static int show_parse(struct ftctl *ctl, int argc, char **argv)
 	int err;
 
 	(void)ctl;
-	err = parse_name_arg(cmd, argc, argv);
+	err = ftctl_parse_fabric_arg(cmd, argc, argv, cr.name, false);
 	if (!err && argc > 2)
 		return ftctl_usage_err(cmd, "unexpected argument '%s'", argv[2]);
 	return err;

@@ -158,11 +158,8 @@ static int show_parse(struct ftctl *ctl, int argc, char **argv)
 	const char *cmd = "demand show";
 
 	(void)ctl;
-	if (argc < 2)
-		return ftctl_usage_err(cmd, "missing the fabric NAME");
-	if (argc > 2)
-		return ftctl_usage_err(cmd, "unexpected argument '%s'", argv[2]);
-	return parse_name_arg(cmd, argv[1]);
+	dq.has_name = true;
+	return ftctl_parse_fabric_arg(cmd, argc, argv, dq.name, true);
 }
 
 static int show_run(struct ftctl *ctl)

@@ -151,6 +151,9 @@ int ftctl_parse_enum(const char *cmd, const char *what, const char *word,
 		     const char *const *names, unsigned int n, uint32_t *out);
 /* A fabric name: 1..FATTREE_NAME_LEN-1 bytes. */
 int ftctl_parse_name(const char *cmd, const char *word, char *out);
+/* The fabric NAME of "OBJ CMD NAME ...", argv[1]; @alone: nothing after it. */
+int ftctl_parse_fabric_arg(const char *cmd, int argc, char **argv, char *out,
+			   bool alone);
 /* The word after keyword argv[*i], or an error naming the keyword. */
 const char *ftctl_arg_value(const char *cmd, int argc, char **argv, int *i,
 			    const char *what);

@@ -204,11 +204,7 @@ static int show_parse(struct ftctl *ctl, int argc, char **argv)
 	const char *cmd = "leaf show";
 
 	(void)ctl;
-	if (argc < 2)
-		return ftctl_usage_err(cmd, "missing the fabric NAME");
-	if (argc > 2)
-		return ftctl_usage_err(cmd, "unexpected argument '%s'", argv[2]);
-	return ftctl_parse_name(cmd, argv[1], lq.name);
+	return ftctl_parse_fabric_arg(cmd, argc, argv, lq.name, true);
 }
 
 static int show_run(struct ftctl *ctl)

@@ -155,9 +155,7 @@ static int show_parse(struct ftctl *ctl, int argc, char **argv)
 	int i, err;
 
 	(void)ctl;
-	if (argc < 2)
-		return ftctl_usage_err(cmd, "missing the fabric NAME");
-	err = ftctl_parse_name(cmd, argv[1], lr.name);
+	err = ftctl_parse_fabric_arg(cmd, argc, argv, lr.name, false);
 	for (i = 2; !err && i < argc; i++) {
 		if (!strcmp(argv[i], "busy")) {
 			if (lr.busy)
@@ -246,9 +244,7 @@ static int fail_parse(struct ftctl *ctl, int argc, char **argv)
 
 	(void)ctl;
 	lr.dir = -1;
-	if (argc < 2)
-		return ftctl_usage_err(cmd, "missing the fabric NAME");
-	err = ftctl_parse_name(cmd, argv[1], lr.name);
+	err = ftctl_parse_fabric_arg(cmd, argc, argv, lr.name, false);
 	for (i = 2; !err && i < argc; i++) {
 		if (!strcmp(argv[i], "up") || !strcmp(argv[i], "down")) {
 			if (lr.dir >= 0)

@@ -148,9 +148,7 @@ static int mon_parse(struct ftctl *ctl, int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	if (argc < 2)
-		return ftctl_usage_err(CMD, "missing the fabric NAME");
-	err = ftctl_parse_name(CMD, argv[1], mr.name);
+	err = ftctl_parse_fabric_arg(CMD, argc, argv, mr.name, false);
 	for (i = 2; !err && i < argc; i++) {
 		if (!strcmp(argv[i], "interval")) {
 			if (has_interval)

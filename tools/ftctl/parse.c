@@ -190,6 +190,16 @@ int ftctl_parse_name(const char *cmd, const char *word, char *out)
 	return 0;
 }
 
+int ftctl_parse_fabric_arg(const char *cmd, int argc, char **argv, char *out,
+			   bool alone)
+{
+	if (argc < 2)
+		return ftctl_usage_err(cmd, "missing the fabric NAME");
+	if (alone && argc > 2)
+		return ftctl_usage_err(cmd, "unexpected argument '%s'", argv[2]);
+	return ftctl_parse_name(cmd, argv[1], out);
+}
+
 const char *ftctl_arg_value(const char *cmd, int argc, char **argv, int *i,
 			    const char *what)
 {

@@ -29,9 +29,7 @@ static int fail_parse(struct ftctl *ctl, int argc, char **argv)
 	int i, err;
 
 	(void)ctl;
-	if (argc < 2)
-		return ftctl_usage_err(cmd, "missing the fabric NAME");
-	err = ftctl_parse_name(cmd, argv[1], sr.name);
+	err = ftctl_parse_fabric_arg(cmd, argc, argv, sr.name, false);
 	for (i = 2; !err && i < argc; i++) {
 		if (!strcmp(argv[i], "level")) {
 			if (sr.has_level)
@@ -205,9 +203,7 @@ static int show_parse(struct ftctl *ctl, int argc, char **argv)
 	int i, err;
 
 	(void)ctl;
-	if (argc < 2)
-		return ftctl_usage_err(cmd, "missing the fabric NAME");
-	err = ftctl_parse_name(cmd, argv[1], sr.name);
+	err = ftctl_parse_fabric_arg(cmd, argc, argv, sr.name, false);
 	for (i = 2; !err && i < argc; i++) {
 		if (!strcmp(argv[i], "level") && !sr.has_level) {
 			sr.has_level = true;
