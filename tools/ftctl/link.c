@@ -21,6 +21,7 @@ static struct link_req {
 	bool by_id;
 	uint32_t id, node, port;
 	int dir;		/* -1: both directions */
+	bool fail;		/* fail, else restore */
 } lr;
 
 struct link_dump {
@@ -235,7 +236,7 @@ static void show_help(FILE *f)
 
 static int fail_parse(struct ftctl *ctl, int argc, char **argv)
 {
-	const char *cmd = argv[0][0] == 'f' ? "link fail" : "link restore";
+	const char *cmd;
 	static const char *const words[] = { "id", "level", "node", "port" };
 	bool seen[4] = { false };
 	uint32_t *dst[4] = { &lr.id, &lr.level, &lr.node, &lr.port };
@@ -243,6 +244,8 @@ static int fail_parse(struct ftctl *ctl, int argc, char **argv)
 	int i, k, err;
 
 	(void)ctl;
+	lr.fail = argv[0][0] == 'f';
+	cmd = lr.fail ? "link fail" : "link restore";
 	lr.dir = -1;
 	err = ftctl_parse_fabric_arg(cmd, argc, argv, lr.name, false);
 	for (i = 2; !err && i < argc; i++) {
@@ -329,8 +332,10 @@ int ftctl_link_set_run(struct ftctl *ctl, struct ftctl_req *r, const char *what,
 	return FTCTL_EXIT_OK;
 }
 
-static int fail_run_common(struct ftctl *ctl, bool fail)
+/* fail and restore, as fail_parse() saw it */
+static int fail_run(struct ftctl *ctl)
 {
+	bool fail = lr.fail;
 	uint8_t on = fail;
 	struct ftctl_req r;
 	char what[96];
@@ -357,16 +362,6 @@ static int fail_run_common(struct ftctl *ctl, bool fail)
 		return ftctl_fail(ctl, what, -EMSGSIZE);
 	}
 	return ftctl_link_set_run(ctl, &r, what, fail);
-}
-
-static int fail_run(struct ftctl *ctl)
-{
-	return fail_run_common(ctl, true);
-}
-
-static int restore_run(struct ftctl *ctl)
-{
-	return fail_run_common(ctl, false);
 }
 
 static void fail_help(FILE *f)
@@ -402,7 +397,7 @@ static const struct ftctl_subcmd link_subs[] = {
 	{ "fail", "NAME id ID | NAME level L node U port P [up|down]",
 	  "fail a link: it carries nothing", fail_help, fail_parse, fail_run },
 	{ "restore", "NAME id ID | NAME level L node U port P [up|down]",
-	  "restore a failed link", restore_help, fail_parse, restore_run },
+	  "restore a failed link", restore_help, fail_parse, fail_run },
 };
 
 FTCTL_OBJECT(link, "show|fail|restore NAME ...", "links",

@@ -18,17 +18,20 @@ static struct switch_req {
 	char name[FATTREE_NAME_LEN];
 	bool has_level, has_node;
 	uint32_t level, node;
+	bool fail;		/* fail, else restore */
 } sr;
 
 /* --- fail, restore --- */
 
 static int fail_parse(struct ftctl *ctl, int argc, char **argv)
 {
-	const char *cmd = argv[0][0] == 'f' ? "switch fail" : "switch restore";
+	const char *cmd;
 	const char *v;
 	int i, err;
 
 	(void)ctl;
+	sr.fail = argv[0][0] == 'f';
+	cmd = sr.fail ? "switch fail" : "switch restore";
 	err = ftctl_parse_fabric_arg(cmd, argc, argv, sr.name, false);
 	for (i = 2; !err && i < argc; i++) {
 		if (!strcmp(argv[i], "level")) {
@@ -57,8 +60,10 @@ static int fail_parse(struct ftctl *ctl, int argc, char **argv)
 	return err;
 }
 
-static int fail_run_common(struct ftctl *ctl, bool fail)
+/* fail and restore, as fail_parse() saw it */
+static int fail_run(struct ftctl *ctl)
 {
+	bool fail = sr.fail;
 	uint8_t on = fail;
 	struct ftctl_req r;
 	char what[96];
@@ -76,16 +81,6 @@ static int fail_run_common(struct ftctl *ctl, bool fail)
 		return ftctl_fail(ctl, what, -EMSGSIZE);
 	}
 	return ftctl_link_set_run(ctl, &r, what, fail);
-}
-
-static int fail_run(struct ftctl *ctl)
-{
-	return fail_run_common(ctl, true);
-}
-
-static int restore_run(struct ftctl *ctl)
-{
-	return fail_run_common(ctl, false);
 }
 
 static void fail_help(FILE *f)
@@ -306,7 +301,7 @@ static const struct ftctl_subcmd switch_subs[] = {
 	{ "fail", "NAME level L node S", "fail a switch: all its links",
 	  fail_help, fail_parse, fail_run },
 	{ "restore", "NAME level L node S", "restore a failed switch",
-	  restore_help, fail_parse, restore_run },
+	  restore_help, fail_parse, fail_run },
 };
 
 FTCTL_OBJECT(switch, "show|fail|restore NAME ...", "switches",
