@@ -446,13 +446,27 @@ static void attr_what(char *buf, size_t len, const struct batch *b,
 		snprintf(buf, len, "SRC DST %" PRIu32 " %" PRIu32, r0->src, r0->dst);
 }
 
-/*
- * Send @n entries of @elem bytes at @data as attributes @type of one
- * request @cmd. Returns an exit code; b->count holds the reply.
- */
-static int send_batch(struct ftctl *ctl, const char *what, uint8_t cmd,
-		      int type, const char *aname, const void *data,
-		      struct batch *b)
+static void print_result(struct ftctl *ctl, const struct batch *b)
+{
+	struct json_object *o;
+
+	if (ctl->json) {
+		o = json_object_new_object();
+		json_object_object_add(o, "name", json_object_new_string(cr.name));
+		json_object_object_add(o, b->verb, json_object_new_uint64(b->n));
+		json_object_object_add(o, "circuits", json_object_new_uint64(b->count));
+		ftctl_json_print(o);
+		json_object_put(o);
+		return;
+	}
+	printf("%s: %s %zu circuit%s, %" PRIu32 " installed\n", cr.name, b->verb,
+	       b->n, b->n == 1 ? "" : "s", b->count);
+}
+
+/* The request of send_batch(); b->count holds the reply. */
+static int send_batch_req(struct ftctl *ctl, const char *what, uint8_t cmd,
+			  int type, const char *aname, const void *data,
+			  struct batch *b)
 {
 	size_t per = ATTR_PAYLOAD / b->elem, size, max, done, k;
 	char desc[160];
@@ -500,21 +514,54 @@ full:
 	return ftctl_fail(ctl, what, -EMSGSIZE);
 }
 
-static void print_result(struct ftctl *ctl, const struct batch *b)
+/*
+ * Send @n entries of @elem bytes at @data as attributes @type of one
+ * request @cmd, and print the outcome. Returns an exit code.
+ */
+static int send_batch(struct ftctl *ctl, const char *what, uint8_t cmd,
+		      int type, const char *aname, const void *data,
+		      struct batch *b)
 {
-	struct json_object *o;
+	int rc = send_batch_req(ctl, what, cmd, type, aname, data, b);
 
-	if (ctl->json) {
-		o = json_object_new_object();
-		json_object_object_add(o, "name", json_object_new_string(cr.name));
-		json_object_object_add(o, b->verb, json_object_new_uint64(b->n));
-		json_object_object_add(o, "circuits", json_object_new_uint64(b->count));
-		ftctl_json_print(o);
-		json_object_put(o);
-		return;
+	if (!rc)
+		print_result(ctl, b);
+	free(b->attrs);
+	b->attrs = NULL;
+	return rc;
+}
+
+/*
+ * What add and del take after the fabric name, argv[2] on: "file FILE"
+ * (rows @rows), or "SRC DST" into a new *@row, NULL for a file.
+ */
+static int parse_rows(const char *cmd, int argc, char **argv, const char *rows,
+		      bool add, struct circ_row **row)
+{
+	int err;
+
+	*row = NULL;
+	if (!strcmp(argv[2], "file")) {
+		if (argc < 4)
+			return ftctl_usage_err(cmd, "'file' needs a FILE (rows %s; - for stdin)",
+					       rows);
+		if (argc > 4)
+			return ftctl_usage_err(cmd, "unexpected argument '%s'", argv[4]);
+		err = read_rows(cmd, argv[3]);
+		return err ? err : check_duplicates(cmd, add);
 	}
-	printf("%s: %s %zu circuit%s, %" PRIu32 " installed\n", cr.name, b->verb,
-	       b->n, b->n == 1 ? "" : "s", b->count);
+	*row = new_row(cmd);
+	if (!*row)
+		return FTCTL_EXIT_FAIL;
+	err = ftctl_parse_u32(cmd, "source leaf SRC", argv[2], 0, UINT32_MAX,
+			      &(*row)->src);
+	if (err)
+		return err;
+	if (argc < 4)
+		return ftctl_usage_err(cmd, "missing the destination leaf DST after '%s'",
+				       argv[2]);
+	return ftctl_parse_u32(cmd, "destination leaf DST", argv[3], 0, UINT32_MAX,
+			       &(*row)->dst);
 }
 
 /* --- add --- */
@@ -535,28 +582,10 @@ static int add_parse(struct ftctl *ctl, int argc, char **argv)
 		return err;
 	if (argc < 3)
 		return ftctl_usage_err(cmd, "expected SRC DST or 'file FILE' after the name");
-	if (!strcmp(argv[2], "file")) {
-		if (argc < 4)
-			return ftctl_usage_err(cmd, "'file' needs a FILE (rows %s; - for stdin)",
-					       ROW_SYNTAX);
-		if (argc > 4)
-			return ftctl_usage_err(cmd, "unexpected argument '%s'", argv[4]);
-		err = read_rows(cmd, argv[3]);
-		return err ? err : check_duplicates(cmd, true);
-	}
-	row = new_row(cmd);
-	if (!row)
-		return FTCTL_EXIT_FAIL;
-	row->lanes = 1;
-	err = ftctl_parse_u32(cmd, "source leaf SRC", argv[2], 0, UINT32_MAX,
-			      &row->src);
-	if (err)
+	err = parse_rows(cmd, argc, argv, ROW_SYNTAX, true, &row);
+	if (err || !row)
 		return err;
-	if (argc < 4)
-		return ftctl_usage_err(cmd, "missing the destination leaf DST after '%s'",
-				       argv[2]);
-	err = ftctl_parse_u32(cmd, "destination leaf DST", argv[3], 0, UINT32_MAX,
-			      &row->dst);
+	row->lanes = 1;
 	for (i = 4; !err && i < argc; i++) {
 		for (k = 0; k < 3; k++)
 			if (!strcmp(argv[i], opts[k]))
@@ -609,9 +638,6 @@ static int add_run(struct ftctl *ctl)
 		rc = send_batch(ctl, what, FATTREE_CMD_CIRCUIT_ADD,
 				FATTREE_A_CIRCUIT_ENTRY, "FATTREE_A_CIRCUIT_ENTRY",
 				c, &b);
-	if (!rc)
-		print_result(ctl, &b);
-	free(b.attrs);
 	free(c);
 	return rc;
 }
@@ -658,27 +684,8 @@ static int del_parse(struct ftctl *ctl, int argc, char **argv)
 		cr.all = true;
 		return 0;
 	}
-	if (!strcmp(argv[2], "file")) {
-		if (argc < 4)
-			return ftctl_usage_err(cmd, "'file' needs a FILE (rows 'src dst'; - for stdin)");
-		if (argc > 4)
-			return ftctl_usage_err(cmd, "unexpected argument '%s'", argv[4]);
-		err = read_rows(cmd, argv[3]);
-		return err ? err : check_duplicates(cmd, false);
-	}
-	row = new_row(cmd);
-	if (!row)
-		return FTCTL_EXIT_FAIL;
-	err = ftctl_parse_u32(cmd, "source leaf SRC", argv[2], 0, UINT32_MAX,
-			      &row->src);
-	if (err)
-		return err;
-	if (argc < 4)
-		return ftctl_usage_err(cmd, "missing the destination leaf DST after '%s'",
-				       argv[2]);
-	err = ftctl_parse_u32(cmd, "destination leaf DST", argv[3], 0, UINT32_MAX,
-			      &row->dst);
-	if (!err && argc > 4)
+	err = parse_rows(cmd, argc, argv, "'src dst'", false, &row);
+	if (!err && row && argc > 4)
 		return ftctl_usage_err(cmd, "unexpected argument '%s'", argv[4]);
 	return err;
 }
@@ -769,9 +776,6 @@ static int del_run(struct ftctl *ctl)
 	}
 	rc = send_batch(ctl, what, FATTREE_CMD_CIRCUIT_DEL, FATTREE_A_CIRCUIT_PAIR,
 			"FATTREE_A_CIRCUIT_PAIR", p, &b);
-	if (!rc)
-		print_result(ctl, &b);
-	free(b.attrs);
 	free(p);
 	return rc;
 }
