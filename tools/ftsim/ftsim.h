@@ -41,6 +41,28 @@ int ftsim_usage_err(const char *cmd, const char *fmt, ...)
  */
 int ftsim_getopt_err(const char *cmd, int c, char **argv);
 
+struct option;
+
+/*
+ * A subcommand's options: @cmd's @opts, numbered from 256 up to @help,
+ * "--help", the last. Its first call prints @usage and exits 0 when
+ * "--help" or "-h" stands before any "--" (help beats bad words); then,
+ * called in a loop as getopt_long() (":h", optarg set), it returns the
+ * next option, 0 after the last, or -1 after printing a usage error: an
+ * unknown option, one without its value, one given twice, or a word
+ * left over after the options.
+ */
+struct ftsim_getopt {
+	const char *cmd;
+	const struct option *opts;
+	int help;
+	void (*usage)(FILE *f);
+	u64 seen;		/* bit c - 256: option c given */
+	bool started;
+};
+
+int ftsim_getopt(struct ftsim_getopt *g, int argc, char **argv);
+
 /* "--opt VALUE" words: on error print it, naming @opt and @s; -1. */
 int ftsim_parse_u32(const char *cmd, const char *opt, const char *s, u32 min,
 		    u32 max, u32 *v);
