@@ -193,34 +193,18 @@ static int parse_injections(const char *s, struct cyc_args *a)
 		"all", "random", "random-prime", "offline", "offline-compact",
 		"greedy",
 	};
-	char *buf, *item[INJ_N * 2];
-	int n, i, k;
-	u32 j;
+	/* greedy is all */
+	static const int val[] = {
+		INJ_ALL, INJ_RANDOM, INJ_RANDOM_PRIME, INJ_OFFLINE,
+		INJ_OFFLINE_COMPACT, INJ_ALL,
+	};
+	int n;
 
-	n = ftsim_split(CMD, "--injection", s, &buf, item, INJ_N * 2);
+	n = ftsim_parse_names(CMD, "--injection", s, names, 6, val, a->inj, INJ_N);
 	if (n < 0)
 		return -1;
-	a->ninj = 0;
-	for (i = 0; i < n; i++) {
-		k = ftsim_parse_name(CMD, "--injection item", item[i], names, 6);
-		if (k < 0)
-			goto bad;
-		if (k == INJ_N)		/* greedy */
-			k = INJ_ALL;
-		for (j = 0; j < a->ninj; j++) {
-			if (a->inj[j] == k) {
-				ftsim_usage_err(CMD, "bad --injection '%s': '%s' is listed twice",
-						s, item[i]);
-				goto bad;
-			}
-		}
-		a->inj[a->ninj++] = k;
-	}
-	free(buf);
+	a->ninj = (u32)n;
 	return 0;
-bad:
-	free(buf);
-	return -1;
 }
 
 static int parse_lambdas(const char *s, struct cyc_args *a)

@@ -75,6 +75,16 @@ int ftsim_parse_name(const char *cmd, const char *opt, const char *s,
 		     const char *const *names, int n);
 
 /*
+ * A comma-separated list of @names[0..n-1], none twice, into @out: item
+ * k as @val[k] (k when @val is NULL), at most @max (<= FTSIM_NAMES_MAX)
+ * of them. The count, or -1 (printed).
+ */
+#define FTSIM_NAMES_MAX	32
+int ftsim_parse_names(const char *cmd, const char *opt, const char *s,
+		      const char *const *names, int n, const int *val,
+		      int *out, int max);
+
+/*
  * --pattern @s, a name or an old spelling of one (ftpattern.h), among the
  * subcommand's own patterns @have[0..@n-1]: its index in *@v. An old
  * spelling is taken with a warning on stderr; any other word is a usage

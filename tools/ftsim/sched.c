@@ -296,34 +296,14 @@ static int parse_algos(const char *s, struct sched_args *a)
 	static const char *const names[FT_SCHED_NALGOS] = {
 		"levelwise", "local-greedy", "local-random", "random", "optimal",
 	};
-	char *buf, *item[FT_SCHED_NALGOS * 2];
-	int n, i, k;
-	u32 j;
+	int n;
 
-	n = ftsim_split(CMD, "--algorithms", s, &buf, item,
-			FT_SCHED_NALGOS * 2);
+	n = ftsim_parse_names(CMD, "--algorithms", s, names, FT_SCHED_NALGOS,
+			      NULL, a->algo, FT_SCHED_NALGOS);
 	if (n < 0)
 		return -1;
-	a->nalgos = 0;
-	for (i = 0; i < n; i++) {
-		k = ftsim_parse_name(CMD, "--algorithms item", item[i], names,
-				     FT_SCHED_NALGOS);
-		if (k < 0)
-			goto bad;
-		for (j = 0; j < a->nalgos; j++) {
-			if (a->algo[j] == k) {
-				ftsim_usage_err(CMD, "bad --algorithms '%s': '%s' is listed twice",
-						s, item[i]);
-				goto bad;
-			}
-		}
-		a->algo[a->nalgos++] = k;
-	}
-	free(buf);
+	a->nalgos = (u32)n;
 	return 0;
-bad:
-	free(buf);
-	return -1;
 }
 
 static int sched_args(int argc, char **argv, struct sched_args *a)

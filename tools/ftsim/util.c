@@ -251,6 +251,40 @@ bad:
 	return -1;
 }
 
+int ftsim_parse_names(const char *cmd, const char *opt, const char *s,
+		      const char *const *names, int n, const int *val,
+		      int *out, int max)
+{
+	char *buf, *item[FTSIM_NAMES_MAX * 2], what[64];
+	int nitems, i, j, k, nout = 0;
+
+	assert(max <= FTSIM_NAMES_MAX);
+	nitems = ftsim_split(cmd, opt, s, &buf, item, max * 2);
+	if (nitems < 0)
+		return -1;
+	snprintf(what, sizeof(what), "%s item", opt);
+	for (i = 0; i < nitems; i++) {
+		k = ftsim_parse_name(cmd, what, item[i], names, n);
+		if (k < 0)
+			goto bad;
+		if (val)
+			k = val[k];
+		for (j = 0; j < nout; j++) {
+			if (out[j] == k) {
+				ftsim_usage_err(cmd, "bad %s '%s': '%s' is listed twice",
+						opt, s, item[i]);
+				goto bad;
+			}
+		}
+		out[nout++] = k;
+	}
+	free(buf);
+	return nout;
+bad:
+	free(buf);
+	return -1;
+}
+
 /* --- shapes and profiles --- */
 
 /* What the engine core takes (ft_topo.h); ft_topo_init() checks the rest. */
