@@ -177,7 +177,7 @@ int ftd_round(struct ftd *d)
 		goto out;
 	st->released = err;
 	d->metrics.released_total += err;
-	n = ftd_demand(&d->nl, d->cfg.fabric, &dm);
+	n = ftnl_demand(&d->nl, d->cfg.fabric, &dm);
 	if (n < 0) {
 		err = n;
 		goto out;

@@ -277,26 +277,16 @@ int ft_fabric_inject(struct ftnl *nl, const char *name,
 	return msg ? ftnl_transact(nl, msg, NULL, NULL) : -ENOMEM;
 }
 
-struct ft_links_acc {
-	struct ft_link_info *v;
-	int n, cap;
-};
-
 static int ft_link_reply(struct nl_msg *msg, void *arg)
 {
 	struct nlattr *tb[FATTREE_A_LINK_MAX + 1];
-	struct ft_links_acc *acc = arg;
 	struct ft_link_info *l;
 
 	if (ftnl_parse(msg, tb, FATTREE_A_LINK_MAX))
 		return -EINVAL;
-	if (acc->n == acc->cap) {
-		acc->cap = acc->cap ? 2 * acc->cap : 256;
-		acc->v = realloc(acc->v, acc->cap * sizeof(*acc->v));
-		if (!acc->v)
-			return -ENOMEM;
-	}
-	l = &acc->v[acc->n++];
+	l = ftnl_array_next(arg);
+	if (!l)
+		return -ENOMEM;
 	l->id = nla_get_u32(tb[FATTREE_A_LINK_ID]);
 	l->level = nla_get_u32(tb[FATTREE_A_LINK_LEVEL]);
 	l->node = nla_get_u32(tb[FATTREE_A_LINK_NODE]);
@@ -314,20 +304,8 @@ static int ft_link_reply(struct nl_msg *msg, void *arg)
 
 int ft_links(struct ftnl *nl, const char *name, struct ft_link_info **out)
 {
-	struct ft_links_acc acc = { 0 };
-	struct nl_msg *msg = ftnl_msg(nl, FATTREE_CMD_LINK_GET, NLM_F_DUMP);
-	int err;
-
-	if (!msg)
-		return -ENOMEM;
-	nla_put_string(msg, FATTREE_A_LINK_FABRIC, name);
-	err = ftnl_transact(nl, msg, ft_link_reply, &acc);
-	if (err) {
-		free(acc.v);
-		return err;
-	}
-	*out = acc.v;
-	return acc.n;
+	return ftnl_dump_array(nl, FATTREE_CMD_LINK_GET, FATTREE_A_LINK_FABRIC, name,
+			       ft_link_reply, sizeof(**out), (void **)out);
 }
 
 int ft_circuit_add(struct ftnl *nl, const char *name, const struct fattree_circuit *c,
@@ -382,23 +360,6 @@ int ft_circuit_del(struct ftnl *nl, const char *name, const struct fattree_pair 
 	return msg ? ftnl_transact(nl, msg, NULL, NULL) : -ENOMEM;
 }
 
-struct ft_acc {
-	void *v;
-	int n, cap;
-	size_t size;
-};
-
-static void *ft_acc_next(struct ft_acc *acc)
-{
-	if (acc->n == acc->cap) {
-		acc->cap = acc->cap ? 2 * acc->cap : 256;
-		acc->v = realloc(acc->v, acc->cap * acc->size);
-		if (!acc->v)
-			return NULL;
-	}
-	return (char *)acc->v + acc->size * acc->n++;
-}
-
 static int ft_circuit_reply(struct nl_msg *msg, void *arg)
 {
 	struct nlattr *tb[FATTREE_A_CIRCUIT_MAX + 1];
@@ -406,7 +367,7 @@ static int ft_circuit_reply(struct nl_msg *msg, void *arg)
 
 	if (ftnl_parse(msg, tb, FATTREE_A_CIRCUIT_MAX))
 		return -EINVAL;
-	c = ft_acc_next(arg);
+	c = ftnl_array_next(arg);
 	if (!c)
 		return -ENOMEM;
 	memset(c, 0, sizeof(*c));
@@ -422,51 +383,13 @@ static int ft_circuit_reply(struct nl_msg *msg, void *arg)
 	return 0;
 }
 
-static int ft_dump(struct ftnl *nl, uint8_t cmd, int type, const char *name,
-		   int (*cb)(struct nl_msg *, void *), size_t size, void **out)
-{
-	struct ft_acc acc = { .size = size };
-	struct nl_msg *msg = ftnl_msg(nl, cmd, NLM_F_DUMP);
-	int err;
-
-	if (!msg)
-		return -ENOMEM;
-	nla_put_string(msg, type, name);
-	err = ftnl_transact(nl, msg, cb, &acc);
-	if (err) {
-		free(acc.v);
-		return err;
-	}
-	*out = acc.v;
-	return acc.n;
-}
-
 int ft_circuits(struct ftnl *nl, const char *name, struct ft_circuit_info **out)
 {
-	return ft_dump(nl, FATTREE_CMD_CIRCUIT_GET, FATTREE_A_CIRCUIT_FABRIC, name,
-		       ft_circuit_reply, sizeof(**out), (void **)out);
-}
-
-static int ft_demand_take(const void *e, void *arg)
-{
-	struct fattree_demand *d = ft_acc_next(arg);
-
-	if (!d)
-		return -ENOMEM;
-	memcpy(d, e, sizeof(*d));
-	return 0;
-}
-
-/* A dump message's demand entries; a message without any is malformed. */
-static int ft_demand_reply(struct nl_msg *msg, void *arg)
-{
-	long n = ftnl_each_demand(msg, ft_demand_take, arg);
-
-	return n < 0 ? (int)n : n ? 0 : -EINVAL;
+	return ftnl_dump_array(nl, FATTREE_CMD_CIRCUIT_GET, FATTREE_A_CIRCUIT_FABRIC, name,
+			       ft_circuit_reply, sizeof(**out), (void **)out);
 }
 
 int ft_demand(struct ftnl *nl, const char *name, struct fattree_demand **out)
 {
-	return ft_dump(nl, FATTREE_CMD_DEMAND_GET, FATTREE_A_DEMAND_FABRIC, name,
-		       ft_demand_reply, sizeof(**out), (void **)out);
+	return ftnl_demand(nl, name, out);
 }
