@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "ft_selftest.h"
@@ -392,4 +393,13 @@ int ft_circuits(struct ftnl *nl, const char *name, struct ft_circuit_info **out)
 int ft_demand(struct ftnl *nl, const char *name, struct fattree_demand **out)
 {
 	return ftnl_demand(nl, name, out);
+}
+
+int ft_wait_exit(pid_t pid)
+{
+	int status;
+
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
 }

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/types.h>
 
 /*
  * The harness kills a test after 30 s unless told otherwise. Under
@@ -138,3 +139,5 @@ int ft_circuit_del(struct ftnl *nl, const char *name, const struct fattree_pair 
 /* Dumps into malloc'd arrays; return the count or -errno. */
 int ft_circuits(struct ftnl *nl, const char *name, struct ft_circuit_info **out);
 int ft_demand(struct ftnl *nl, const char *name, struct fattree_demand **out);
+/* Wait for child @pid: its exit status, -1 when it did not exit (a signal). */
+int ft_wait_exit(pid_t pid);

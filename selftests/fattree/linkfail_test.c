@@ -405,7 +405,6 @@ TEST_F(linkfail, stats_reset_zeroes_counters_only)
 
 TEST_F(linkfail, changes_refused_to_unprivileged)
 {
-	int status;
 	pid_t pid;
 
 	ASSERT_EQ(0, ft_fabric_new(&self->nl, &self->s));
@@ -427,9 +426,7 @@ TEST_F(linkfail, changes_refused_to_unprivileged)
 			_exit(4);
 		_exit(0);
 	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, ft_wait_exit(pid));
 }
 
 FT_HARNESS_MAIN
