@@ -162,16 +162,26 @@ void ft_spec_kary(struct ft_spec *s, const char *name, uint32_t levels, uint32_t
 	s->seed = 1;
 }
 
-int ft_fabric_new(struct ftnl *nl, const struct ft_spec *s)
+struct nl_msg *ft_fabric_new_msg(struct ftnl *nl, const char *name, uint32_t h,
+				 const uint32_t *m, const uint32_t *w)
 {
 	struct nl_msg *msg = ftnl_msg(nl, FATTREE_CMD_FABRIC_NEW, 0);
 
 	if (!msg)
+		return NULL;
+	nla_put_string(msg, FATTREE_A_FABRIC_NAME, name);
+	nla_put_u32(msg, FATTREE_A_FABRIC_LEVELS, h);
+	nla_put(msg, FATTREE_A_FABRIC_DOWN, h * 4, m);
+	nla_put(msg, FATTREE_A_FABRIC_UP, h * 4, w);
+	return msg;
+}
+
+int ft_fabric_new(struct ftnl *nl, const struct ft_spec *s)
+{
+	struct nl_msg *msg = ft_fabric_new_msg(nl, s->name, s->h, s->m, s->w);
+
+	if (!msg)
 		return -ENOMEM;
-	nla_put_string(msg, FATTREE_A_FABRIC_NAME, s->name);
-	nla_put_u32(msg, FATTREE_A_FABRIC_LEVELS, s->h);
-	nla_put(msg, FATTREE_A_FABRIC_DOWN, s->h * 4, s->m);
-	nla_put(msg, FATTREE_A_FABRIC_UP, s->h * 4, s->w);
 	if (s->lanes[0])
 		nla_put(msg, FATTREE_A_FABRIC_LANES, s->h * 4, s->lanes);
 	if (s->profile >= 0)

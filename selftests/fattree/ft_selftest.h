@@ -113,6 +113,12 @@ struct ft_link_info {
 /* Fill @s with FT(levels, k): m = (k..k), w = (1, k..k). */
 void ft_spec_kary(struct ft_spec *s, const char *name, uint32_t levels, uint32_t k);
 int ft_fabric_new(struct ftnl *nl, const struct ft_spec *s);
+/*
+ * A FABRIC_NEW request for fabric @name of shape (@h; @m; @w), for the
+ * caller to add more attributes and send; NULL when out of memory.
+ */
+struct nl_msg *ft_fabric_new_msg(struct ftnl *nl, const char *name, uint32_t h,
+				 const uint32_t *m, const uint32_t *w);
 int ft_fabric_del(struct ftnl *nl, const char *name);
 int ft_fabric_get(struct ftnl *nl, const char *name, struct ft_fabric_info *fi);
 int ft_fabric_count(struct ftnl *nl);

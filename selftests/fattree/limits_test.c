@@ -50,12 +50,8 @@ static int load_limited(void)
 static struct nl_msg *new_msg(struct ftnl *nl, const char *name, uint32_t h, const uint32_t *m,
 			      const uint32_t *w, const uint32_t *lanes, uint32_t backlog)
 {
-	struct nl_msg *msg = ftnl_msg(nl, FATTREE_CMD_FABRIC_NEW, 0);
+	struct nl_msg *msg = ft_fabric_new_msg(nl, name, h, m, w);
 
-	nla_put_string(msg, FATTREE_A_FABRIC_NAME, name);
-	nla_put_u32(msg, FATTREE_A_FABRIC_LEVELS, h);
-	nla_put(msg, FATTREE_A_FABRIC_DOWN, 4 * h, m);
-	nla_put(msg, FATTREE_A_FABRIC_UP, 4 * h, w);
 	if (lanes)
 		nla_put(msg, FATTREE_A_FABRIC_LANES, 4 * h, lanes);
 	if (backlog)
