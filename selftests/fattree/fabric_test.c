@@ -41,8 +41,7 @@ FIXTURE(fabric) {
 
 FIXTURE_SETUP(fabric)
 {
-	ASSERT_EQ(0, ft_module_ensure());
-	ASSERT_EQ(0, ftnl_open(&self->nl));
+	ASSERT_EQ(0, ft_open(&self->nl));
 	ft_spec_kary(&self->s, "t0", 3, 4);
 }
 

@@ -52,6 +52,13 @@ int ft_module_ensure(void)
 	return err == -EEXIST ? 0 : err;
 }
 
+int ft_open(struct ftnl *nl)
+{
+	int err = ft_module_ensure();
+
+	return err ? err : ftnl_open(nl);
+}
+
 int ft_sysfs_str(const char *path, char *buf, size_t len)
 {
 	FILE *f = fopen(path, "r");

@@ -112,6 +112,8 @@ struct ft_link_info {
 
 /* Fill @s with FT(levels, k): m = (k..k), w = (1, k..k). */
 void ft_spec_kary(struct ft_spec *s, const char *name, uint32_t levels, uint32_t k);
+/* The module loaded (ft_module_ensure()) and @nl open on its family. */
+int ft_open(struct ftnl *nl);
 int ft_fabric_new(struct ftnl *nl, const struct ft_spec *s);
 /*
  * A FABRIC_NEW request for fabric @name of shape (@h; @m; @w), for the

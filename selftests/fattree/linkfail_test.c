@@ -128,8 +128,7 @@ FIXTURE(linkfail) {
 
 FIXTURE_SETUP(linkfail)
 {
-	ASSERT_EQ(0, ft_module_ensure());
-	ASSERT_EQ(0, ftnl_open(&self->nl));
+	ASSERT_EQ(0, ft_open(&self->nl));
 	ft_fabric_del(&self->nl, "lf");
 	ft_spec_kary(&self->s, "lf", 2, 4);
 	self->s.path = FATTREE_PATH_DMODK;

@@ -210,8 +210,7 @@ FIXTURE(saf) {
 
 FIXTURE_SETUP(saf)
 {
-	ASSERT_EQ(0, ft_module_ensure());
-	ASSERT_EQ(0, ftnl_open(&self->nl));
+	ASSERT_EQ(0, ft_open(&self->nl));
 }
 
 FIXTURE_TEARDOWN(saf)

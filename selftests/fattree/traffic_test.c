@@ -129,8 +129,7 @@ FIXTURE(traffic) {
 
 FIXTURE_SETUP(traffic)
 {
-	ASSERT_EQ(0, ft_module_ensure());
-	ASSERT_EQ(0, ftnl_open(&self->nl));
+	ASSERT_EQ(0, ft_open(&self->nl));
 	ft_spec_kary(&self->s, "tr", 2, 4);
 }
 
