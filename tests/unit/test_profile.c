@@ -6,8 +6,8 @@
 #include "../../kmod/core/ft_math.h"
 #include "../../kmod/core/ft_profile.h"
 
-static u32 two[FT_MAX_LEVELS];
-static u32 one[FT_MAX_LEVELS];
+static u32 two[FT_MAX_LEVELS] = { [0 ... FT_MAX_LEVELS - 1] = 2 };
+static u32 one[FT_MAX_LEVELS] = { [0 ... FT_MAX_LEVELS - 1] = 1 };
 
 /*
  * ceil(x) of a formula evaluated in long double.  Values within 1e-9 of
@@ -241,12 +241,6 @@ static void test_congestion(void)
 
 int main(void)
 {
-	u32 i;
-
-	for (i = 0; i < FT_MAX_LEVELS; i++) {
-		two[i] = 2;
-		one[i] = 1;
-	}
 	test_binary();
 	test_examples();
 	test_roots();
