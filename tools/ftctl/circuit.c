@@ -871,13 +871,10 @@ static int show_run(struct ftctl *ctl)
 
 	snprintf(what, sizeof(what), "circuit show %s", cr.name);
 	rc = circuit_dump(ctl, what, show_reply, &d);
-	if (ctl->json && (d.started || !rc)) {
-		if (!d.started)
-			ftctl_json_array_begin();
-		ftctl_json_array_end();
-	} else if (!rc && !d.n) {
+	if (ctl->json)
+		ftctl_json_dump_end(d.started, rc);
+	else if (!rc && !d.n)
 		printf("%s: no circuits\n", cr.name);
-	}
 	return rc;
 }
 

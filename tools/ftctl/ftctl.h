@@ -261,5 +261,11 @@ void ftctl_json_print(struct json_object *o);
 void ftctl_json_array_begin(void);
 void ftctl_json_array_item(struct json_object *o, bool *first);
 void ftctl_json_array_end(void);
+/*
+ * The end of a dump streamed as an array (@started: its "[" printed): the
+ * whole of an empty array when the dump succeeded without an item,
+ * nothing after a failure before the first.
+ */
+void ftctl_json_dump_end(bool started, int rc);
 
 #endif /* FTCTL_H */

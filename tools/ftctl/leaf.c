@@ -220,11 +220,8 @@ static int show_run(struct ftctl *ctl)
 		return rc;
 	rc = FTCTL_FABRIC_REQ(ctl, FATTREE_CMD_LEAF_GET, NLM_F_DUMP, FATTREE_A_LEAF_FABRIC,
 			      lq.name, what, leaf_reply, &d);
-	if (ctl->json && (d.started || !rc)) {
-		if (!d.started)
-			ftctl_json_array_begin();
-		ftctl_json_array_end();
-	}
+	if (ctl->json)
+		ftctl_json_dump_end(d.started, rc);
 	return rc;
 }
 

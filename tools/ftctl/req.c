@@ -237,3 +237,12 @@ void ftctl_json_array_end(void)
 {
 	printf("\n]\n");
 }
+
+void ftctl_json_dump_end(bool started, int rc)
+{
+	if (!started && rc)
+		return;
+	if (!started)
+		ftctl_json_array_begin();
+	ftctl_json_array_end();
+}
