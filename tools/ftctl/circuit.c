@@ -593,10 +593,7 @@ static int add_parse(struct ftctl *ctl, int argc, char **argv)
 		if (k == 3)
 			return ftctl_usage_err(cmd, "unknown option '%s' (expected lanes, lease or ports)",
 					       argv[i]);
-		if (given[k])
-			return ftctl_usage_err(cmd, "option '%s' given twice", argv[i]);
-		given[k] = true;
-		v = ftctl_arg_value(cmd, argc, argv, &i,
+		v = ftctl_opt_value(cmd, argc, argv, &i, &given[k],
 				    k == 0 ? "N: lanes on every link of the path" :
 				    k == 1 ? "CYCLES: how long it lives; 0 until deleted" :
 				    "P1,...,PH: an up-port per level of the path");

@@ -330,10 +330,7 @@ static int watch_parse(struct ftctl *ctl, int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	for (i = 1; !err && i < argc; i++) {
 		if (!strcmp(argv[i], "count")) {
-			if (has_count)
-				return ftctl_usage_err(cmd, "option 'count' given twice");
-			has_count = true;
-			v = ftctl_arg_value(cmd, argc, argv, &i,
+			v = ftctl_opt_value(cmd, argc, argv, &i, &has_count,
 					    "N: notifications to print, then exit");
 			if (!v)
 				return FTCTL_EXIT_USAGE;

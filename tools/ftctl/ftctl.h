@@ -157,6 +157,14 @@ int ftctl_parse_fabric_arg(const char *cmd, int argc, char **argv, char *out,
 /* The word after keyword argv[*i], or an error naming the keyword. */
 const char *ftctl_arg_value(const char *cmd, int argc, char **argv, int *i,
 			    const char *what);
+/*
+ * Keyword option @word, which may be given once: a usage error when
+ * *@seen already, else *@seen set and 0.
+ */
+int ftctl_opt_once(const char *cmd, const char *word, bool *seen);
+/* The same for keyword argv[*i] and its value: the value, or NULL (printed). */
+const char *ftctl_opt_value(const char *cmd, int argc, char **argv, int *i,
+			    bool *seen, const char *what);
 
 /* The spec's enum names (ftn_*_names, FTN_*_NR) come from ftnames.h. */
 extern const char *const ftctl_onoff_names[];	/* "off", "on": 0, 1 */

@@ -159,22 +159,16 @@ static int show_parse(struct ftctl *ctl, int argc, char **argv)
 	err = ftctl_parse_fabric_arg(cmd, argc, argv, lr.name, false);
 	for (i = 2; !err && i < argc; i++) {
 		if (!strcmp(argv[i], "busy")) {
-			if (lr.busy)
-				return ftctl_usage_err(cmd, "option 'busy' given twice");
-			lr.busy = true;
+			err = ftctl_opt_once(cmd, argv[i], &lr.busy);
 		} else if (!strcmp(argv[i], "failed")) {
-			if (lr.failed)
-				return ftctl_usage_err(cmd, "option 'failed' given twice");
-			lr.failed = true;
+			err = ftctl_opt_once(cmd, argv[i], &lr.failed);
 		} else if (!strcmp(argv[i], "level")) {
-			if (lr.has_level)
-				return ftctl_usage_err(cmd, "option 'level' given twice");
-			v = ftctl_arg_value(cmd, argc, argv, &i, "level L, 1 or more");
+			v = ftctl_opt_value(cmd, argc, argv, &i, &lr.has_level,
+					    "level L, 1 or more");
 			if (!v)
 				return FTCTL_EXIT_USAGE;
 			err = ftctl_parse_u32(cmd, "level L", v, 1, UINT32_MAX,
 					      &lr.level);
-			lr.has_level = true;
 		} else {
 			return ftctl_usage_err(cmd, "unknown option '%s' (expected level, busy or failed)",
 					       argv[i]);
@@ -258,10 +252,8 @@ static int fail_parse(struct ftctl *ctl, int argc, char **argv)
 		if (k == 4)
 			return ftctl_usage_err(cmd, "unknown word '%s' (expected id ID, or level L node U port P [up|down])",
 					       argv[i]);
-		if (seen[k])
-			return ftctl_usage_err(cmd, "option '%s' given twice", argv[i]);
-		seen[k] = true;
-		v = ftctl_arg_value(cmd, argc, argv, &i, k ? "a number" : "ID: a directed link id");
+		v = ftctl_opt_value(cmd, argc, argv, &i, &seen[k],
+				    k ? "a number" : "ID: a directed link id");
 		if (!v)
 			return FTCTL_EXIT_USAGE;
 		err = ftctl_parse_u32(cmd, words[k], v, k == 1 ? 1 : 0, UINT32_MAX, dst[k]);

@@ -151,25 +151,19 @@ static int mon_parse(struct ftctl *ctl, int argc, char **argv)
 	err = ftctl_parse_fabric_arg(CMD, argc, argv, mr.name, false);
 	for (i = 2; !err && i < argc; i++) {
 		if (!strcmp(argv[i], "interval")) {
-			if (has_interval)
-				return ftctl_usage_err(CMD, "option 'interval' given twice");
-			has_interval = true;
-			v = ftctl_arg_value(CMD, argc, argv, &i, "SEC: seconds between frames");
+			v = ftctl_opt_value(CMD, argc, argv, &i, &has_interval,
+					    "SEC: seconds between frames");
 			if (!v)
 				return FTCTL_EXIT_USAGE;
 			err = parse_interval(v, &mr.interval_ms);
 		} else if (!strcmp(argv[i], "count")) {
-			if (has_count)
-				return ftctl_usage_err(CMD, "option 'count' given twice");
-			has_count = true;
-			v = ftctl_arg_value(CMD, argc, argv, &i, "N: frames, then exit");
+			v = ftctl_opt_value(CMD, argc, argv, &i, &has_count,
+					    "N: frames, then exit");
 			if (!v)
 				return FTCTL_EXIT_USAGE;
 			err = ftctl_parse_u32(CMD, "count N", v, 1, UINT32_MAX, &mr.count);
 		} else if (!strcmp(argv[i], "clear")) {
-			if (mr.clear)
-				return ftctl_usage_err(CMD, "option 'clear' given twice");
-			mr.clear = true;
+			err = ftctl_opt_once(CMD, argv[i], &mr.clear);
 		} else {
 			return ftctl_usage_err(CMD, "unknown option '%s' (expected interval, count or clear)",
 					       argv[i]);

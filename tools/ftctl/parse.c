@@ -210,6 +210,22 @@ const char *ftctl_arg_value(const char *cmd, int argc, char **argv, int *i,
 	return argv[++*i];
 }
 
+int ftctl_opt_once(const char *cmd, const char *word, bool *seen)
+{
+	if (*seen)
+		return ftctl_usage_err(cmd, "option '%s' given twice", word);
+	*seen = true;
+	return 0;
+}
+
+const char *ftctl_opt_value(const char *cmd, int argc, char **argv, int *i,
+			    bool *seen, const char *what)
+{
+	if (ftctl_opt_once(cmd, argv[*i], seen))
+		return NULL;
+	return ftctl_arg_value(cmd, argc, argv, i, what);
+}
+
 const char *ftctl_enum_name(const char *const *names, unsigned int n,
 			    uint32_t v)
 {

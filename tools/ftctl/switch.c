@@ -35,18 +35,14 @@ static int fail_parse(struct ftctl *ctl, int argc, char **argv)
 	err = ftctl_parse_fabric_arg(cmd, argc, argv, sr.name, false);
 	for (i = 2; !err && i < argc; i++) {
 		if (!strcmp(argv[i], "level")) {
-			if (sr.has_level)
-				return ftctl_usage_err(cmd, "option 'level' given twice");
-			sr.has_level = true;
-			v = ftctl_arg_value(cmd, argc, argv, &i, "L: the switch's level, 1 or more");
+			v = ftctl_opt_value(cmd, argc, argv, &i, &sr.has_level,
+					    "L: the switch's level, 1 or more");
 			if (!v)
 				return FTCTL_EXIT_USAGE;
 			err = ftctl_parse_u32(cmd, "level L", v, 1, UINT32_MAX, &sr.level);
 		} else if (!strcmp(argv[i], "node")) {
-			if (sr.has_node)
-				return ftctl_usage_err(cmd, "option 'node' given twice");
-			sr.has_node = true;
-			v = ftctl_arg_value(cmd, argc, argv, &i, "S: the switch's index at its level");
+			v = ftctl_opt_value(cmd, argc, argv, &i, &sr.has_node,
+					    "S: the switch's index at its level");
 			if (!v)
 				return FTCTL_EXIT_USAGE;
 			err = ftctl_parse_u32(cmd, "node S", v, 0, UINT32_MAX, &sr.node);
@@ -200,14 +196,12 @@ static int show_parse(struct ftctl *ctl, int argc, char **argv)
 	(void)ctl;
 	err = ftctl_parse_fabric_arg(cmd, argc, argv, sr.name, false);
 	for (i = 2; !err && i < argc; i++) {
-		if (!strcmp(argv[i], "level") && !sr.has_level) {
-			sr.has_level = true;
-			v = ftctl_arg_value(cmd, argc, argv, &i, "L: a switch level, 1 or more");
+		if (!strcmp(argv[i], "level")) {
+			v = ftctl_opt_value(cmd, argc, argv, &i, &sr.has_level,
+					    "L: a switch level, 1 or more");
 			if (!v)
 				return FTCTL_EXIT_USAGE;
 			err = ftctl_parse_u32(cmd, "level L", v, 1, UINT32_MAX, &sr.level);
-		} else if (!strcmp(argv[i], "level")) {
-			return ftctl_usage_err(cmd, "option 'level' given twice");
 		} else {
 			return ftctl_usage_err(cmd, "unexpected argument '%s' (expected level L)",
 					       argv[i]);
