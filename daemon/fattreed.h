@@ -65,7 +65,6 @@ int ftd_fabric_get(struct ftnl *nl, const char *name, struct ftd_fabric *f);
 int ftd_free_lanes(struct ftnl *nl, const char *name, uint32_t *free, uint32_t nlinks,
 		   uint32_t *failed);
 int ftd_circuits(struct ftnl *nl, const char *name, struct ftd_circuit **out);
-int ftd_demand(struct ftnl *nl, const char *name, struct fattree_demand **out);
 int ftd_circuit_add(struct ftnl *nl, const char *name, const struct fattree_circuit *c,
 		    uint32_t n);
 int ftd_circuit_del(struct ftnl *nl, const char *name, const struct fattree_pair *p,

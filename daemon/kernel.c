@@ -37,11 +37,8 @@ static int fabric_reply(struct nl_msg *msg, void *arg)
 
 int ftd_fabric_get(struct ftnl *nl, const char *name, struct ftd_fabric *f)
 {
-	struct nl_msg *msg = ftnl_msg(nl, FATTREE_CMD_FABRIC_GET, 0);
-
-	if (!msg || nla_put_string(msg, FATTREE_A_FABRIC_NAME, name))
-		return -ENOMEM;
-	return ftnl_transact(nl, msg, fabric_reply, f);
+	return ftnl_fabric_transact(nl, FATTREE_CMD_FABRIC_GET, 0, FATTREE_A_FABRIC_NAME,
+				    name, fabric_reply, f);
 }
 
 struct free_acc {
@@ -74,35 +71,14 @@ static int link_reply(struct nl_msg *msg, void *arg)
 int ftd_free_lanes(struct ftnl *nl, const char *name, uint32_t *free, uint32_t nlinks,
 		   uint32_t *failed)
 {
-	struct nl_msg *msg = ftnl_msg(nl, FATTREE_CMD_LINK_GET, NLM_F_DUMP);
 	struct free_acc a = { free, nlinks, 0 };
 	int err;
 
-	if (!msg || nla_put_string(msg, FATTREE_A_LINK_FABRIC, name))
-		return -ENOMEM;
-	err = ftnl_transact(nl, msg, link_reply, &a);
+	err = ftnl_fabric_transact(nl, FATTREE_CMD_LINK_GET, NLM_F_DUMP,
+				   FATTREE_A_LINK_FABRIC, name, link_reply, &a);
 	if (!err && failed)
 		*failed = a.failed;
 	return err;
-}
-
-/* A growing array for dumps. */
-struct grow {
-	void *v;
-	size_t n, cap, size;
-};
-
-static void *grow_next(struct grow *g)
-{
-	if (g->n == g->cap) {
-		void *v = realloc(g->v, (g->cap ? 2 * g->cap : 256) * g->size);
-
-		if (!v)
-			return NULL;
-		g->v = v;
-		g->cap = g->cap ? 2 * g->cap : 256;
-	}
-	return (char *)g->v + g->size * g->n++;
 }
 
 static int circuit_reply(struct nl_msg *msg, void *arg)
@@ -113,7 +89,7 @@ static int circuit_reply(struct nl_msg *msg, void *arg)
 	if (ftnl_parse(msg, tb, FATTREE_A_CIRCUIT_MAX) || !tb[FATTREE_A_CIRCUIT_SRC] ||
 	    !tb[FATTREE_A_CIRCUIT_DST] || !tb[FATTREE_A_CIRCUIT_IDLE])
 		return -EPROTO;
-	c = grow_next(arg);
+	c = ftnl_array_next(arg);
 	if (!c)
 		return -ENOMEM;
 	c->src = nla_get_u32(tb[FATTREE_A_CIRCUIT_SRC]);
@@ -125,52 +101,10 @@ static int circuit_reply(struct nl_msg *msg, void *arg)
 	return 0;
 }
 
-static int dump(struct ftnl *nl, uint8_t cmd, int name_type, const char *name,
-		int (*cb)(struct nl_msg *, void *), size_t size, void **out)
-{
-	struct nl_msg *msg = ftnl_msg(nl, cmd, NLM_F_DUMP);
-	struct grow g = { .size = size };
-	int err;
-
-	if (!msg || nla_put_string(msg, name_type, name))
-		return -ENOMEM;
-	err = ftnl_transact(nl, msg, cb, &g);
-	if (err) {
-		free(g.v);
-		return err;
-	}
-	*out = g.v;
-	return (int)g.n;
-}
-
 int ftd_circuits(struct ftnl *nl, const char *name, struct ftd_circuit **out)
 {
-	return dump(nl, FATTREE_CMD_CIRCUIT_GET, FATTREE_A_CIRCUIT_FABRIC, name,
-		    circuit_reply, sizeof(**out), (void **)out);
-}
-
-static int demand_take(const void *e, void *arg)
-{
-	struct fattree_demand *d = grow_next(arg);
-
-	if (!d)
-		return -ENOMEM;
-	memcpy(d, e, sizeof(*d));
-	return 0;
-}
-
-/* A dump message's demand entries; a message without any is torn. */
-static int demand_reply(struct nl_msg *msg, void *arg)
-{
-	long n = ftnl_each_demand(msg, demand_take, arg);
-
-	return n < 0 ? (int)n : n ? 0 : -EPROTO;
-}
-
-int ftd_demand(struct ftnl *nl, const char *name, struct fattree_demand **out)
-{
-	return dump(nl, FATTREE_CMD_DEMAND_GET, FATTREE_A_DEMAND_FABRIC, name,
-		    demand_reply, sizeof(**out), (void **)out);
+	return ftnl_dump_array(nl, FATTREE_CMD_CIRCUIT_GET, FATTREE_A_CIRCUIT_FABRIC, name,
+			       circuit_reply, sizeof(**out), (void **)out);
 }
 
 int ftd_circuit_add(struct ftnl *nl, const char *name, const struct fattree_circuit *c,

@@ -177,7 +177,7 @@ int ftd_round(struct ftd *d)
 		goto out;
 	st->released = err;
 	d->metrics.released_total += err;
-	n = ftd_demand(&d->nl, d->cfg.fabric, &dm);
+	n = ftnl_demand(&d->nl, d->cfg.fabric, &dm);
 	if (n < 0) {
 		err = n;
 		goto out;
@@ -279,6 +279,16 @@ int ftd_status_print(const struct ftd_config *c)
 	return 0;
 }
 
+/* @requests, @granted and their ratio (1 without requests) into @o. */
+static void json_grants(struct json_object *o, uint64_t requests, uint64_t granted)
+{
+	json_object_object_add(o, "requests", json_object_new_int64(requests));
+	json_object_object_add(o, "granted", json_object_new_int64(granted));
+	json_object_object_add(o, "schedulability_ratio",
+			       json_object_new_double(requests ?
+						      (double)granted / requests : 1.0));
+}
+
 /* The statistics as JSON, replaced atomically (write, then rename). */
 int ftd_status_write(const struct ftd *d)
 {
@@ -293,19 +303,11 @@ int ftd_status_write(const struct ftd *d)
 	json_object_object_add(o, "algorithm",
 			       json_object_new_string(ft_sched_algo_name(d->cfg.sched.algo)));
 	json_object_object_add(o, "rounds", json_object_new_int64(d->rounds));
-	json_object_object_add(o, "requests", json_object_new_int64(d->requests_total));
-	json_object_object_add(o, "granted", json_object_new_int64(d->granted_total));
-	json_object_object_add(o, "schedulability_ratio",
-			       json_object_new_double(d->requests_total ?
-				       (double)d->granted_total / d->requests_total : 1.0));
+	json_grants(o, d->requests_total, d->granted_total);
 	json_object_object_add(o, "failed_links", json_object_new_int64(d->failed_links));
 	json_object_object_add(r, "round", json_object_new_int64(st->round));
 	json_object_object_add(r, "demand", json_object_new_int64(st->demand));
-	json_object_object_add(r, "requests", json_object_new_int64(st->requests));
-	json_object_object_add(r, "granted", json_object_new_int64(st->granted));
-	json_object_object_add(r, "schedulability_ratio",
-			       json_object_new_double(st->requests ?
-				       (double)st->granted / st->requests : 1.0));
+	json_grants(r, st->requests, st->granted);
 	json_object_object_add(r, "released", json_object_new_int64(st->released));
 	json_object_object_add(r, "circuits", json_object_new_int64(st->circuits));
 	json_object_object_add(r, "schedule_us", json_object_new_double(st->sched_us));

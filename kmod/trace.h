@@ -26,6 +26,26 @@
 
 #include "fattree.h"
 
+/*
+ * Every event starts with its fabric's name and id; all but fattree_drop
+ * follow them with a cycle, the fabric's (fattree_demand's is the cycle
+ * it announces). As mac80211's LOCAL_ASSIGN, for the fields' values.
+ */
+#define FT_TRACE_FAB_ASSIGN(fab)					\
+	do {								\
+		const struct ft_fab *__fab = (fab);			\
+									\
+		memcpy(__entry->fabric, __fab->name, FATTREE_NAME_LEN);	\
+		__entry->fabric_id = __fab->id;				\
+	} while (0)
+#define FT_TRACE_CYCLE_ASSIGN(fab)					\
+	do {								\
+		const struct ft_fab *__cfab = (fab);			\
+									\
+		FT_TRACE_FAB_ASSIGN(__cfab);				\
+		__entry->cycle = __cfab->eng.cycle;			\
+	} while (0)
+
 TRACE_EVENT(fattree_queue,
 	    TP_PROTO(const struct ft_fab *fab, u32 src, u32 dst, u32 backlog,
 		     u32 len),
@@ -37,9 +57,7 @@ TRACE_EVENT(fattree_queue,
 			     __field(u32, dst)
 			     __field(u32, backlog)
 			     __field(u32, len)),
-	    TP_fast_assign(memcpy(__entry->fabric, fab->name, FATTREE_NAME_LEN);
-			   __entry->fabric_id = fab->id;
-			   __entry->cycle = fab->eng.cycle;
+	    TP_fast_assign(FT_TRACE_CYCLE_ASSIGN(fab);
 			   __entry->src = src;
 			   __entry->dst = dst;
 			   __entry->backlog = backlog;
@@ -58,9 +76,7 @@ TRACE_EVENT(fattree_blocked,
 			     __field(u32, src)
 			     __field(u32, dst)
 			     __field(s32, link)),
-	    TP_fast_assign(memcpy(__entry->fabric, fab->name, FATTREE_NAME_LEN);
-			   __entry->fabric_id = fab->id;
-			   __entry->cycle = fab->eng.cycle;
+	    TP_fast_assign(FT_TRACE_CYCLE_ASSIGN(fab);
 			   __entry->src = src;
 			   __entry->dst = dst;
 			   __entry->link = link;),
@@ -80,9 +96,7 @@ TRACE_EVENT(fattree_deliver,
 			     __field(u32, src)
 			     __field(u32, dst)
 			     __field(u32, len)),
-	    TP_fast_assign(memcpy(__entry->fabric, fab->name, FATTREE_NAME_LEN);
-			   __entry->fabric_id = fab->id;
-			   __entry->cycle = fab->eng.cycle;
+	    TP_fast_assign(FT_TRACE_CYCLE_ASSIGN(fab);
 			   __entry->waited = waited;
 			   __entry->src = src;
 			   __entry->dst = dst;
@@ -108,8 +122,7 @@ TRACE_EVENT(fattree_drop,
 			     __field(u32, leaf)
 			     __field(u32, cause)
 			     __field(u32, count)),
-	    TP_fast_assign(memcpy(__entry->fabric, fab->name, FATTREE_NAME_LEN);
-			   __entry->fabric_id = fab->id;
+	    TP_fast_assign(FT_TRACE_FAB_ASSIGN(fab);
 			   __entry->leaf = leaf;
 			   __entry->cause = cause;
 			   __entry->count = count;),
@@ -136,9 +149,7 @@ TRACE_EVENT(fattree_cycle,
 			     __field(u32, offered)
 			     __field(u32, delivered)
 			     __field(u32, blocked)),
-	    TP_fast_assign(memcpy(__entry->fabric, fab->name, FATTREE_NAME_LEN);
-			   __entry->fabric_id = fab->id;
-			   __entry->cycle = fab->eng.cycle;
+	    TP_fast_assign(FT_TRACE_CYCLE_ASSIGN(fab);
 			   __entry->ns = ns;
 			   __entry->offered = offered;
 			   __entry->delivered = delivered;
@@ -164,9 +175,7 @@ TRACE_EVENT(fattree_circuit,
 			     __field(u32, dst)
 			     __field(u32, lanes)
 			     __field(u32, what)),
-	    TP_fast_assign(memcpy(__entry->fabric, fab->name, FATTREE_NAME_LEN);
-			   __entry->fabric_id = fab->id;
-			   __entry->cycle = fab->eng.cycle;
+	    TP_fast_assign(FT_TRACE_CYCLE_ASSIGN(fab);
 			   __entry->src = src;
 			   __entry->dst = dst;
 			   __entry->lanes = lanes;
@@ -189,8 +198,7 @@ TRACE_EVENT(fattree_demand,
 			     __field(u64, cycle)
 			     __field(u32, pairs)
 			     __field(bool, last)),
-	    TP_fast_assign(memcpy(__entry->fabric, fab->name, FATTREE_NAME_LEN);
-			   __entry->fabric_id = fab->id;
+	    TP_fast_assign(FT_TRACE_FAB_ASSIGN(fab);
 			   __entry->cycle = cycle;
 			   __entry->pairs = pairs;
 			   __entry->last = last;),
@@ -206,9 +214,7 @@ TRACE_EVENT(fattree_link,
 			     __field(u64, cycle)
 			     __field(u32, link)
 			     __field(bool, failed)),
-	    TP_fast_assign(memcpy(__entry->fabric, fab->name, FATTREE_NAME_LEN);
-			   __entry->fabric_id = fab->id;
-			   __entry->cycle = fab->eng.cycle;
+	    TP_fast_assign(FT_TRACE_CYCLE_ASSIGN(fab);
 			   __entry->link = link;
 			   __entry->failed = failed;),
 	    TP_printk("fabric=%s cycle=%llu link=%u %s", __entry->fabric,

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <linux/netlink.h>
@@ -13,6 +14,7 @@
 
 #include "ftnl.h"
 #include "linux/fattree.h"
+#include "linux/fattree_structs.h"
 
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270
@@ -249,6 +251,75 @@ int ftnl_transact(struct ftnl *nl, struct nl_msg *msg,
 	}
 	nl_cb_put(cb);
 	return x.err;
+}
+
+int ftnl_fabric_transact(struct ftnl *nl, uint8_t cmd, int flags, int name_type,
+			 const char *name,
+			 int (*reply)(struct nl_msg *msg, void *arg), void *arg)
+{
+	struct nl_msg *msg = ftnl_msg(nl, cmd, flags);
+
+	if (!msg)
+		return -ENOMEM;
+	if (nla_put_string(msg, name_type, name)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	return ftnl_transact(nl, msg, reply, arg);
+}
+
+void *ftnl_array_next(struct ftnl_array *a)
+{
+	if (a->n == a->cap) {
+		size_t cap = a->cap ? 2 * a->cap : 256;
+		void *v = realloc(a->v, cap * a->size);
+
+		if (!v)
+			return NULL;
+		a->v = v;
+		a->cap = cap;
+	}
+	return (char *)a->v + a->size * a->n++;
+}
+
+int ftnl_array_take(const void *entry, void *arg)
+{
+	struct ftnl_array *a = arg;
+	void *e = ftnl_array_next(a);
+
+	if (!e)
+		return -ENOMEM;
+	memcpy(e, entry, a->size);
+	return 0;
+}
+
+int ftnl_dump_array(struct ftnl *nl, uint8_t cmd, int name_type, const char *name,
+		    int (*reply)(struct nl_msg *msg, void *arg), size_t size,
+		    void **out)
+{
+	struct ftnl_array a = { .size = size };
+	int err;
+
+	err = ftnl_fabric_transact(nl, cmd, NLM_F_DUMP, name_type, name, reply, &a);
+	if (err) {
+		free(a.v);
+		return err;
+	}
+	*out = a.v;
+	return (int)a.n;
+}
+
+static int ftnl_demand_reply(struct nl_msg *msg, void *arg)
+{
+	long n = ftnl_each_demand(msg, ftnl_array_take, arg);
+
+	return n < 0 ? (int)n : n ? 0 : -EPROTO;
+}
+
+int ftnl_demand(struct ftnl *nl, const char *name, struct fattree_demand **out)
+{
+	return ftnl_dump_array(nl, FATTREE_CMD_DEMAND_GET, FATTREE_A_DEMAND_FABRIC, name,
+			       ftnl_demand_reply, sizeof(**out), (void **)out);
 }
 
 int ftnl_parse(struct nl_msg *msg, struct nlattr **tb, int maxattr)

@@ -43,6 +43,38 @@ int ftnl_transact(struct ftnl *nl, struct nl_msg *msg,
 struct nl_msg *ftnl_batch(struct ftnl *nl, uint8_t cmd, int name_type, const char *name,
 			  int type, const void *v, uint32_t n, size_t size);
 
+/*
+ * Request @cmd (@flags: NLM_F_DUMP for a dump) about fabric @name, in
+ * the string attribute @name_type, sent and answered as ftnl_transact()
+ * does; -EMSGSIZE when the name does not fit.
+ */
+int ftnl_fabric_transact(struct ftnl *nl, uint8_t cmd, int flags, int name_type,
+			 const char *name,
+			 int (*reply)(struct nl_msg *msg, void *arg), void *arg);
+/*
+ * A dump's replies gathered in an array of @size-byte elements: the dump
+ * of @cmd about fabric @name (attribute @name_type) passes @reply each
+ * message and a struct ftnl_array, from which it takes a new element
+ * with ftnl_array_next() for each object. Returns their number, *@out
+ * holding them (the caller frees it), or a negative errno.
+ */
+struct ftnl_array {
+	void *v;
+	size_t n, cap, size;
+};
+
+void *ftnl_array_next(struct ftnl_array *a);
+int ftnl_dump_array(struct ftnl *nl, uint8_t cmd, int name_type, const char *name,
+		    int (*reply)(struct nl_msg *msg, void *arg), size_t size,
+		    void **out);
+/* For ftnl_each_entry(): a copy of @entry as the next element of @arg. */
+int ftnl_array_take(const void *entry, void *arg);
+/*
+ * The demand of fabric @name, a DEMAND_GET dump, as ftnl_dump_array()
+ * returns it; a reply message without entries is torn (-EPROTO).
+ */
+struct fattree_demand;
+int ftnl_demand(struct ftnl *nl, const char *name, struct fattree_demand **out);
 /* Parse a reply's attributes against its attribute set. */
 int ftnl_parse(struct nl_msg *msg, struct nlattr **tb, int maxattr);
 

@@ -20,6 +20,17 @@ static const char *const order_names[FT_SCHED_NORDERS] = {
 	[FT_SCHED_ORDER_GIVEN] = "given",
 };
 
+/* @name's index in @names[0..n-1], or -1. */
+static int name_index(const char *name, const char *const *names, int n)
+{
+	int i;
+
+	for (i = 0; name && i < n; i++)
+		if (!strcmp(name, names[i]))
+			return i;
+	return -1;
+}
+
 const char *ft_sched_algo_name(enum ft_sched_algo a)
 {
 	return (unsigned int)a < FT_SCHED_NALGOS ? algo_names[a] : "?";
@@ -27,12 +38,7 @@ const char *ft_sched_algo_name(enum ft_sched_algo a)
 
 int ft_sched_algo_parse(const char *name)
 {
-	int i;
-
-	for (i = 0; name && i < FT_SCHED_NALGOS; i++)
-		if (!strcmp(name, algo_names[i]))
-			return i;
-	return -1;
+	return name_index(name, algo_names, FT_SCHED_NALGOS);
 }
 
 const char *ft_sched_order_name(enum ft_sched_order o)
@@ -42,12 +48,7 @@ const char *ft_sched_order_name(enum ft_sched_order o)
 
 int ft_sched_order_parse(const char *name)
 {
-	int i;
-
-	for (i = 0; name && i < FT_SCHED_NORDERS; i++)
-		if (!strcmp(name, order_names[i]))
-			return i;
-	return -1;
+	return name_index(name, order_names, FT_SCHED_NORDERS);
 }
 
 void ft_sched_opts_default(struct ft_sched_opts *o, enum ft_sched_algo algo)
@@ -465,24 +466,28 @@ u32 sched_pick(struct ft_sched *s, const u64 *v, u32 nw)
 	return SCHED_NONE;
 }
 
+bool sched_grow_u32(u32 **a, u32 n)
+{
+	u32 *p = realloc(*a, (size_t)n * sizeof(u32));
+
+	if (p)
+		*a = p;
+	return p != NULL;
+}
+
 int sched_grow(struct ft_sched *s, u32 n)
 {
-	u32 *a, *b, *c;
+	bool ok;
 
 	if (!n)
 		n = 1;
 	if (n <= s->cap)
 		return 0;
-	a = realloc(s->order, (size_t)n * sizeof(u32));
-	if (a)
-		s->order = a;
-	b = realloc(s->tmp, (size_t)n * sizeof(u32));
-	if (b)
-		s->tmp = b;
-	c = realloc(s->y, (size_t)n * sizeof(u32));
-	if (c)
-		s->y = c;
-	if (!a || !b || !c)
+	/* each grows or stays whole: all three are tried */
+	ok = sched_grow_u32(&s->order, n);
+	ok &= sched_grow_u32(&s->tmp, n);
+	ok &= sched_grow_u32(&s->y, n);
+	if (!ok)
 		return -ENOMEM;
 	s->cap = n;
 	return 0;

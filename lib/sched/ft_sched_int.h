@@ -235,6 +235,8 @@ void sched_take_path(struct ft_sched *s, u32 src, u32 dst, u32 hh,
 /* Common level H of (@src, @dst). */
 u32 sched_common_level(const struct ft_sched *s, u32 src, u32 dst);
 int sched_grow(struct ft_sched *s, u32 n);
+/* *@a grown to @n values; false (*@a left as it was) when out of memory. */
+bool sched_grow_u32(u32 **a, u32 n);
 /* @bytes of scratch (contents undefined, 8-byte aligned), or NULL. */
 void *sched_scratch(struct ft_sched *s, size_t bytes);
 /* s->order[0..k) := the valid requests with H >= 1 in order @o. */

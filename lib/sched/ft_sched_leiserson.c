@@ -212,21 +212,15 @@ static u32 leis_split_even(struct leis *ls, u32 a, u32 b, u32 hh, u64 *keys)
 
 static int leis_add_part(struct leis *ls, u32 a, u32 b, u32 hh)
 {
+	bool ok;
 	u32 nc;
-	u32 *pa, *pb, *ph;
 
 	if (ls->nparts == ls->partcap) {
 		nc = ls->partcap ? 2 * ls->partcap : 64;
-		pa = realloc(ls->part_a, (size_t)nc * sizeof(u32));
-		if (pa)
-			ls->part_a = pa;
-		pb = realloc(ls->part_b, (size_t)nc * sizeof(u32));
-		if (pb)
-			ls->part_b = pb;
-		ph = realloc(ls->part_h, (size_t)nc * sizeof(u32));
-		if (ph)
-			ls->part_h = ph;
-		if (!pa || !pb || !ph)
+		ok = sched_grow_u32(&ls->part_a, nc);
+		ok &= sched_grow_u32(&ls->part_b, nc);
+		ok &= sched_grow_u32(&ls->part_h, nc);
+		if (!ok)
 			return -ENOMEM;
 		ls->partcap = nc;
 	}

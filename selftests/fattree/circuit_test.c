@@ -105,8 +105,7 @@ FIXTURE(circuit) {
 
 FIXTURE_SETUP(circuit)
 {
-	ASSERT_EQ(0, ft_module_ensure());
-	ASSERT_EQ(0, ftnl_open(&self->nl));
+	ASSERT_EQ(0, ft_open(&self->nl));
 	ft_spec_kary(&self->s, "c0", 2, 4);
 	self->s.path = FATTREE_PATH_CIRCUIT;
 	kary_topo(&self->t, 2, 4, 1);

@@ -41,8 +41,7 @@ FIXTURE(fabric) {
 
 FIXTURE_SETUP(fabric)
 {
-	ASSERT_EQ(0, ft_module_ensure());
-	ASSERT_EQ(0, ftnl_open(&self->nl));
+	ASSERT_EQ(0, ft_open(&self->nl));
 	ft_spec_kary(&self->s, "t0", 3, 4);
 }
 
@@ -284,7 +283,6 @@ TEST_F(fabric, changes_refused_to_unprivileged)
 	struct ft_fabric_info fi;
 	struct fattree_inject_row row = { 0, 1, 1 };
 
-	int status;
 	pid_t pid;
 
 	ASSERT_EQ(0, ft_fabric_new(&self->nl, &self->s));
@@ -309,9 +307,7 @@ TEST_F(fabric, changes_refused_to_unprivileged)
 			_exit(5);
 		_exit(0);
 	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, ft_wait_exit(pid));
 	EXPECT_EQ(1, ft_fabric_count(&self->nl));
 }
 
@@ -320,7 +316,6 @@ TEST_F(fabric, changes_refused_to_unprivileged)
  */
 TEST_F(fabric, changes_refused_from_user_namespace)
 {
-	int status;
 	pid_t pid;
 
 	ASSERT_EQ(0, ft_fabric_new(&self->nl, &self->s));
@@ -340,9 +335,7 @@ TEST_F(fabric, changes_refused_from_user_namespace)
 			_exit(3);
 		_exit(0);
 	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, ft_wait_exit(pid));
 	EXPECT_EQ(1, ft_fabric_count(&self->nl));
 }
 
@@ -351,7 +344,6 @@ TEST_F(fabric, changes_refused_from_user_namespace)
  */
 TEST_F(fabric, fabrics_are_per_network_namespace)
 {
-	int status;
 	pid_t pid;
 
 	ASSERT_EQ(0, ft_fabric_new(&self->nl, &self->s));
@@ -376,9 +368,7 @@ TEST_F(fabric, fabrics_are_per_network_namespace)
 		/* Leaving the namespace takes this fabric with it. */
 		_exit(0);
 	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, ft_wait_exit(pid));
 	/* Ours is untouched. */
 	EXPECT_EQ(1, ft_fabric_count(&self->nl));
 	EXPECT_TRUE(ifexists("t0-l63"));

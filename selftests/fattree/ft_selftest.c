@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "ft_selftest.h"
@@ -49,6 +50,13 @@ int ft_module_ensure(void)
 		return 0;
 	err = ft_module_load(NULL);
 	return err == -EEXIST ? 0 : err;
+}
+
+int ft_open(struct ftnl *nl)
+{
+	int err = ft_module_ensure();
+
+	return err ? err : ftnl_open(nl);
 }
 
 int ft_sysfs_str(const char *path, char *buf, size_t len)
@@ -161,16 +169,26 @@ void ft_spec_kary(struct ft_spec *s, const char *name, uint32_t levels, uint32_t
 	s->seed = 1;
 }
 
-int ft_fabric_new(struct ftnl *nl, const struct ft_spec *s)
+struct nl_msg *ft_fabric_new_msg(struct ftnl *nl, const char *name, uint32_t h,
+				 const uint32_t *m, const uint32_t *w)
 {
 	struct nl_msg *msg = ftnl_msg(nl, FATTREE_CMD_FABRIC_NEW, 0);
 
 	if (!msg)
+		return NULL;
+	nla_put_string(msg, FATTREE_A_FABRIC_NAME, name);
+	nla_put_u32(msg, FATTREE_A_FABRIC_LEVELS, h);
+	nla_put(msg, FATTREE_A_FABRIC_DOWN, h * 4, m);
+	nla_put(msg, FATTREE_A_FABRIC_UP, h * 4, w);
+	return msg;
+}
+
+int ft_fabric_new(struct ftnl *nl, const struct ft_spec *s)
+{
+	struct nl_msg *msg = ft_fabric_new_msg(nl, s->name, s->h, s->m, s->w);
+
+	if (!msg)
 		return -ENOMEM;
-	nla_put_string(msg, FATTREE_A_FABRIC_NAME, s->name);
-	nla_put_u32(msg, FATTREE_A_FABRIC_LEVELS, s->h);
-	nla_put(msg, FATTREE_A_FABRIC_DOWN, s->h * 4, s->m);
-	nla_put(msg, FATTREE_A_FABRIC_UP, s->h * 4, s->w);
 	if (s->lanes[0])
 		nla_put(msg, FATTREE_A_FABRIC_LANES, s->h * 4, s->lanes);
 	if (s->profile >= 0)
@@ -277,26 +295,16 @@ int ft_fabric_inject(struct ftnl *nl, const char *name,
 	return msg ? ftnl_transact(nl, msg, NULL, NULL) : -ENOMEM;
 }
 
-struct ft_links_acc {
-	struct ft_link_info *v;
-	int n, cap;
-};
-
 static int ft_link_reply(struct nl_msg *msg, void *arg)
 {
 	struct nlattr *tb[FATTREE_A_LINK_MAX + 1];
-	struct ft_links_acc *acc = arg;
 	struct ft_link_info *l;
 
 	if (ftnl_parse(msg, tb, FATTREE_A_LINK_MAX))
 		return -EINVAL;
-	if (acc->n == acc->cap) {
-		acc->cap = acc->cap ? 2 * acc->cap : 256;
-		acc->v = realloc(acc->v, acc->cap * sizeof(*acc->v));
-		if (!acc->v)
-			return -ENOMEM;
-	}
-	l = &acc->v[acc->n++];
+	l = ftnl_array_next(arg);
+	if (!l)
+		return -ENOMEM;
 	l->id = nla_get_u32(tb[FATTREE_A_LINK_ID]);
 	l->level = nla_get_u32(tb[FATTREE_A_LINK_LEVEL]);
 	l->node = nla_get_u32(tb[FATTREE_A_LINK_NODE]);
@@ -314,20 +322,8 @@ static int ft_link_reply(struct nl_msg *msg, void *arg)
 
 int ft_links(struct ftnl *nl, const char *name, struct ft_link_info **out)
 {
-	struct ft_links_acc acc = { 0 };
-	struct nl_msg *msg = ftnl_msg(nl, FATTREE_CMD_LINK_GET, NLM_F_DUMP);
-	int err;
-
-	if (!msg)
-		return -ENOMEM;
-	nla_put_string(msg, FATTREE_A_LINK_FABRIC, name);
-	err = ftnl_transact(nl, msg, ft_link_reply, &acc);
-	if (err) {
-		free(acc.v);
-		return err;
-	}
-	*out = acc.v;
-	return acc.n;
+	return ftnl_dump_array(nl, FATTREE_CMD_LINK_GET, FATTREE_A_LINK_FABRIC, name,
+			       ft_link_reply, sizeof(**out), (void **)out);
 }
 
 int ft_circuit_add(struct ftnl *nl, const char *name, const struct fattree_circuit *c,
@@ -382,23 +378,6 @@ int ft_circuit_del(struct ftnl *nl, const char *name, const struct fattree_pair 
 	return msg ? ftnl_transact(nl, msg, NULL, NULL) : -ENOMEM;
 }
 
-struct ft_acc {
-	void *v;
-	int n, cap;
-	size_t size;
-};
-
-static void *ft_acc_next(struct ft_acc *acc)
-{
-	if (acc->n == acc->cap) {
-		acc->cap = acc->cap ? 2 * acc->cap : 256;
-		acc->v = realloc(acc->v, acc->cap * acc->size);
-		if (!acc->v)
-			return NULL;
-	}
-	return (char *)acc->v + acc->size * acc->n++;
-}
-
 static int ft_circuit_reply(struct nl_msg *msg, void *arg)
 {
 	struct nlattr *tb[FATTREE_A_CIRCUIT_MAX + 1];
@@ -406,7 +385,7 @@ static int ft_circuit_reply(struct nl_msg *msg, void *arg)
 
 	if (ftnl_parse(msg, tb, FATTREE_A_CIRCUIT_MAX))
 		return -EINVAL;
-	c = ft_acc_next(arg);
+	c = ftnl_array_next(arg);
 	if (!c)
 		return -ENOMEM;
 	memset(c, 0, sizeof(*c));
@@ -422,51 +401,22 @@ static int ft_circuit_reply(struct nl_msg *msg, void *arg)
 	return 0;
 }
 
-static int ft_dump(struct ftnl *nl, uint8_t cmd, int type, const char *name,
-		   int (*cb)(struct nl_msg *, void *), size_t size, void **out)
-{
-	struct ft_acc acc = { .size = size };
-	struct nl_msg *msg = ftnl_msg(nl, cmd, NLM_F_DUMP);
-	int err;
-
-	if (!msg)
-		return -ENOMEM;
-	nla_put_string(msg, type, name);
-	err = ftnl_transact(nl, msg, cb, &acc);
-	if (err) {
-		free(acc.v);
-		return err;
-	}
-	*out = acc.v;
-	return acc.n;
-}
-
 int ft_circuits(struct ftnl *nl, const char *name, struct ft_circuit_info **out)
 {
-	return ft_dump(nl, FATTREE_CMD_CIRCUIT_GET, FATTREE_A_CIRCUIT_FABRIC, name,
-		       ft_circuit_reply, sizeof(**out), (void **)out);
-}
-
-static int ft_demand_take(const void *e, void *arg)
-{
-	struct fattree_demand *d = ft_acc_next(arg);
-
-	if (!d)
-		return -ENOMEM;
-	memcpy(d, e, sizeof(*d));
-	return 0;
-}
-
-/* A dump message's demand entries; a message without any is malformed. */
-static int ft_demand_reply(struct nl_msg *msg, void *arg)
-{
-	long n = ftnl_each_demand(msg, ft_demand_take, arg);
-
-	return n < 0 ? (int)n : n ? 0 : -EINVAL;
+	return ftnl_dump_array(nl, FATTREE_CMD_CIRCUIT_GET, FATTREE_A_CIRCUIT_FABRIC, name,
+			       ft_circuit_reply, sizeof(**out), (void **)out);
 }
 
 int ft_demand(struct ftnl *nl, const char *name, struct fattree_demand **out)
 {
-	return ft_dump(nl, FATTREE_CMD_DEMAND_GET, FATTREE_A_DEMAND_FABRIC, name,
-		       ft_demand_reply, sizeof(**out), (void **)out);
+	return ftnl_demand(nl, name, out);
+}
+
+int ft_wait_exit(pid_t pid)
+{
+	int status;
+
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
 }

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/types.h>
 
 /*
  * The harness kills a test after 30 s unless told otherwise. Under
@@ -111,7 +112,15 @@ struct ft_link_info {
 
 /* Fill @s with FT(levels, k): m = (k..k), w = (1, k..k). */
 void ft_spec_kary(struct ft_spec *s, const char *name, uint32_t levels, uint32_t k);
+/* The module loaded (ft_module_ensure()) and @nl open on its family. */
+int ft_open(struct ftnl *nl);
 int ft_fabric_new(struct ftnl *nl, const struct ft_spec *s);
+/*
+ * A FABRIC_NEW request for fabric @name of shape (@h; @m; @w), for the
+ * caller to add more attributes and send; NULL when out of memory.
+ */
+struct nl_msg *ft_fabric_new_msg(struct ftnl *nl, const char *name, uint32_t h,
+				 const uint32_t *m, const uint32_t *w);
 int ft_fabric_del(struct ftnl *nl, const char *name);
 int ft_fabric_get(struct ftnl *nl, const char *name, struct ft_fabric_info *fi);
 int ft_fabric_count(struct ftnl *nl);
@@ -138,3 +147,5 @@ int ft_circuit_del(struct ftnl *nl, const char *name, const struct fattree_pair 
 /* Dumps into malloc'd arrays; return the count or -errno. */
 int ft_circuits(struct ftnl *nl, const char *name, struct ft_circuit_info **out);
 int ft_demand(struct ftnl *nl, const char *name, struct fattree_demand **out);
+/* Wait for child @pid: its exit status, -1 when it did not exit (a signal). */
+int ft_wait_exit(pid_t pid);

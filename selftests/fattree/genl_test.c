@@ -47,8 +47,7 @@ FIXTURE(genl) {
 
 FIXTURE_SETUP(genl)
 {
-	ASSERT_EQ(0, ft_module_ensure());
-	ASSERT_EQ(0, ftnl_open(&self->nl));
+	ASSERT_EQ(0, ft_open(&self->nl));
 }
 
 FIXTURE_TEARDOWN(genl)

@@ -50,12 +50,8 @@ static int load_limited(void)
 static struct nl_msg *new_msg(struct ftnl *nl, const char *name, uint32_t h, const uint32_t *m,
 			      const uint32_t *w, const uint32_t *lanes, uint32_t backlog)
 {
-	struct nl_msg *msg = ftnl_msg(nl, FATTREE_CMD_FABRIC_NEW, 0);
+	struct nl_msg *msg = ft_fabric_new_msg(nl, name, h, m, w);
 
-	nla_put_string(msg, FATTREE_A_FABRIC_NAME, name);
-	nla_put_u32(msg, FATTREE_A_FABRIC_LEVELS, h);
-	nla_put(msg, FATTREE_A_FABRIC_DOWN, 4 * h, m);
-	nla_put(msg, FATTREE_A_FABRIC_UP, 4 * h, w);
 	if (lanes)
 		nla_put(msg, FATTREE_A_FABRIC_LANES, 4 * h, lanes);
 	if (backlog)
@@ -173,7 +169,6 @@ TEST_F(limits, max_fabrics_per_namespace)
 	long long pages, control;
 	int err;
 	pid_t pid;
-	int status;
 
 	ASSERT_EQ(0, ftnl_transact(&self->nl, make_new(&self->nl, &s), NULL, NULL));
 	s.name = "b";
@@ -200,8 +195,7 @@ TEST_F(limits, max_fabrics_per_namespace)
 		_exit(ftnl_transact(&nl, make_new(&nl, &s), NULL, NULL) ? 11 :
 		      ft_fabric_count(&nl) == 1 ? 0 : 12);
 	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, ft_wait_exit(pid));
 }
 
 TEST_F(limits, max_leaves_max_levels_max_lanes)
@@ -483,7 +477,7 @@ TEST_F(limits, namespaces_are_isolated)
 	struct nl_sock *here_l;
 	struct nl_msg *msg;
 	struct ftnl a;
-	int status, n;
+	int n;
 	pid_t pid;
 
 	ASSERT_EQ(0, system("ip netns add ftlimA && ip netns add ftlimB"));
@@ -504,8 +498,7 @@ TEST_F(limits, namespaces_are_isolated)
 	}
 	here_l = demand_listener();
 	ASSERT_NE(NULL, here_l);
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	ASSERT_EQ(0, WEXITSTATUS(status)) TH_LOG("the fabric in A or its announcement failed");
+	ASSERT_EQ(0, ft_wait_exit(pid)) TH_LOG("the fabric in A or its announcement failed");
 	EXPECT_EQ(0, heard(here_l, 300)) TH_LOG("A's demand was announced here");
 
 	/* Invisible from here: no get, no dump lists it, no dump of it. */
@@ -548,8 +541,7 @@ TEST_F(limits, namespaces_are_isolated)
 			_exit(12);
 		_exit(fi.cycle == 1 && fi.synth_queued + fi.synth_delivered == 5 ? 0 : 13);
 	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, ft_wait_exit(pid));
 	nl_socket_free(here_l);
 	free(l);
 	free(ci);
@@ -634,9 +626,8 @@ TEST_F(limits, unprivileged_reads_but_never_changes)
 			_exit(100);
 		_exit(changes_refused("lim"));
 	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("%d refusals or reads went wrong",
-						  WEXITSTATUS(status));
+	status = ft_wait_exit(pid);
+	EXPECT_EQ(0, status) TH_LOG("%d refusals or reads went wrong", status);
 	fabric_state(_metadata, &self->nl, &b, &cb);
 	EXPECT_EQ(a.cycle, b.cycle);
 	EXPECT_EQ(a.synth_queued, b.synth_queued);
@@ -647,7 +638,7 @@ TEST_F(limits, unprivileged_reads_but_never_changes)
 TEST_F(limits, root_without_cap_net_admin_changes_nothing)
 {
 	struct ft_fabric_info a, b;
-	int ca, cb, status;
+	int ca, cb;
 	pid_t pid;
 
 	prepare(_metadata, &self->nl);
@@ -666,8 +657,7 @@ TEST_F(limits, root_without_cap_net_admin_changes_nothing)
 			_exit(101);
 		_exit(changes_refused("lim"));
 	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, ft_wait_exit(pid));
 	fabric_state(_metadata, &self->nl, &b, &cb);
 	EXPECT_EQ(a.cycle, b.cycle);
 	EXPECT_EQ(a.synth_queued, b.synth_queued);

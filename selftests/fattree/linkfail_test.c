@@ -52,8 +52,22 @@ static int ls_reply(struct nl_msg *msg, void *arg)
 
 static int link_set(struct ftnl *nl, struct ls a, struct ls_reply *r)
 {
+	/* The u32 attributes, in the order they are put; -1: left out. */
+	const struct {
+		int type;
+		long long v;
+	} u32s[] = {
+		{ FATTREE_A_LINK_ID, a.id },
+		{ FATTREE_A_LINK_LEVEL, a.level },
+		{ FATTREE_A_LINK_NODE, a.node },
+		{ FATTREE_A_LINK_PORT, a.port },
+		{ FATTREE_A_LINK_DIRECTION, a.dir },
+		{ FATTREE_A_LINK_SWITCH_LEVEL, a.swl },
+		{ FATTREE_A_LINK_SWITCH_NODE, a.swn },
+	};
 	struct nl_msg *msg = ftnl_msg(nl, FATTREE_CMD_LINK_SET, 0);
 	struct ls_reply dummy;
+	size_t i;
 
 	if (!msg)
 		return -ENOMEM;
@@ -62,20 +76,9 @@ static int link_set(struct ftnl *nl, struct ls a, struct ls_reply *r)
 	memset(r, 0, sizeof(*r));
 	if (a.fabric)
 		nla_put_string(msg, FATTREE_A_LINK_FABRIC, a.fabric);
-	if (a.id >= 0)
-		nla_put_u32(msg, FATTREE_A_LINK_ID, a.id);
-	if (a.level >= 0)
-		nla_put_u32(msg, FATTREE_A_LINK_LEVEL, a.level);
-	if (a.node >= 0)
-		nla_put_u32(msg, FATTREE_A_LINK_NODE, a.node);
-	if (a.port >= 0)
-		nla_put_u32(msg, FATTREE_A_LINK_PORT, a.port);
-	if (a.dir >= 0)
-		nla_put_u32(msg, FATTREE_A_LINK_DIRECTION, a.dir);
-	if (a.swl >= 0)
-		nla_put_u32(msg, FATTREE_A_LINK_SWITCH_LEVEL, a.swl);
-	if (a.swn >= 0)
-		nla_put_u32(msg, FATTREE_A_LINK_SWITCH_NODE, a.swn);
+	for (i = 0; i < ARRAY_SIZE(u32s); i++)
+		if (u32s[i].v >= 0)
+			nla_put_u32(msg, u32s[i].type, u32s[i].v);
 	if (a.fail >= 0)
 		nla_put_u8(msg, FATTREE_A_LINK_FAIL, a.fail);
 	return ftnl_transact(nl, msg, ls_reply, r);
@@ -125,8 +128,7 @@ FIXTURE(linkfail) {
 
 FIXTURE_SETUP(linkfail)
 {
-	ASSERT_EQ(0, ft_module_ensure());
-	ASSERT_EQ(0, ftnl_open(&self->nl));
+	ASSERT_EQ(0, ft_open(&self->nl));
 	ft_fabric_del(&self->nl, "lf");
 	ft_spec_kary(&self->s, "lf", 2, 4);
 	self->s.path = FATTREE_PATH_DMODK;
@@ -405,7 +407,6 @@ TEST_F(linkfail, stats_reset_zeroes_counters_only)
 
 TEST_F(linkfail, changes_refused_to_unprivileged)
 {
-	int status;
 	pid_t pid;
 
 	ASSERT_EQ(0, ft_fabric_new(&self->nl, &self->s));
@@ -427,9 +428,7 @@ TEST_F(linkfail, changes_refused_to_unprivileged)
 			_exit(4);
 		_exit(0);
 	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, ft_wait_exit(pid));
 }
 
 FT_HARNESS_MAIN

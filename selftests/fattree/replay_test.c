@@ -30,8 +30,7 @@ FIXTURE_SETUP(replay)
 	FILE *f;
 	int i;
 
-	ASSERT_EQ(0, ft_module_ensure());
-	ASSERT_EQ(0, ftnl_open(&self->nl));
+	ASSERT_EQ(0, ft_open(&self->nl));
 	srand(42);
 	snprintf(self->rows_file, sizeof(self->rows_file), "/tmp/ft-replay-%d", getpid());
 	f = fopen(self->rows_file, "w");

@@ -134,14 +134,10 @@ static void saf_req_init(struct saf_req *r, const char *name)
 
 static int saf_new(struct ftnl *nl, const struct saf_req *r)
 {
-	struct nl_msg *msg = ftnl_msg(nl, FATTREE_CMD_FABRIC_NEW, 0);
+	struct nl_msg *msg = ft_fabric_new_msg(nl, r->name, r->h, r->m, r->w);
 
 	if (!msg)
 		return -ENOMEM;
-	nla_put_string(msg, FATTREE_A_FABRIC_NAME, r->name);
-	nla_put_u32(msg, FATTREE_A_FABRIC_LEVELS, r->h);
-	nla_put(msg, FATTREE_A_FABRIC_DOWN, r->h * 4, r->m);
-	nla_put(msg, FATTREE_A_FABRIC_UP, r->h * 4, r->w);
 	if (r->backlog)
 		nla_put_u32(msg, FATTREE_A_FABRIC_BACKLOG, r->backlog);
 	if (r->mode >= 0)
@@ -214,8 +210,7 @@ FIXTURE(saf) {
 
 FIXTURE_SETUP(saf)
 {
-	ASSERT_EQ(0, ft_module_ensure());
-	ASSERT_EQ(0, ftnl_open(&self->nl));
+	ASSERT_EQ(0, ft_open(&self->nl));
 }
 
 FIXTURE_TEARDOWN(saf)

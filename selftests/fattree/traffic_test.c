@@ -122,15 +122,6 @@ static int send_seq(const char *ns, int host, int n, int nonblock)
 	return i;
 }
 
-static int wait_exit(pid_t pid)
-{
-	int status;
-
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		return -1;
-	return WEXITSTATUS(status);
-}
-
 FIXTURE(traffic) {
 	struct ftnl nl;
 	struct ft_spec s;
@@ -138,8 +129,7 @@ FIXTURE(traffic) {
 
 FIXTURE_SETUP(traffic)
 {
-	ASSERT_EQ(0, ft_module_ensure());
-	ASSERT_EQ(0, ftnl_open(&self->nl));
+	ASSERT_EQ(0, ft_open(&self->nl));
 	ft_spec_kary(&self->s, "tr", 2, 4);
 }
 
@@ -173,7 +163,7 @@ TEST_F_TIMEOUT(traffic, udp_stream_whole_and_in_order, 120)
 	rx = receiver("ftB", 3000, 60);
 	usleep(200000);
 	ASSERT_EQ(3000, send_seq("ftA", 2, 3000, 0));
-	EXPECT_EQ(0, wait_exit(rx));
+	EXPECT_EQ(0, ft_wait_exit(rx));
 	ASSERT_EQ(0, ft_fabric_get(&self->nl, "tr", &fi));
 	EXPECT_GE(fi.delivered, 3000);
 }
@@ -191,7 +181,7 @@ TEST_F(traffic, manual_fabric_delivers_only_when_stepped)
 	tx = fork();
 	if (!tx)
 		_exit(send_seq("ftA", 2, 20, 0) == 20 ? 0 : 1);
-	ASSERT_EQ(0, wait_exit(tx));
+	ASSERT_EQ(0, ft_wait_exit(tx));
 	usleep(300000);
 	/* Queued, not moved: the receiver has nothing yet. */
 	ASSERT_EQ(0, ft_fabric_get(&self->nl, "tr", &fi));
@@ -199,7 +189,7 @@ TEST_F(traffic, manual_fabric_delivers_only_when_stepped)
 	EXPECT_EQ(20, fi.queued);
 	EXPECT_EQ(0, waitpid(rx, NULL, WNOHANG));
 	ASSERT_EQ(0, ft_fabric_step(&self->nl, "tr", 25));
-	EXPECT_EQ(0, wait_exit(rx));
+	EXPECT_EQ(0, ft_wait_exit(rx));
 	ASSERT_EQ(0, ft_fabric_get(&self->nl, "tr", &fi));
 	EXPECT_EQ(0, fi.queued);
 	EXPECT_EQ(20, fi.delivered);

@@ -384,11 +384,27 @@ static void test_invalid(void)
 
 static void test_dup_and_room(void)
 {
+	/* Batches of two on a table of 4 holding 3, each refused whole. */
+	static const struct {
+		u32 s0, d0, s1, d1;
+		int err;
+		const char *what;
+	} refused[] = {
+		{ 2, 3, 1, 0, -EEXIST,
+		  "a pair that has a circuit: -EEXIST naming it, nothing changed" },
+		{ 2, 3, 2, 3, -EEXIST, "a pair twice in a batch: -EEXIST naming the second" },
+		{ 2, 3, 4, 3, -ENOSPC, "one slot left, two asked: -ENOSPC naming the second" },
+		{ 2, 3, 7, 7, -EEXIST,
+		  "a duplicate before the table runs out is the one reported" },
+		/* leaf 0's up link is taken */
+		{ 0, 2, 5, 6, -ENOSPC, "table room is checked before lanes" },
+	};
 	struct ft_circuit_req req[4];
 	struct ft_circuits cs;
 	struct ft_topo t;
 	struct ft_lanes l;
 	struct snap sn;
+	size_t i;
 	u32 bad;
 
 	ft34(&t, &l);
@@ -399,33 +415,13 @@ static void test_dup_and_room(void)
 	tap_ok(!ft_circuits_add(&cs, &t, &l, req, 3, 0, &bad) && cs.n == 3,
 	       "3 circuits in a table of 4 (pairs are directed)");
 	snap_take(&sn, &cs, &l);
-	req[0] = req3(2, 3, 1, 0, 0);
-	req[1] = req3(1, 0, 1, 0, 0);
-	bad = ~0U;
-	tap_ok(ft_circuits_add(&cs, &t, &l, req, 2, 0, &bad) == -EEXIST &&
-	       bad == 1 && snap_same(&sn, &cs, &l),
-	       "a pair that has a circuit: -EEXIST naming it, nothing changed");
-	req[1] = req3(2, 3, 1, 0, 0);
-	bad = ~0U;
-	tap_ok(ft_circuits_add(&cs, &t, &l, req, 2, 0, &bad) == -EEXIST &&
-	       bad == 1 && snap_same(&sn, &cs, &l),
-	       "a pair twice in a batch: -EEXIST naming the second");
-	req[1] = req3(4, 3, 1, 0, 0);
-	bad = ~0U;
-	tap_ok(ft_circuits_add(&cs, &t, &l, req, 2, 0, &bad) == -ENOSPC &&
-	       bad == 1 && snap_same(&sn, &cs, &l),
-	       "one slot left, two asked: -ENOSPC naming the second");
-	req[1] = req3(7, 7, 1, 0, 0);
-	bad = ~0U;
-	tap_ok(ft_circuits_add(&cs, &t, &l, req, 2, 0, &bad) == -EEXIST &&
-	       bad == 1 && snap_same(&sn, &cs, &l),
-	       "a duplicate before the table runs out is the one reported");
-	req[0] = req3(0, 2, 1, 0, 0);	/* leaf 0's up link is taken */
-	req[1] = req3(5, 6, 1, 0, 0);
-	bad = ~0U;
-	tap_ok(ft_circuits_add(&cs, &t, &l, req, 2, 0, &bad) == -ENOSPC &&
-	       bad == 1 && snap_same(&sn, &cs, &l),
-	       "table room is checked before lanes");
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		req[0] = req3(refused[i].s0, refused[i].d0, 1, 0, 0);
+		req[1] = req3(refused[i].s1, refused[i].d1, 1, 0, 0);
+		bad = ~0U;
+		tap_ok(ft_circuits_add(&cs, &t, &l, req, 2, 0, &bad) == refused[i].err &&
+		       bad == 1 && snap_same(&sn, &cs, &l), "%s", refused[i].what);
+	}
 	tap_ok(ft_circuits_add(&cs, &t, &l, req, 1, 0, &bad) == -ENOSPC &&
 	       bad == 0 && snap_same(&sn, &cs, &l),
 	       "lanes short on one link: -ENOSPC, nothing changed");

@@ -5,7 +5,8 @@
 #include "harness.h"
 #include "../../kmod/core/ft_pairs.h"
 
-static u32 two[FT_MAX_LEVELS], one[FT_MAX_LEVELS];
+static u32 two[FT_MAX_LEVELS] = { [0 ... FT_MAX_LEVELS - 1] = 2 };
+static u32 one[FT_MAX_LEVELS] = { [0 ... FT_MAX_LEVELS - 1] = 1 };
 
 #define Q(num, den) ((u64)(FT_Q32_ONE * (num) / (den)))
 
@@ -319,12 +320,6 @@ static void test_prime_pairs(void)
 
 int main(void)
 {
-	u32 i;
-
-	for (i = 0; i < FT_MAX_LEVELS; i++) {
-		two[i] = 2;
-		one[i] = 1;
-	}
 	test_all();
 	test_random_schedule();
 	test_random_counts();

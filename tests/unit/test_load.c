@@ -3,7 +3,8 @@
 #include "tap.h"
 #include "harness.h"
 
-static u32 two[FT_MAX_LEVELS], one[FT_MAX_LEVELS];
+static u32 two[FT_MAX_LEVELS] = { [0 ... FT_MAX_LEVELS - 1] = 2 };
+static u32 one[FT_MAX_LEVELS] = { [0 ... FT_MAX_LEVELS - 1] = 1 };
 
 static int lambda_of(const struct ft_topo *t, const struct ft_demand *dm,
 		     u32 nd, struct ft_lambda *out)
@@ -147,12 +148,6 @@ static void test_brute(void)
 
 int main(void)
 {
-	u32 i;
-
-	for (i = 0; i < FT_MAX_LEVELS; i++) {
-		two[i] = 2;
-		one[i] = 1;
-	}
 	test_binary();
 	test_fraction();
 	test_hotspot();

@@ -6,8 +6,8 @@
 #include "../../kmod/core/ft_math.h"
 #include "../../kmod/core/ft_profile.h"
 
-static u32 two[FT_MAX_LEVELS];
-static u32 one[FT_MAX_LEVELS];
+static u32 two[FT_MAX_LEVELS] = { [0 ... FT_MAX_LEVELS - 1] = 2 };
+static u32 one[FT_MAX_LEVELS] = { [0 ... FT_MAX_LEVELS - 1] = 1 };
 
 /*
  * ceil(x) of a formula evaluated in long double.  Values within 1e-9 of
@@ -86,38 +86,37 @@ static long double f_universal(const struct ft_profile *p, u32 h, u32 i)
 	return fminl(a, ceill(b));
 }
 
+/* Profile @kind against @formula on binary trees of 1..8 levels, bases 1..3. */
+static int check_bases(enum ft_profile_kind kind,
+		       long double (*formula)(const struct ft_profile *, u32, u32),
+		       u32 *skipped)
+{
+	struct ft_profile p = { .kind = kind };
+	int good = 1;
+	u32 h;
+
+	for (h = 1; h <= 8; h++)
+		for (p.base = 1; p.base <= 3; p.base++)
+			good &= check_binary(&p, h, formula, skipped);
+	return good;
+}
+
 static void test_binary(void)
 {
 	struct ft_profile p = { 0 };
-	u32 h, b, skipped = 0, wroot;
+	u32 h, skipped = 0, wroot;
 	int good;
 
-	p.kind = FT_PROFILE_DOUBLING;
-	for (good = 1, h = 1; h <= 8; h++)
-		for (b = 1; b <= 3; b++) {
-			p.base = b;
-			good &= check_binary(&p, h, f_doubling, &skipped);
-		}
-	tap_ok(good, "doubling: b * 2^i on binary trees");
+	tap_ok(check_bases(FT_PROFILE_DOUBLING, f_doubling, &skipped),
+	       "doubling: b * 2^i on binary trees");
 	p.kind = FT_PROFILE_STANDARD;
 	p.base = 1;
 	for (good = 1, h = 1; h <= 8; h++)
 		good &= check_binary(&p, h, f_standard, &skipped);
 	tap_ok(good, "standard: 1,1,2,2,4,4,... (x2 every other level)");
-	p.kind = FT_PROFILE_AREA;
-	for (good = 1, h = 1; h <= 8; h++)
-		for (b = 1; b <= 3; b++) {
-			p.base = b;
-			good &= check_binary(&p, h, f_area, &skipped);
-		}
-	tap_ok(good, "area: ceil(b * sqrt(2)^i)");
-	p.kind = FT_PROFILE_VOLUME;
-	for (good = 1, h = 1; h <= 8; h++)
-		for (b = 1; b <= 3; b++) {
-			p.base = b;
-			good &= check_binary(&p, h, f_volume, &skipped);
-		}
-	tap_ok(good, "volume: ceil(b * cbrt(4)^i)");
+	tap_ok(check_bases(FT_PROFILE_AREA, f_area, &skipped), "area: ceil(b * sqrt(2)^i)");
+	tap_ok(check_bases(FT_PROFILE_VOLUME, f_volume, &skipped),
+	       "volume: ceil(b * cbrt(4)^i)");
 	p.kind = FT_PROFILE_UNIVERSAL;
 	for (good = 1, h = 1; h <= 12; h++)
 		for (wroot = 1; wroot <= (1U << h); wroot++) {
@@ -241,12 +240,6 @@ static void test_congestion(void)
 
 int main(void)
 {
-	u32 i;
-
-	for (i = 0; i < FT_MAX_LEVELS; i++) {
-		two[i] = 2;
-		one[i] = 1;
-	}
 	test_binary();
 	test_examples();
 	test_roots();

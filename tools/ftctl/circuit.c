@@ -105,13 +105,6 @@ static struct circ_row *new_row(const char *cmd)
 
 /* --- parsing --- */
 
-static int parse_name_arg(const char *cmd, int argc, char **argv)
-{
-	if (argc < 2)
-		return ftctl_usage_err(cmd, "missing the fabric NAME");
-	return ftctl_parse_name(cmd, argv[1], cr.name);
-}
-
 static int parse_ports(const char *cmd, const char *where, const char *word,
 		       struct circ_row *row)
 {
@@ -287,19 +280,12 @@ static int shape_reply(struct nl_msg *msg, void *arg)
 
 static int get_shape(struct ftctl *ctl, const char *what, struct fab_shape *s)
 {
-	struct ftctl_req r;
 	unsigned int i;
 	int rc;
 
 	memset(s, 0, sizeof(*s));
-	if (!ftctl_req_init(ctl, &r, FATTREE_CMD_FABRIC_GET, 0, 0))
-		return ftctl_fail(ctl, what, -ENOMEM);
-	if (FTCTL_PUT_STR(&r, FATTREE_A_FABRIC_NAME, cr.name, "fabric name %s",
-			  cr.name)) {
-		ftctl_req_free(&r);
-		return ftctl_fail(ctl, what, -EMSGSIZE);
-	}
-	rc = ftctl_req_run(ctl, &r, what, shape_reply, s);
+	rc = FTCTL_FABRIC_REQ(ctl, FATTREE_CMD_FABRIC_GET, 0, FATTREE_A_FABRIC_NAME,
+			      cr.name, what, shape_reply, s);
 	if (rc)
 		return rc;
 	if (!s->has_h || !s->has_leaves || !s->h || s->h > MAXP ||
@@ -460,13 +446,27 @@ static void attr_what(char *buf, size_t len, const struct batch *b,
 		snprintf(buf, len, "SRC DST %" PRIu32 " %" PRIu32, r0->src, r0->dst);
 }
 
-/*
- * Send @n entries of @elem bytes at @data as attributes @type of one
- * request @cmd. Returns an exit code; b->count holds the reply.
- */
-static int send_batch(struct ftctl *ctl, const char *what, uint8_t cmd,
-		      int type, const char *aname, const void *data,
-		      struct batch *b)
+static void print_result(struct ftctl *ctl, const struct batch *b)
+{
+	struct json_object *o;
+
+	if (ctl->json) {
+		o = json_object_new_object();
+		json_object_object_add(o, "name", json_object_new_string(cr.name));
+		json_object_object_add(o, b->verb, json_object_new_uint64(b->n));
+		json_object_object_add(o, "circuits", json_object_new_uint64(b->count));
+		ftctl_json_print(o);
+		json_object_put(o);
+		return;
+	}
+	printf("%s: %s %zu circuit%s, %" PRIu32 " installed\n", cr.name, b->verb,
+	       b->n, b->n == 1 ? "" : "s", b->count);
+}
+
+/* The request of send_batch(); b->count holds the reply. */
+static int send_batch_req(struct ftctl *ctl, const char *what, uint8_t cmd,
+			  int type, const char *aname, const void *data,
+			  struct batch *b)
 {
 	size_t per = ATTR_PAYLOAD / b->elem, size, max, done, k;
 	char desc[160];
@@ -514,21 +514,54 @@ full:
 	return ftctl_fail(ctl, what, -EMSGSIZE);
 }
 
-static void print_result(struct ftctl *ctl, const struct batch *b)
+/*
+ * Send @n entries of @elem bytes at @data as attributes @type of one
+ * request @cmd, and print the outcome. Returns an exit code.
+ */
+static int send_batch(struct ftctl *ctl, const char *what, uint8_t cmd,
+		      int type, const char *aname, const void *data,
+		      struct batch *b)
 {
-	struct json_object *o;
+	int rc = send_batch_req(ctl, what, cmd, type, aname, data, b);
 
-	if (ctl->json) {
-		o = json_object_new_object();
-		json_object_object_add(o, "name", json_object_new_string(cr.name));
-		json_object_object_add(o, b->verb, json_object_new_uint64(b->n));
-		json_object_object_add(o, "circuits", json_object_new_uint64(b->count));
-		ftctl_json_print(o);
-		json_object_put(o);
-		return;
+	if (!rc)
+		print_result(ctl, b);
+	free(b->attrs);
+	b->attrs = NULL;
+	return rc;
+}
+
+/*
+ * What add and del take after the fabric name, argv[2] on: "file FILE"
+ * (rows @rows), or "SRC DST" into a new *@row, NULL for a file.
+ */
+static int parse_rows(const char *cmd, int argc, char **argv, const char *rows,
+		      bool add, struct circ_row **row)
+{
+	int err;
+
+	*row = NULL;
+	if (!strcmp(argv[2], "file")) {
+		if (argc < 4)
+			return ftctl_usage_err(cmd, "'file' needs a FILE (rows %s; - for stdin)",
+					       rows);
+		if (argc > 4)
+			return ftctl_usage_err(cmd, "unexpected argument '%s'", argv[4]);
+		err = read_rows(cmd, argv[3]);
+		return err ? err : check_duplicates(cmd, add);
 	}
-	printf("%s: %s %zu circuit%s, %" PRIu32 " installed\n", cr.name, b->verb,
-	       b->n, b->n == 1 ? "" : "s", b->count);
+	*row = new_row(cmd);
+	if (!*row)
+		return FTCTL_EXIT_FAIL;
+	err = ftctl_parse_u32(cmd, "source leaf SRC", argv[2], 0, UINT32_MAX,
+			      &(*row)->src);
+	if (err)
+		return err;
+	if (argc < 4)
+		return ftctl_usage_err(cmd, "missing the destination leaf DST after '%s'",
+				       argv[2]);
+	return ftctl_parse_u32(cmd, "destination leaf DST", argv[3], 0, UINT32_MAX,
+			       &(*row)->dst);
 }
 
 /* --- add --- */
@@ -544,33 +577,15 @@ static int add_parse(struct ftctl *ctl, int argc, char **argv)
 	int i, k, err;
 
 	(void)ctl;
-	err = parse_name_arg(cmd, argc, argv);
+	err = ftctl_parse_fabric_arg(cmd, argc, argv, cr.name, false);
 	if (err)
 		return err;
 	if (argc < 3)
 		return ftctl_usage_err(cmd, "expected SRC DST or 'file FILE' after the name");
-	if (!strcmp(argv[2], "file")) {
-		if (argc < 4)
-			return ftctl_usage_err(cmd, "'file' needs a FILE (rows %s; - for stdin)",
-					       ROW_SYNTAX);
-		if (argc > 4)
-			return ftctl_usage_err(cmd, "unexpected argument '%s'", argv[4]);
-		err = read_rows(cmd, argv[3]);
-		return err ? err : check_duplicates(cmd, true);
-	}
-	row = new_row(cmd);
-	if (!row)
-		return FTCTL_EXIT_FAIL;
-	row->lanes = 1;
-	err = ftctl_parse_u32(cmd, "source leaf SRC", argv[2], 0, UINT32_MAX,
-			      &row->src);
-	if (err)
+	err = parse_rows(cmd, argc, argv, ROW_SYNTAX, true, &row);
+	if (err || !row)
 		return err;
-	if (argc < 4)
-		return ftctl_usage_err(cmd, "missing the destination leaf DST after '%s'",
-				       argv[2]);
-	err = ftctl_parse_u32(cmd, "destination leaf DST", argv[3], 0, UINT32_MAX,
-			      &row->dst);
+	row->lanes = 1;
 	for (i = 4; !err && i < argc; i++) {
 		for (k = 0; k < 3; k++)
 			if (!strcmp(argv[i], opts[k]))
@@ -578,10 +593,7 @@ static int add_parse(struct ftctl *ctl, int argc, char **argv)
 		if (k == 3)
 			return ftctl_usage_err(cmd, "unknown option '%s' (expected lanes, lease or ports)",
 					       argv[i]);
-		if (given[k])
-			return ftctl_usage_err(cmd, "option '%s' given twice", argv[i]);
-		given[k] = true;
-		v = ftctl_arg_value(cmd, argc, argv, &i,
+		v = ftctl_opt_value(cmd, argc, argv, &i, &given[k],
 				    k == 0 ? "N: lanes on every link of the path" :
 				    k == 1 ? "CYCLES: how long it lives; 0 until deleted" :
 				    "P1,...,PH: an up-port per level of the path");
@@ -623,9 +635,6 @@ static int add_run(struct ftctl *ctl)
 		rc = send_batch(ctl, what, FATTREE_CMD_CIRCUIT_ADD,
 				FATTREE_A_CIRCUIT_ENTRY, "FATTREE_A_CIRCUIT_ENTRY",
 				c, &b);
-	if (!rc)
-		print_result(ctl, &b);
-	free(b.attrs);
 	free(c);
 	return rc;
 }
@@ -661,7 +670,7 @@ static int del_parse(struct ftctl *ctl, int argc, char **argv)
 	int err;
 
 	(void)ctl;
-	err = parse_name_arg(cmd, argc, argv);
+	err = ftctl_parse_fabric_arg(cmd, argc, argv, cr.name, false);
 	if (err)
 		return err;
 	if (argc < 3)
@@ -672,27 +681,8 @@ static int del_parse(struct ftctl *ctl, int argc, char **argv)
 		cr.all = true;
 		return 0;
 	}
-	if (!strcmp(argv[2], "file")) {
-		if (argc < 4)
-			return ftctl_usage_err(cmd, "'file' needs a FILE (rows 'src dst'; - for stdin)");
-		if (argc > 4)
-			return ftctl_usage_err(cmd, "unexpected argument '%s'", argv[4]);
-		err = read_rows(cmd, argv[3]);
-		return err ? err : check_duplicates(cmd, false);
-	}
-	row = new_row(cmd);
-	if (!row)
-		return FTCTL_EXIT_FAIL;
-	err = ftctl_parse_u32(cmd, "source leaf SRC", argv[2], 0, UINT32_MAX,
-			      &row->src);
-	if (err)
-		return err;
-	if (argc < 4)
-		return ftctl_usage_err(cmd, "missing the destination leaf DST after '%s'",
-				       argv[2]);
-	err = ftctl_parse_u32(cmd, "destination leaf DST", argv[3], 0, UINT32_MAX,
-			      &row->dst);
-	if (!err && argc > 4)
+	err = parse_rows(cmd, argc, argv, "'src dst'", false, &row);
+	if (!err && row && argc > 4)
 		return ftctl_usage_err(cmd, "unexpected argument '%s'", argv[4]);
 	return err;
 }
@@ -749,16 +739,8 @@ static int del_all_reply(struct nl_msg *msg, void *arg)
 static int circuit_dump(struct ftctl *ctl, const char *what,
 			int (*reply)(struct nl_msg *msg, void *arg), void *arg)
 {
-	struct ftctl_req r;
-
-	if (!ftctl_req_init(ctl, &r, FATTREE_CMD_CIRCUIT_GET, NLM_F_DUMP, 0))
-		return ftctl_fail(ctl, what, -ENOMEM);
-	if (FTCTL_PUT_STR(&r, FATTREE_A_CIRCUIT_FABRIC, cr.name, "fabric name %s",
-			  cr.name)) {
-		ftctl_req_free(&r);
-		return ftctl_fail(ctl, what, -EMSGSIZE);
-	}
-	return ftctl_req_run(ctl, &r, what, reply, arg);
+	return FTCTL_FABRIC_REQ(ctl, FATTREE_CMD_CIRCUIT_GET, NLM_F_DUMP, FATTREE_A_CIRCUIT_FABRIC,
+				cr.name, what, reply, arg);
 }
 
 static int del_run(struct ftctl *ctl)
@@ -791,9 +773,6 @@ static int del_run(struct ftctl *ctl)
 	}
 	rc = send_batch(ctl, what, FATTREE_CMD_CIRCUIT_DEL, FATTREE_A_CIRCUIT_PAIR,
 			"FATTREE_A_CIRCUIT_PAIR", p, &b);
-	if (!rc)
-		print_result(ctl, &b);
-	free(b.attrs);
 	free(p);
 	return rc;
 }
@@ -875,7 +854,7 @@ static int show_parse(struct ftctl *ctl, int argc, char **argv)
 	int err;
 
 	(void)ctl;
-	err = parse_name_arg(cmd, argc, argv);
+	err = ftctl_parse_fabric_arg(cmd, argc, argv, cr.name, false);
 	if (!err && argc > 2)
 		return ftctl_usage_err(cmd, "unexpected argument '%s'", argv[2]);
 	return err;
@@ -889,13 +868,10 @@ static int show_run(struct ftctl *ctl)
 
 	snprintf(what, sizeof(what), "circuit show %s", cr.name);
 	rc = circuit_dump(ctl, what, show_reply, &d);
-	if (ctl->json && (d.started || !rc)) {
-		if (!d.started)
-			ftctl_json_array_begin();
-		ftctl_json_array_end();
-	} else if (!rc && !d.n) {
+	if (ctl->json)
+		ftctl_json_dump_end(d.started, rc);
+	else if (!rc && !d.n)
 		printf("%s: no circuits\n", cr.name);
-	}
 	return rc;
 }
 
@@ -923,24 +899,6 @@ static const struct ftctl_subcmd circuit_subs[] = {
 	  show_run },
 };
 
-static const struct ftctl_object circuit_obj = {
-	.name = "circuit",
-	.help = "Install, delete and inspect the circuits of a fabric.",
-	.dflt = "show",
-	.subs = circuit_subs,
-	.n_subs = FTCTL_ARRAY_SIZE(circuit_subs),
-};
-
-static int circuit_parse(struct ftctl *ctl, int argc, char **argv)
-{
-	return ftctl_object_parse(&circuit_obj, ctl, argc, argv);
-}
-
-const struct ftctl_cmd ftctl_cmd_circuit = {
-	.name = "circuit",
-	.args = "COMMAND ...",
-	.help = "circuits",
-	.parse = circuit_parse,
-	.run = ftctl_object_run,
-	.obj = &circuit_obj,
-};
+FTCTL_OBJECT(circuit, "COMMAND ...", "circuits",
+	     "Install, delete and inspect the circuits of a fabric.",
+	     "show", circuit_subs);

@@ -158,17 +158,13 @@ static int show_parse(struct ftctl *ctl, int argc, char **argv)
 	const char *cmd = "demand show";
 
 	(void)ctl;
-	if (argc < 2)
-		return ftctl_usage_err(cmd, "missing the fabric NAME");
-	if (argc > 2)
-		return ftctl_usage_err(cmd, "unexpected argument '%s'", argv[2]);
-	return parse_name_arg(cmd, argv[1]);
+	dq.has_name = true;
+	return ftctl_parse_fabric_arg(cmd, argc, argv, dq.name, true);
 }
 
 static int show_run(struct ftctl *ctl)
 {
 	struct show_dump d = { .ctl = ctl, .first = true };
-	struct ftctl_req r;
 	uint64_t cycle = 0;
 	char what[64], cycles[64];
 	int rc;
@@ -178,14 +174,8 @@ static int show_run(struct ftctl *ctl)
 	rc = ftctl_fabric_lookup(ctl, dq.name, what, NULL, NULL, &cycle);
 	if (rc)
 		return rc;
-	if (!ftctl_req_init(ctl, &r, FATTREE_CMD_DEMAND_GET, NLM_F_DUMP, 0))
-		return ftctl_fail(ctl, what, -ENOMEM);
-	if (FTCTL_PUT_STR(&r, FATTREE_A_DEMAND_FABRIC, dq.name, "fabric name %s",
-			  dq.name)) {
-		ftctl_req_free(&r);
-		return ftctl_fail(ctl, what, -EMSGSIZE);
-	}
-	rc = ftctl_req_run(ctl, &r, what, show_reply, &d);
+	rc = FTCTL_FABRIC_REQ(ctl, FATTREE_CMD_DEMAND_GET, NLM_F_DUMP, FATTREE_A_DEMAND_FABRIC,
+			      dq.name, what, show_reply, &d);
 	if (!d.has_cycle)
 		d.cycle_lo = d.cycle_hi = cycle;
 	if (ctl->json) {
@@ -340,10 +330,7 @@ static int watch_parse(struct ftctl *ctl, int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	for (i = 1; !err && i < argc; i++) {
 		if (!strcmp(argv[i], "count")) {
-			if (has_count)
-				return ftctl_usage_err(cmd, "option 'count' given twice");
-			has_count = true;
-			v = ftctl_arg_value(cmd, argc, argv, &i,
+			v = ftctl_opt_value(cmd, argc, argv, &i, &has_count,
 					    "N: notifications to print, then exit");
 			if (!v)
 				return FTCTL_EXIT_USAGE;
@@ -486,24 +473,6 @@ static const struct ftctl_subcmd demand_subs[] = {
 	  watch_help, watch_parse, watch_run },
 };
 
-static const struct ftctl_object demand_obj = {
-	.name = "demand",
-	.help = "Inspect the demand of fabrics: pairs waiting for lanes.",
-	.dflt = "show",
-	.subs = demand_subs,
-	.n_subs = FTCTL_ARRAY_SIZE(demand_subs),
-};
-
-static int demand_parse(struct ftctl *ctl, int argc, char **argv)
-{
-	return ftctl_object_parse(&demand_obj, ctl, argc, argv);
-}
-
-const struct ftctl_cmd ftctl_cmd_demand = {
-	.name = "demand",
-	.args = "COMMAND ...",
-	.help = "demand",
-	.parse = demand_parse,
-	.run = ftctl_object_run,
-	.obj = &demand_obj,
-};
+FTCTL_OBJECT(demand, "COMMAND ...", "demand",
+	     "Inspect the demand of fabrics: pairs waiting for lanes.",
+	     "show", demand_subs);

@@ -84,6 +84,12 @@ struct fab_opts {
 	const char *word[OPT_N];
 };
 
+/* A subcommand that takes the NAME alone and sends one request about it. */
+struct name_cmd {
+	const char *what;
+	uint8_t cmd;
+};
+
 static struct fab_req {
 	char name[FATTREE_NAME_LEN];
 	bool has_name;
@@ -95,6 +101,7 @@ static struct fab_req {
 	uint32_t *lines;		/* file line of each row, or NULL */
 	size_t n_rows;
 	const char *file;
+	const struct name_cmd *nc;	/* del, clear */
 } fr;
 
 static int parse_name_arg(const char *cmd, int argc, char **argv, int i)
@@ -475,46 +482,32 @@ static void add_help(FILE *f)
 		FATTREE_NAME_LEN - 1, FATTREE_SAF_MAX_Q);
 }
 
-/* --- del --- */
+/* --- del, clear --- */
 
-static int del_parse(struct ftctl *ctl, int argc, char **argv)
+static const struct name_cmd name_cmds[] = {
+	{ "fabric del", FATTREE_CMD_FABRIC_DEL },
+	{ "fabric clear", FATTREE_CMD_STATS_RESET },
+};
+
+/* del or clear, told apart by the subcommand's first letter. */
+static int name_parse(struct ftctl *ctl, int argc, char **argv)
 {
 	int err;
 
 	(void)ctl;
-	err = parse_name_arg("fabric del", argc, argv, 1);
+	fr.nc = &name_cmds[argv[0][0] == 'c'];
+	err = parse_name_arg(fr.nc->what, argc, argv, 1);
 	if (!err && argc > 2)
-		return ftctl_usage_err("fabric del", "unexpected argument '%s'", argv[2]);
+		return ftctl_usage_err(fr.nc->what, "unexpected argument '%s'", argv[2]);
 	return err;
 }
 
-static int del_run(struct ftctl *ctl)
+static int name_run(struct ftctl *ctl)
 {
 	char what[64];
 
-	snprintf(what, sizeof(what), "fabric del %s", fr.name);
-	return simple_request(ctl, FATTREE_CMD_FABRIC_DEL, what, NULL);
-}
-
-/* --- clear --- */
-
-static int clear_parse(struct ftctl *ctl, int argc, char **argv)
-{
-	int err;
-
-	(void)ctl;
-	err = parse_name_arg("fabric clear", argc, argv, 1);
-	if (!err && argc > 2)
-		return ftctl_usage_err("fabric clear", "unexpected argument '%s'", argv[2]);
-	return err;
-}
-
-static int clear_run(struct ftctl *ctl)
-{
-	char what[64];
-
-	snprintf(what, sizeof(what), "fabric clear %s", fr.name);
-	return simple_request(ctl, FATTREE_CMD_STATS_RESET, what, NULL);
+	snprintf(what, sizeof(what), "%s %s", fr.nc->what, fr.name);
+	return simple_request(ctl, fr.nc->cmd, what, NULL);
 }
 
 static void clear_help(FILE *f)
@@ -881,7 +874,7 @@ static void inject_help(FILE *f)
 static const struct ftctl_subcmd fabric_subs[] = {
 	{ "add", "NAME TOPOLOGY [OPTIONS]", "create a fabric", add_help,
 	  add_parse, add_run },
-	{ "del", "NAME", "delete a fabric", NULL, del_parse, del_run },
+	{ "del", "NAME", "delete a fabric", NULL, name_parse, name_run },
 	{ "set", "NAME [path P] [injection I] [arbitration A] [period T] [seed S] [backlog N] [discipline D] [ghosts on|off]",
 	  "change a fabric's policies", set_help, set_parse, set_run },
 	{ "show", "[NAME]", "show one fabric or all", show_help, show_parse,
@@ -891,27 +884,9 @@ static const struct ftctl_subcmd fabric_subs[] = {
 	{ "inject", "NAME SRC DST COUNT | NAME file FILE",
 	  "queue synthetic messages", inject_help, inject_parse, inject_run },
 	{ "clear", "NAME", "zero a fabric's counters and its links'", clear_help,
-	  clear_parse, clear_run },
+	  name_parse, name_run },
 };
 
-static const struct ftctl_object fabric_obj = {
-	.name = "fabric",
-	.help = "Create, change, run and inspect fabrics.",
-	.dflt = "show",
-	.subs = fabric_subs,
-	.n_subs = FTCTL_ARRAY_SIZE(fabric_subs),
-};
-
-static int fabric_parse(struct ftctl *ctl, int argc, char **argv)
-{
-	return ftctl_object_parse(&fabric_obj, ctl, argc, argv);
-}
-
-const struct ftctl_cmd ftctl_cmd_fabric = {
-	.name = "fabric",
-	.args = "COMMAND ...",
-	.help = "fabrics",
-	.parse = fabric_parse,
-	.run = ftctl_object_run,
-	.obj = &fabric_obj,
-};
+FTCTL_OBJECT(fabric, "COMMAND ...", "fabrics",
+	     "Create, change, run and inspect fabrics.",
+	     "show", fabric_subs);

@@ -630,16 +630,8 @@ static struct json_object *fab_json(const struct fab_info *f)
 static int fab_get(struct ftctl *ctl, const char *name, const char *what,
 		   struct fab_list *l)
 {
-	struct ftctl_req r;
-
-	if (!ftctl_req_init(ctl, &r, FATTREE_CMD_FABRIC_GET, name ? 0 : NLM_F_DUMP, 0))
-		return ftctl_fail(ctl, what, -ENOMEM);
-	if (name && FTCTL_PUT_STR(&r, FATTREE_A_FABRIC_NAME, name,
-				  "fabric name %s", name)) {
-		ftctl_req_free(&r);
-		return ftctl_fail(ctl, what, -EMSGSIZE);
-	}
-	return ftctl_req_run(ctl, &r, what, fab_reply, l);
+	return FTCTL_FABRIC_REQ(ctl, FATTREE_CMD_FABRIC_GET, name ? 0 : NLM_F_DUMP,
+				FATTREE_A_FABRIC_NAME, name, what, fab_reply, l);
 }
 
 int ftctl_fabric_lookup(struct ftctl *ctl, const char *name, const char *what,

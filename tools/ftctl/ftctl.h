@@ -52,7 +52,8 @@ struct ftctl_cmd {
 	const char *help;
 	int (*parse)(struct ftctl *ctl, int argc, char **argv);
 	int (*run)(struct ftctl *ctl);
-	const struct ftctl_object *obj;	/* for "ftctl help", or NULL */
+	/* An object with subcommands, parsed and run by them; else NULL. */
+	const struct ftctl_object *obj;
 };
 
 /* A subcommand of an object ("fabric add", ...). */
@@ -73,6 +74,27 @@ struct ftctl_object {
 	const struct ftctl_subcmd *subs;
 	unsigned int n_subs;
 };
+
+/*
+ * Object @name ("fabric", ...) with subcommand table @subs: defines the
+ * object and its command ftctl_cmd_@name. @args and @help are its line in
+ * "ftctl --help" and the command list, @obj_help the first line of
+ * "ftctl @name help", and @dflt the subcommand run when none is given.
+ */
+#define FTCTL_OBJECT(name_, args_, help_, obj_help_, dflt_, subs_)	\
+	static const struct ftctl_object name_##_obj = {		\
+		.name = #name_,						\
+		.help = obj_help_,					\
+		.dflt = dflt_,						\
+		.subs = subs_,						\
+		.n_subs = FTCTL_ARRAY_SIZE(subs_),			\
+	};								\
+	const struct ftctl_cmd ftctl_cmd_##name_ = {			\
+		.name = #name_,						\
+		.args = args_,						\
+		.help = help_,						\
+		.obj = &name_##_obj,					\
+	}
 
 extern const struct ftctl_cmd ftctl_cmd_info;
 extern const struct ftctl_cmd ftctl_cmd_fabric;
@@ -129,9 +151,20 @@ int ftctl_parse_enum(const char *cmd, const char *what, const char *word,
 		     const char *const *names, unsigned int n, uint32_t *out);
 /* A fabric name: 1..FATTREE_NAME_LEN-1 bytes. */
 int ftctl_parse_name(const char *cmd, const char *word, char *out);
+/* The fabric NAME of "OBJ CMD NAME ...", argv[1]; @alone: nothing after it. */
+int ftctl_parse_fabric_arg(const char *cmd, int argc, char **argv, char *out,
+			   bool alone);
 /* The word after keyword argv[*i], or an error naming the keyword. */
 const char *ftctl_arg_value(const char *cmd, int argc, char **argv, int *i,
 			    const char *what);
+/*
+ * Keyword option @word, which may be given once: a usage error when
+ * *@seen already, else *@seen set and 0.
+ */
+int ftctl_opt_once(const char *cmd, const char *word, bool *seen);
+/* The same for keyword argv[*i] and its value: the value, or NULL (printed). */
+const char *ftctl_opt_value(const char *cmd, int argc, char **argv, int *i,
+			    bool *seen, const char *what);
 
 /* The spec's enum names (ftn_*_names, FTN_*_NR) come from ftnames.h. */
 extern const char *const ftctl_onoff_names[];	/* "off", "on": 0, 1 */
@@ -190,6 +223,16 @@ int ftctl_put(struct ftctl_req *r, int type, const char *aname,
 #define FTCTL_PUT_STR(r, type, s, ...) ({ \
 	const char *__fts = (s); \
 	ftctl_put(r, type, #type, __fts, strlen(__fts) + 1, __VA_ARGS__); })
+/*
+ * Send command @cmd (@flags: NLM_F_DUMP for a dump) about fabric @name,
+ * put in attribute @attr (none when @name is NULL), and collect the
+ * replies as ftctl_req_run() does; returns an exit code.
+ */
+int ftctl_fabric_req(struct ftctl *ctl, uint8_t cmd, int flags, int attr,
+		     const char *aname, const char *name, const char *what,
+		     int (*reply)(struct nl_msg *msg, void *arg), void *arg);
+#define FTCTL_FABRIC_REQ(ctl, cmd, flags, attr, name, what, reply, arg) \
+	ftctl_fabric_req(ctl, cmd, flags, attr, #attr, name, what, reply, arg)
 /* Bytes still free in the request. */
 size_t ftctl_req_room(const struct ftctl_req *r);
 /*
@@ -226,5 +269,11 @@ void ftctl_json_print(struct json_object *o);
 void ftctl_json_array_begin(void);
 void ftctl_json_array_item(struct json_object *o, bool *first);
 void ftctl_json_array_end(void);
+/*
+ * The end of a dump streamed as an array (@started: its "[" printed): the
+ * whole of an empty array when the dump succeeded without an item,
+ * nothing after a failure before the first.
+ */
+void ftctl_json_dump_end(bool started, int rc);
 
 #endif /* FTCTL_H */

@@ -204,17 +204,12 @@ static int show_parse(struct ftctl *ctl, int argc, char **argv)
 	const char *cmd = "leaf show";
 
 	(void)ctl;
-	if (argc < 2)
-		return ftctl_usage_err(cmd, "missing the fabric NAME");
-	if (argc > 2)
-		return ftctl_usage_err(cmd, "unexpected argument '%s'", argv[2]);
-	return ftctl_parse_name(cmd, argv[1], lq.name);
+	return ftctl_parse_fabric_arg(cmd, argc, argv, lq.name, true);
 }
 
 static int show_run(struct ftctl *ctl)
 {
 	struct leaf_dump d = { .ctl = ctl, .first = true };
-	struct ftctl_req r;
 	char what[64];
 	int rc;
 
@@ -223,19 +218,10 @@ static int show_run(struct ftctl *ctl)
 	rc = ftctl_fabric_lookup(ctl, lq.name, what, NULL, NULL, NULL);
 	if (rc)
 		return rc;
-	if (!ftctl_req_init(ctl, &r, FATTREE_CMD_LEAF_GET, NLM_F_DUMP, 0))
-		return ftctl_fail(ctl, what, -ENOMEM);
-	if (FTCTL_PUT_STR(&r, FATTREE_A_LEAF_FABRIC, lq.name, "fabric name %s",
-			  lq.name)) {
-		ftctl_req_free(&r);
-		return ftctl_fail(ctl, what, -EMSGSIZE);
-	}
-	rc = ftctl_req_run(ctl, &r, what, leaf_reply, &d);
-	if (ctl->json && (d.started || !rc)) {
-		if (!d.started)
-			ftctl_json_array_begin();
-		ftctl_json_array_end();
-	}
+	rc = FTCTL_FABRIC_REQ(ctl, FATTREE_CMD_LEAF_GET, NLM_F_DUMP, FATTREE_A_LEAF_FABRIC,
+			      lq.name, what, leaf_reply, &d);
+	if (ctl->json)
+		ftctl_json_dump_end(d.started, rc);
 	return rc;
 }
 
@@ -256,24 +242,6 @@ static const struct ftctl_subcmd leaf_subs[] = {
 	  show_run },
 };
 
-static const struct ftctl_object leaf_obj = {
-	.name = "leaf",
-	.help = "Inspect the leaves of a fabric.",
-	.dflt = "show",
-	.subs = leaf_subs,
-	.n_subs = 1,
-};
-
-static int leaf_parse(struct ftctl *ctl, int argc, char **argv)
-{
-	return ftctl_object_parse(&leaf_obj, ctl, argc, argv);
-}
-
-const struct ftctl_cmd ftctl_cmd_leaf = {
-	.name = "leaf",
-	.args = "show NAME",
-	.help = "leaves",
-	.parse = leaf_parse,
-	.run = ftctl_object_run,
-	.obj = &leaf_obj,
-};
+FTCTL_OBJECT(leaf, "show NAME", "leaves",
+	     "Inspect the leaves of a fabric.",
+	     "show", leaf_subs);

@@ -21,6 +21,7 @@ static struct link_req {
 	bool by_id;
 	uint32_t id, node, port;
 	int dir;		/* -1: both directions */
+	bool fail;		/* fail, else restore */
 } lr;
 
 struct link_dump {
@@ -155,27 +156,19 @@ static int show_parse(struct ftctl *ctl, int argc, char **argv)
 	int i, err;
 
 	(void)ctl;
-	if (argc < 2)
-		return ftctl_usage_err(cmd, "missing the fabric NAME");
-	err = ftctl_parse_name(cmd, argv[1], lr.name);
+	err = ftctl_parse_fabric_arg(cmd, argc, argv, lr.name, false);
 	for (i = 2; !err && i < argc; i++) {
 		if (!strcmp(argv[i], "busy")) {
-			if (lr.busy)
-				return ftctl_usage_err(cmd, "option 'busy' given twice");
-			lr.busy = true;
+			err = ftctl_opt_once(cmd, argv[i], &lr.busy);
 		} else if (!strcmp(argv[i], "failed")) {
-			if (lr.failed)
-				return ftctl_usage_err(cmd, "option 'failed' given twice");
-			lr.failed = true;
+			err = ftctl_opt_once(cmd, argv[i], &lr.failed);
 		} else if (!strcmp(argv[i], "level")) {
-			if (lr.has_level)
-				return ftctl_usage_err(cmd, "option 'level' given twice");
-			v = ftctl_arg_value(cmd, argc, argv, &i, "level L, 1 or more");
+			v = ftctl_opt_value(cmd, argc, argv, &i, &lr.has_level,
+					    "level L, 1 or more");
 			if (!v)
 				return FTCTL_EXIT_USAGE;
 			err = ftctl_parse_u32(cmd, "level L", v, 1, UINT32_MAX,
 					      &lr.level);
-			lr.has_level = true;
 		} else {
 			return ftctl_usage_err(cmd, "unknown option '%s' (expected level, busy or failed)",
 					       argv[i]);
@@ -187,7 +180,6 @@ static int show_parse(struct ftctl *ctl, int argc, char **argv)
 static int show_run(struct ftctl *ctl)
 {
 	struct link_dump d = { .ctl = ctl, .first = true };
-	struct ftctl_req r;
 	uint32_t levels = 0;
 	char what[64];
 	int rc;
@@ -202,19 +194,10 @@ static int show_run(struct ftctl *ctl)
 			what, lr.level, lr.name, levels);
 		return FTCTL_EXIT_USAGE;
 	}
-	if (!ftctl_req_init(ctl, &r, FATTREE_CMD_LINK_GET, NLM_F_DUMP, 0))
-		return ftctl_fail(ctl, what, -ENOMEM);
-	if (FTCTL_PUT_STR(&r, FATTREE_A_LINK_FABRIC, lr.name, "fabric name %s",
-			  lr.name)) {
-		ftctl_req_free(&r);
-		return ftctl_fail(ctl, what, -EMSGSIZE);
-	}
-	rc = ftctl_req_run(ctl, &r, what, link_reply, &d);
-	if (ctl->json && (d.started || !rc)) {
-		if (!d.started)
-			ftctl_json_array_begin();
-		ftctl_json_array_end();
-	}
+	rc = FTCTL_FABRIC_REQ(ctl, FATTREE_CMD_LINK_GET, NLM_F_DUMP, FATTREE_A_LINK_FABRIC,
+			      lr.name, what, link_reply, &d);
+	if (ctl->json)
+		ftctl_json_dump_end(d.started, rc);
 	return rc;
 }
 
@@ -244,7 +227,7 @@ static void show_help(FILE *f)
 
 static int fail_parse(struct ftctl *ctl, int argc, char **argv)
 {
-	const char *cmd = argv[0][0] == 'f' ? "link fail" : "link restore";
+	const char *cmd;
 	static const char *const words[] = { "id", "level", "node", "port" };
 	bool seen[4] = { false };
 	uint32_t *dst[4] = { &lr.id, &lr.level, &lr.node, &lr.port };
@@ -252,10 +235,10 @@ static int fail_parse(struct ftctl *ctl, int argc, char **argv)
 	int i, k, err;
 
 	(void)ctl;
+	lr.fail = argv[0][0] == 'f';
+	cmd = lr.fail ? "link fail" : "link restore";
 	lr.dir = -1;
-	if (argc < 2)
-		return ftctl_usage_err(cmd, "missing the fabric NAME");
-	err = ftctl_parse_name(cmd, argv[1], lr.name);
+	err = ftctl_parse_fabric_arg(cmd, argc, argv, lr.name, false);
 	for (i = 2; !err && i < argc; i++) {
 		if (!strcmp(argv[i], "up") || !strcmp(argv[i], "down")) {
 			if (lr.dir >= 0)
@@ -269,10 +252,8 @@ static int fail_parse(struct ftctl *ctl, int argc, char **argv)
 		if (k == 4)
 			return ftctl_usage_err(cmd, "unknown word '%s' (expected id ID, or level L node U port P [up|down])",
 					       argv[i]);
-		if (seen[k])
-			return ftctl_usage_err(cmd, "option '%s' given twice", argv[i]);
-		seen[k] = true;
-		v = ftctl_arg_value(cmd, argc, argv, &i, k ? "a number" : "ID: a directed link id");
+		v = ftctl_opt_value(cmd, argc, argv, &i, &seen[k],
+				    k ? "a number" : "ID: a directed link id");
 		if (!v)
 			return FTCTL_EXIT_USAGE;
 		err = ftctl_parse_u32(cmd, words[k], v, k == 1 ? 1 : 0, UINT32_MAX, dst[k]);
@@ -340,8 +321,10 @@ int ftctl_link_set_run(struct ftctl *ctl, struct ftctl_req *r, const char *what,
 	return FTCTL_EXIT_OK;
 }
 
-static int fail_run_common(struct ftctl *ctl, bool fail)
+/* fail and restore, as fail_parse() saw it */
+static int fail_run(struct ftctl *ctl)
 {
+	bool fail = lr.fail;
 	uint8_t on = fail;
 	struct ftctl_req r;
 	char what[96];
@@ -368,16 +351,6 @@ static int fail_run_common(struct ftctl *ctl, bool fail)
 		return ftctl_fail(ctl, what, -EMSGSIZE);
 	}
 	return ftctl_link_set_run(ctl, &r, what, fail);
-}
-
-static int fail_run(struct ftctl *ctl)
-{
-	return fail_run_common(ctl, true);
-}
-
-static int restore_run(struct ftctl *ctl)
-{
-	return fail_run_common(ctl, false);
 }
 
 static void fail_help(FILE *f)
@@ -413,27 +386,9 @@ static const struct ftctl_subcmd link_subs[] = {
 	{ "fail", "NAME id ID | NAME level L node U port P [up|down]",
 	  "fail a link: it carries nothing", fail_help, fail_parse, fail_run },
 	{ "restore", "NAME id ID | NAME level L node U port P [up|down]",
-	  "restore a failed link", restore_help, fail_parse, restore_run },
+	  "restore a failed link", restore_help, fail_parse, fail_run },
 };
 
-static const struct ftctl_object link_obj = {
-	.name = "link",
-	.help = "Inspect the directed links of a fabric, fail and restore them.",
-	.dflt = "show",
-	.subs = link_subs,
-	.n_subs = FTCTL_ARRAY_SIZE(link_subs),
-};
-
-static int link_parse(struct ftctl *ctl, int argc, char **argv)
-{
-	return ftctl_object_parse(&link_obj, ctl, argc, argv);
-}
-
-const struct ftctl_cmd ftctl_cmd_link = {
-	.name = "link",
-	.args = "show|fail|restore NAME ...",
-	.help = "links",
-	.parse = link_parse,
-	.run = ftctl_object_run,
-	.obj = &link_obj,
-};
+FTCTL_OBJECT(link, "show|fail|restore NAME ...", "links",
+	     "Inspect the directed links of a fabric, fail and restore them.",
+	     "show", link_subs);

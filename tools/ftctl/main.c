@@ -247,7 +247,10 @@ static int ftctl_one(struct ftctl *ctl, int argc, char **argv, const char *netns
 	cmd = ftctl_cmds[k];
 	argc = strip_global_opts(ctl, argc, argv, 1);
 
-	rc = cmd->parse(ctl, argc, argv);
+	if (cmd->obj)
+		rc = ftctl_object_parse(cmd->obj, ctl, argc, argv);
+	else
+		rc = cmd->parse(ctl, argc, argv);
 	if (rc == FTCTL_PARSE_HELP)
 		return FTCTL_EXIT_OK;
 	if (rc || parse_only)
@@ -269,7 +272,7 @@ static int ftctl_one(struct ftctl *ctl, int argc, char **argv, const char *netns
 		return FTCTL_EXIT_FAIL;
 	}
 	ftctl_tune_socket(ctl);
-	rc = cmd->run(ctl);
+	rc = cmd->obj ? ftctl_object_run(ctl) : cmd->run(ctl);
 	ftnl_close(&ctl->nl);
 	return rc;
 }

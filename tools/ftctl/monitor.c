@@ -148,30 +148,22 @@ static int mon_parse(struct ftctl *ctl, int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	if (argc < 2)
-		return ftctl_usage_err(CMD, "missing the fabric NAME");
-	err = ftctl_parse_name(CMD, argv[1], mr.name);
+	err = ftctl_parse_fabric_arg(CMD, argc, argv, mr.name, false);
 	for (i = 2; !err && i < argc; i++) {
 		if (!strcmp(argv[i], "interval")) {
-			if (has_interval)
-				return ftctl_usage_err(CMD, "option 'interval' given twice");
-			has_interval = true;
-			v = ftctl_arg_value(CMD, argc, argv, &i, "SEC: seconds between frames");
+			v = ftctl_opt_value(CMD, argc, argv, &i, &has_interval,
+					    "SEC: seconds between frames");
 			if (!v)
 				return FTCTL_EXIT_USAGE;
 			err = parse_interval(v, &mr.interval_ms);
 		} else if (!strcmp(argv[i], "count")) {
-			if (has_count)
-				return ftctl_usage_err(CMD, "option 'count' given twice");
-			has_count = true;
-			v = ftctl_arg_value(CMD, argc, argv, &i, "N: frames, then exit");
+			v = ftctl_opt_value(CMD, argc, argv, &i, &has_count,
+					    "N: frames, then exit");
 			if (!v)
 				return FTCTL_EXIT_USAGE;
 			err = ftctl_parse_u32(CMD, "count N", v, 1, UINT32_MAX, &mr.count);
 		} else if (!strcmp(argv[i], "clear")) {
-			if (mr.clear)
-				return ftctl_usage_err(CMD, "option 'clear' given twice");
-			mr.clear = true;
+			err = ftctl_opt_once(CMD, argv[i], &mr.clear);
 		} else {
 			return ftctl_usage_err(CMD, "unknown option '%s' (expected interval, count or clear)",
 					       argv[i]);
@@ -319,16 +311,10 @@ static int cycle_read(struct ftctl *ctl, struct mon_shape *sh, const char *what,
 {
 	struct mon_snap tmp = { 0 };
 	struct fab_read fr = { .sh = sh, .s = &tmp, .first = false };
-	struct ftctl_req r;
 	int rc;
 
-	if (!ftctl_req_init(ctl, &r, FATTREE_CMD_FABRIC_GET, 0, 0))
-		return ftctl_fail(ctl, what, -ENOMEM);
-	if (FTCTL_PUT_STR(&r, FATTREE_A_FABRIC_NAME, mr.name, "fabric name %s", mr.name)) {
-		ftctl_req_free(&r);
-		return ftctl_fail(ctl, what, -EMSGSIZE);
-	}
-	rc = ftctl_req_run(ctl, &r, what, fab_reply, &fr);
+	rc = FTCTL_FABRIC_REQ(ctl, FATTREE_CMD_FABRIC_GET, 0, FATTREE_A_FABRIC_NAME,
+			      mr.name, what, fab_reply, &fr);
 	if (!rc && !tmp.seen)
 		rc = ftctl_fail(ctl, what, -EPROTO);
 	*cycle = tmp.cycle;
@@ -340,7 +326,6 @@ static int snap_take(struct ftctl *ctl, struct mon_shape *sh, struct mon_snap *s
 {
 	struct fab_read fr = { .sh = sh, .s = s, .first = first };
 	struct link_read lr = { .sh = sh, .s = s };
-	struct ftctl_req r;
 	char what[64];
 	int rc;
 
@@ -348,13 +333,8 @@ static int snap_take(struct ftctl *ctl, struct mon_shape *sh, struct mon_snap *s
 	s->seen = false;
 	s->pairs = s->backlog = s->oldest = 0;
 	memset(s->st, 0, sizeof(s->st));
-	if (!ftctl_req_init(ctl, &r, FATTREE_CMD_FABRIC_GET, 0, 0))
-		return ftctl_fail(ctl, what, -ENOMEM);
-	if (FTCTL_PUT_STR(&r, FATTREE_A_FABRIC_NAME, mr.name, "fabric name %s", mr.name)) {
-		ftctl_req_free(&r);
-		return ftctl_fail(ctl, what, -EMSGSIZE);
-	}
-	rc = ftctl_req_run(ctl, &r, what, fab_reply, &fr);
+	rc = FTCTL_FABRIC_REQ(ctl, FATTREE_CMD_FABRIC_GET, 0, FATTREE_A_FABRIC_NAME,
+			      mr.name, what, fab_reply, &fr);
 	if (rc)
 		return rc;
 	if (!s->seen)
@@ -365,13 +345,8 @@ static int snap_take(struct ftctl *ctl, struct mon_shape *sh, struct mon_snap *s
 			return ftctl_fail(ctl, what, -ENOMEM);
 	}
 	memset(s->link, 0, sh->ndl * sizeof(*s->link));
-	if (!ftctl_req_init(ctl, &r, FATTREE_CMD_LINK_GET, NLM_F_DUMP, 0))
-		return ftctl_fail(ctl, what, -ENOMEM);
-	if (FTCTL_PUT_STR(&r, FATTREE_A_LINK_FABRIC, mr.name, "fabric name %s", mr.name)) {
-		ftctl_req_free(&r);
-		return ftctl_fail(ctl, what, -EMSGSIZE);
-	}
-	rc = ftctl_req_run(ctl, &r, what, link_reply, &lr);
+	rc = FTCTL_FABRIC_REQ(ctl, FATTREE_CMD_LINK_GET, NLM_F_DUMP, FATTREE_A_LINK_FABRIC,
+			      mr.name, what, link_reply, &lr);
 	if (rc)
 		return rc;
 	/*
@@ -382,13 +357,8 @@ static int snap_take(struct ftctl *ctl, struct mon_shape *sh, struct mon_snap *s
 	if (rc)
 		return rc;
 	s->link_cycle = s->cycle + (delta(s->link_cycle, s->cycle) + 1) / 2;
-	if (!ftctl_req_init(ctl, &r, FATTREE_CMD_DEMAND_GET, NLM_F_DUMP, 0))
-		return ftctl_fail(ctl, what, -ENOMEM);
-	if (FTCTL_PUT_STR(&r, FATTREE_A_DEMAND_FABRIC, mr.name, "fabric name %s", mr.name)) {
-		ftctl_req_free(&r);
-		return ftctl_fail(ctl, what, -EMSGSIZE);
-	}
-	rc = ftctl_req_run(ctl, &r, what, demand_reply, s);
+	rc = FTCTL_FABRIC_REQ(ctl, FATTREE_CMD_DEMAND_GET, NLM_F_DUMP, FATTREE_A_DEMAND_FABRIC,
+			      mr.name, what, demand_reply, s);
 	s->t = now_s();
 	return rc;
 }
@@ -813,19 +783,9 @@ static int mon_run(struct ftctl *ctl)
 	sigaddset(&block, SIGTERM);
 	sigprocmask(SIG_BLOCK, &block, &old);
 	if (mr.clear && !mon_stop) {
-		struct ftctl_req r;
-
 		snprintf(what, sizeof(what), "monitor %s clear", mr.name);
-		if (!ftctl_req_init(ctl, &r, FATTREE_CMD_STATS_RESET, 0, 0)) {
-			rc = ftctl_fail(ctl, what, -ENOMEM);
-			goto out;
-		}
-		if (FTCTL_PUT_STR(&r, FATTREE_A_FABRIC_NAME, mr.name, "fabric name %s", mr.name)) {
-			ftctl_req_free(&r);
-			rc = ftctl_fail(ctl, what, -EMSGSIZE);
-			goto out;
-		}
-		rc = ftctl_req_run(ctl, &r, what, NULL, NULL);
+		rc = FTCTL_FABRIC_REQ(ctl, FATTREE_CMD_STATS_RESET, 0, FATTREE_A_FABRIC_NAME,
+				      mr.name, what, NULL, NULL);
 		if (rc)
 			goto out;
 	}

@@ -190,6 +190,16 @@ int ftctl_parse_name(const char *cmd, const char *word, char *out)
 	return 0;
 }
 
+int ftctl_parse_fabric_arg(const char *cmd, int argc, char **argv, char *out,
+			   bool alone)
+{
+	if (argc < 2)
+		return ftctl_usage_err(cmd, "missing the fabric NAME");
+	if (alone && argc > 2)
+		return ftctl_usage_err(cmd, "unexpected argument '%s'", argv[2]);
+	return ftctl_parse_name(cmd, argv[1], out);
+}
+
 const char *ftctl_arg_value(const char *cmd, int argc, char **argv, int *i,
 			    const char *what)
 {
@@ -198,6 +208,22 @@ const char *ftctl_arg_value(const char *cmd, int argc, char **argv, int *i,
 		return NULL;
 	}
 	return argv[++*i];
+}
+
+int ftctl_opt_once(const char *cmd, const char *word, bool *seen)
+{
+	if (*seen)
+		return ftctl_usage_err(cmd, "option '%s' given twice", word);
+	*seen = true;
+	return 0;
+}
+
+const char *ftctl_opt_value(const char *cmd, int argc, char **argv, int *i,
+			    bool *seen, const char *what)
+{
+	if (ftctl_opt_once(cmd, argv[*i], seen))
+		return NULL;
+	return ftctl_arg_value(cmd, argc, argv, i, what);
 }
 
 const char *ftctl_enum_name(const char *const *names, unsigned int n,

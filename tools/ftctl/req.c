@@ -119,6 +119,22 @@ int ftctl_req_run(struct ftctl *ctl, struct ftctl_req *r, const char *what,
 	return FTCTL_EXIT_FAIL;
 }
 
+int ftctl_fabric_req(struct ftctl *ctl, uint8_t cmd, int flags, int attr,
+		     const char *aname, const char *name, const char *what,
+		     int (*reply)(struct nl_msg *msg, void *arg), void *arg)
+{
+	struct ftctl_req r;
+
+	if (!ftctl_req_init(ctl, &r, cmd, flags, 0))
+		return ftctl_fail(ctl, what, -ENOMEM);
+	if (name && ftctl_put(&r, attr, aname, name, strlen(name) + 1,
+			      "fabric name %s", name)) {
+		ftctl_req_free(&r);
+		return ftctl_fail(ctl, what, -EMSGSIZE);
+	}
+	return ftctl_req_run(ctl, &r, what, reply, arg);
+}
+
 int ftctl_fail(const struct ftctl *ctl, const char *what, int err)
 {
 	fprintf(stderr, "ftctl: %s: %s\n", what, ftnl_strerror(&ctl->nl, err));
@@ -220,4 +236,13 @@ void ftctl_json_array_item(struct json_object *o, bool *first)
 void ftctl_json_array_end(void)
 {
 	printf("\n]\n");
+}
+
+void ftctl_json_dump_end(bool started, int rc)
+{
+	if (!started && rc)
+		return;
+	if (!started)
+		ftctl_json_array_begin();
+	ftctl_json_array_end();
 }

@@ -18,34 +18,31 @@ static struct switch_req {
 	char name[FATTREE_NAME_LEN];
 	bool has_level, has_node;
 	uint32_t level, node;
+	bool fail;		/* fail, else restore */
 } sr;
 
 /* --- fail, restore --- */
 
 static int fail_parse(struct ftctl *ctl, int argc, char **argv)
 {
-	const char *cmd = argv[0][0] == 'f' ? "switch fail" : "switch restore";
+	const char *cmd;
 	const char *v;
 	int i, err;
 
 	(void)ctl;
-	if (argc < 2)
-		return ftctl_usage_err(cmd, "missing the fabric NAME");
-	err = ftctl_parse_name(cmd, argv[1], sr.name);
+	sr.fail = argv[0][0] == 'f';
+	cmd = sr.fail ? "switch fail" : "switch restore";
+	err = ftctl_parse_fabric_arg(cmd, argc, argv, sr.name, false);
 	for (i = 2; !err && i < argc; i++) {
 		if (!strcmp(argv[i], "level")) {
-			if (sr.has_level)
-				return ftctl_usage_err(cmd, "option 'level' given twice");
-			sr.has_level = true;
-			v = ftctl_arg_value(cmd, argc, argv, &i, "L: the switch's level, 1 or more");
+			v = ftctl_opt_value(cmd, argc, argv, &i, &sr.has_level,
+					    "L: the switch's level, 1 or more");
 			if (!v)
 				return FTCTL_EXIT_USAGE;
 			err = ftctl_parse_u32(cmd, "level L", v, 1, UINT32_MAX, &sr.level);
 		} else if (!strcmp(argv[i], "node")) {
-			if (sr.has_node)
-				return ftctl_usage_err(cmd, "option 'node' given twice");
-			sr.has_node = true;
-			v = ftctl_arg_value(cmd, argc, argv, &i, "S: the switch's index at its level");
+			v = ftctl_opt_value(cmd, argc, argv, &i, &sr.has_node,
+					    "S: the switch's index at its level");
 			if (!v)
 				return FTCTL_EXIT_USAGE;
 			err = ftctl_parse_u32(cmd, "node S", v, 0, UINT32_MAX, &sr.node);
@@ -59,8 +56,10 @@ static int fail_parse(struct ftctl *ctl, int argc, char **argv)
 	return err;
 }
 
-static int fail_run_common(struct ftctl *ctl, bool fail)
+/* fail and restore, as fail_parse() saw it */
+static int fail_run(struct ftctl *ctl)
 {
+	bool fail = sr.fail;
 	uint8_t on = fail;
 	struct ftctl_req r;
 	char what[96];
@@ -78,16 +77,6 @@ static int fail_run_common(struct ftctl *ctl, bool fail)
 		return ftctl_fail(ctl, what, -EMSGSIZE);
 	}
 	return ftctl_link_set_run(ctl, &r, what, fail);
-}
-
-static int fail_run(struct ftctl *ctl)
-{
-	return fail_run_common(ctl, true);
-}
-
-static int restore_run(struct ftctl *ctl)
-{
-	return fail_run_common(ctl, false);
 }
 
 static void fail_help(FILE *f)
@@ -205,18 +194,14 @@ static int show_parse(struct ftctl *ctl, int argc, char **argv)
 	int i, err;
 
 	(void)ctl;
-	if (argc < 2)
-		return ftctl_usage_err(cmd, "missing the fabric NAME");
-	err = ftctl_parse_name(cmd, argv[1], sr.name);
+	err = ftctl_parse_fabric_arg(cmd, argc, argv, sr.name, false);
 	for (i = 2; !err && i < argc; i++) {
-		if (!strcmp(argv[i], "level") && !sr.has_level) {
-			sr.has_level = true;
-			v = ftctl_arg_value(cmd, argc, argv, &i, "L: a switch level, 1 or more");
+		if (!strcmp(argv[i], "level")) {
+			v = ftctl_opt_value(cmd, argc, argv, &i, &sr.has_level,
+					    "L: a switch level, 1 or more");
 			if (!v)
 				return FTCTL_EXIT_USAGE;
 			err = ftctl_parse_u32(cmd, "level L", v, 1, UINT32_MAX, &sr.level);
-		} else if (!strcmp(argv[i], "level")) {
-			return ftctl_usage_err(cmd, "option 'level' given twice");
 		} else {
 			return ftctl_usage_err(cmd, "unexpected argument '%s' (expected level L)",
 					       argv[i]);
@@ -230,7 +215,6 @@ static int show_run(struct ftctl *ctl)
 	struct sw_shape s = { 0 };
 	struct sw_dump d = { .s = &s };
 	struct json_object *o;
-	struct ftctl_req r;
 	uint64_t k, nsw;
 	uint32_t level;
 	bool first = true;
@@ -239,13 +223,8 @@ static int show_run(struct ftctl *ctl)
 	int rc;
 
 	snprintf(what, sizeof(what), "switch show %s", sr.name);
-	if (!ftctl_req_init(ctl, &r, FATTREE_CMD_FABRIC_GET, 0, 0))
-		return ftctl_fail(ctl, what, -ENOMEM);
-	if (FTCTL_PUT_STR(&r, FATTREE_A_FABRIC_NAME, sr.name, "fabric name %s", sr.name)) {
-		ftctl_req_free(&r);
-		return ftctl_fail(ctl, what, -EMSGSIZE);
-	}
-	rc = ftctl_req_run(ctl, &r, what, shape_reply, &s);
+	rc = FTCTL_FABRIC_REQ(ctl, FATTREE_CMD_FABRIC_GET, 0, FATTREE_A_FABRIC_NAME,
+			      sr.name, what, shape_reply, &s);
 	if (rc)
 		return rc;
 	if (!s.seen)
@@ -259,16 +238,8 @@ static int show_run(struct ftctl *ctl)
 	d.st = calloc(nsw ? nsw : 1, sizeof(*d.st));
 	if (!d.st)
 		return ftctl_fail(ctl, what, -ENOMEM);
-	if (!ftctl_req_init(ctl, &r, FATTREE_CMD_LINK_GET, NLM_F_DUMP, 0)) {
-		free(d.st);
-		return ftctl_fail(ctl, what, -ENOMEM);
-	}
-	if (FTCTL_PUT_STR(&r, FATTREE_A_LINK_FABRIC, sr.name, "fabric name %s", sr.name)) {
-		ftctl_req_free(&r);
-		free(d.st);
-		return ftctl_fail(ctl, what, -EMSGSIZE);
-	}
-	rc = ftctl_req_run(ctl, &r, what, sw_link_reply, &d);
+	rc = FTCTL_FABRIC_REQ(ctl, FATTREE_CMD_LINK_GET, NLM_F_DUMP, FATTREE_A_LINK_FABRIC,
+			      sr.name, what, sw_link_reply, &d);
 	if (rc) {
 		free(d.st);
 		return rc;
@@ -324,27 +295,9 @@ static const struct ftctl_subcmd switch_subs[] = {
 	{ "fail", "NAME level L node S", "fail a switch: all its links",
 	  fail_help, fail_parse, fail_run },
 	{ "restore", "NAME level L node S", "restore a failed switch",
-	  restore_help, fail_parse, restore_run },
+	  restore_help, fail_parse, fail_run },
 };
 
-static const struct ftctl_object switch_obj = {
-	.name = "switch",
-	.help = "Show the switches of a fabric, fail and restore them.",
-	.dflt = "show",
-	.subs = switch_subs,
-	.n_subs = FTCTL_ARRAY_SIZE(switch_subs),
-};
-
-static int switch_parse(struct ftctl *ctl, int argc, char **argv)
-{
-	return ftctl_object_parse(&switch_obj, ctl, argc, argv);
-}
-
-const struct ftctl_cmd ftctl_cmd_switch = {
-	.name = "switch",
-	.args = "show|fail|restore NAME ...",
-	.help = "switches",
-	.parse = switch_parse,
-	.run = ftctl_object_run,
-	.obj = &switch_obj,
-};
+FTCTL_OBJECT(switch, "show|fail|restore NAME ...", "switches",
+	     "Show the switches of a fabric, fail and restore them.",
+	     "show", switch_subs);

@@ -193,34 +193,18 @@ static int parse_injections(const char *s, struct cyc_args *a)
 		"all", "random", "random-prime", "offline", "offline-compact",
 		"greedy",
 	};
-	char *buf, *item[INJ_N * 2];
-	int n, i, k;
-	u32 j;
+	/* greedy is all */
+	static const int val[] = {
+		INJ_ALL, INJ_RANDOM, INJ_RANDOM_PRIME, INJ_OFFLINE,
+		INJ_OFFLINE_COMPACT, INJ_ALL,
+	};
+	int n;
 
-	n = ftsim_split(CMD, "--injection", s, &buf, item, INJ_N * 2);
+	n = ftsim_parse_names(CMD, "--injection", s, names, 6, val, a->inj, INJ_N);
 	if (n < 0)
 		return -1;
-	a->ninj = 0;
-	for (i = 0; i < n; i++) {
-		k = ftsim_parse_name(CMD, "--injection item", item[i], names, 6);
-		if (k < 0)
-			goto bad;
-		if (k == INJ_N)		/* greedy */
-			k = INJ_ALL;
-		for (j = 0; j < a->ninj; j++) {
-			if (a->inj[j] == k) {
-				ftsim_usage_err(CMD, "bad --injection '%s': '%s' is listed twice",
-						s, item[i]);
-				goto bad;
-			}
-		}
-		a->inj[a->ninj++] = k;
-	}
-	free(buf);
+	a->ninj = (u32)n;
 	return 0;
-bad:
-	free(buf);
-	return -1;
 }
 
 static int parse_lambdas(const char *s, struct cyc_args *a)
@@ -326,10 +310,13 @@ static int cyc_args(int argc, char **argv, struct cyc_args *a)
 		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct ftsim_getopt g = {
+		.cmd = CMD, .opts = opts, .help = O_HELP,
+		.usage = ftsim_cycles_usage,
+	};
 	const char *profiles = NULL, *lanes = NULL;
 	u64 v;
-	u64 seen = 0;
-	int c, li = 0;
+	int c;
 	u32 j;
 
 	memset(a, 0, sizeof(*a));
@@ -345,22 +332,7 @@ static int cyc_args(int argc, char **argv, struct cyc_args *a)
 	if (parse_lambdas("1,2,4,8,16", a) ||
 	    ftsim_parse_shape(CMD, "--shape", "binary:256", &a->sh))
 		return -1;
-	/* Help beats bad words. */
-	for (c = 1; c < argc && strcmp(argv[c], "--"); c++) {
-		if (!strcmp(argv[c], "--help") || !strcmp(argv[c], "-h")) {
-			ftsim_cycles_usage(stdout);
-			exit(0);
-		}
-	}
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":h", opts, &li)) != -1) {
-		if (c >= 256 && c < O_HELP) {
-			if (seen & (1ULL << (c - 256)))
-				return ftsim_usage_err(CMD, "option '--%s' given twice",
-						       opts[li].name);
-			seen |= 1ULL << (c - 256);
-		}
+	while ((c = ftsim_getopt(&g, argc, argv)) > 0) {
 		switch (c) {
 		case O_SHAPE:
 			if (ftsim_parse_shape(CMD, "--shape", optarg, &a->sh))
@@ -439,16 +411,10 @@ static int cyc_args(int argc, char **argv, struct cyc_args *a)
 			if (ftsim_parse_jobs(CMD, optarg, &a->jobs))
 				return -1;
 			break;
-		case 'h':
-		case O_HELP:
-			ftsim_cycles_usage(stdout);
-			exit(0);
-		default:
-			return ftsim_getopt_err(CMD, c, argv);
 		}
 	}
-	if (optind < argc)
-		return ftsim_usage_err(CMD, "unexpected argument '%s'", argv[optind]);
+	if (c < 0)
+		return -1;
 	if (a->msgs == MSGS_ADVERSARIAL && strcmp(a->sh.kind, "binary"))
 		return ftsim_usage_err(CMD, "--messages adversarial needs a binary:N shape, not %s",
 				       a->sh.desc);

@@ -41,6 +41,28 @@ int ftsim_usage_err(const char *cmd, const char *fmt, ...)
  */
 int ftsim_getopt_err(const char *cmd, int c, char **argv);
 
+struct option;
+
+/*
+ * A subcommand's options: @cmd's @opts, numbered from 256 up to @help,
+ * "--help", the last. Its first call prints @usage and exits 0 when
+ * "--help" or "-h" stands before any "--" (help beats bad words); then,
+ * called in a loop as getopt_long() (":h", optarg set), it returns the
+ * next option, 0 after the last, or -1 after printing a usage error: an
+ * unknown option, one without its value, one given twice, or a word
+ * left over after the options.
+ */
+struct ftsim_getopt {
+	const char *cmd;
+	const struct option *opts;
+	int help;
+	void (*usage)(FILE *f);
+	u64 seen;		/* bit c - 256: option c given */
+	bool started;
+};
+
+int ftsim_getopt(struct ftsim_getopt *g, int argc, char **argv);
+
 /* "--opt VALUE" words: on error print it, naming @opt and @s; -1. */
 int ftsim_parse_u32(const char *cmd, const char *opt, const char *s, u32 min,
 		    u32 max, u32 *v);
@@ -51,6 +73,16 @@ int ftsim_parse_milli(const char *cmd, const char *opt, const char *s,
 /* One of @names[0..n-1]; -1 (printed) or the index. */
 int ftsim_parse_name(const char *cmd, const char *opt, const char *s,
 		     const char *const *names, int n);
+
+/*
+ * A comma-separated list of @names[0..n-1], none twice, into @out: item
+ * k as @val[k] (k when @val is NULL), at most @max (<= FTSIM_NAMES_MAX)
+ * of them. The count, or -1 (printed).
+ */
+#define FTSIM_NAMES_MAX	32
+int ftsim_parse_names(const char *cmd, const char *opt, const char *s,
+		      const char *const *names, int n, const int *val,
+		      int *out, int max);
 
 /*
  * --pattern @s, a name or an old spelling of one (ftpattern.h), among the

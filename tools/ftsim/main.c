@@ -27,9 +27,39 @@ static void usage(FILE *f)
 		   "Exit status: 0 done, 1 failed, 2 bad arguments.\n");
 }
 
+static const struct ftsim_cmd {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	void (*usage)(FILE *f);	/* NULL: "NAME --help" prints it */
+	bool shared;		/* shares its work out among MPI ranks */
+} cmds[] = {
+	{ "sched", ftsim_sched, ftsim_sched_usage, true },
+	{ "cycles", ftsim_cycles, ftsim_cycles_usage, true },
+	{ "replay", ftsim_replay, NULL, false },
+	{ "saf", ftsim_saf, ftsim_saf_usage, true },
+};
+
+static const struct ftsim_cmd *find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (!strcmp(name, cmds[i].name))
+			return &cmds[i];
+	return NULL;
+}
+
+static int unknown(const char *name)
+{
+	fprintf(stderr, "ftsim: unknown command '%s'\n", name);
+	usage(stderr);
+	return FTSIM_EXIT_USAGE;
+}
+
 static int run(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : NULL;
+	const struct ftsim_cmd *c;
 
 	if (!cmd) {
 		usage(stderr);
@@ -44,55 +74,33 @@ static int run(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		}
-		if (!strcmp(argv[2], "sched")) {
-			ftsim_sched_usage(stdout);
-			return 0;
-		}
-		if (!strcmp(argv[2], "cycles")) {
-			ftsim_cycles_usage(stdout);
-			return 0;
-		}
-		if (!strcmp(argv[2], "saf")) {
-			ftsim_saf_usage(stdout);
-			return 0;
-		}
-		if (!strcmp(argv[2], "replay")) {
-			char *av[] = { "replay", "--help", NULL };
+		c = find(argv[2]);
+		if (!c)
+			return unknown(argv[2]);
+		if (!c->usage) {
+			char *av[] = { argv[2], "--help", NULL };
 
-			return ftsim_replay(2, av);
+			return c->run(2, av);
 		}
-		fprintf(stderr, "ftsim: unknown command '%s'\n", argv[2]);
-		usage(stderr);
-		return FTSIM_EXIT_USAGE;
+		c->usage(stdout);
+		return 0;
 	}
-	if (!strcmp(cmd, "sched"))
-		return ftsim_sched(argc - 1, argv + 1);
-	if (!strcmp(cmd, "cycles"))
-		return ftsim_cycles(argc - 1, argv + 1);
-	if (!strcmp(cmd, "replay"))
-		return ftsim_replay(argc - 1, argv + 1);
-	if (!strcmp(cmd, "saf"))
-		return ftsim_saf(argc - 1, argv + 1);
-	fprintf(stderr, "ftsim: unknown command '%s'\n", cmd);
-	usage(stderr);
-	return FTSIM_EXIT_USAGE;
-}
-
-/* The commands that share their work out among MPI ranks. */
-static bool shared(const char *cmd)
-{
-	return cmd && (!strcmp(cmd, "sched") || !strcmp(cmd, "cycles") ||
-		       !strcmp(cmd, "saf"));
+	c = find(cmd);
+	if (!c)
+		return unknown(cmd);
+	return c->run(argc - 1, argv + 1);
 }
 
 int main(int argc, char **argv)
 {
+	const struct ftsim_cmd *c;
 	int rc = ftsim_mpi_init(&argc, &argv);
 
 	if (rc)
 		return rc;
+	c = find(argc > 1 ? argv[1] : NULL);
 	/* under an MPI launcher, rank 0 alone does what is not shared out */
-	if (ftsim_mpi_rank() > 0 && !shared(argc > 1 ? argv[1] : NULL))
+	if (ftsim_mpi_rank() > 0 && !(c && c->shared))
 		return ftsim_mpi_end(0);
 	return ftsim_mpi_end(run(argc, argv));
 }

@@ -374,8 +374,11 @@ static int saf_args(int argc, char **argv, struct saf_args *a)
 		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
-	u64 seen = 0;
-	int c, li = 0, i;
+	struct ftsim_getopt g = {
+		.cmd = CMD, .opts = opts, .help = O_HELP,
+		.usage = ftsim_saf_usage,
+	};
+	int c;
 
 	memset(a, 0, sizeof(*a));
 	a->sizes[0] = 16;
@@ -397,30 +400,12 @@ static int saf_args(int argc, char **argv, struct saf_args *a)
 	a->seed = 1;
 	a->jobs = 1;
 	a->max_steps = DEFAULT_STEPS;
-	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			ftsim_saf_usage(stdout);
-			exit(0);
-		}
-	}
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":h", opts, &li)) != -1) {
-		if (c == 'h' || c == O_HELP) {
-			ftsim_saf_usage(stdout);
-			exit(0);
-		}
-		if (c < O_SIZES)
-			return ftsim_getopt_err(CMD, c, argv);
-		if (seen & (1ULL << (c - O_SIZES)))
-			return ftsim_usage_err(CMD, "option '--%s' given twice",
-					       opts[li].name);
-		seen |= 1ULL << (c - O_SIZES);
+	while ((c = ftsim_getopt(&g, argc, argv)) > 0) {
 		if (saf_option(a, c, optarg))
 			return -1;
 	}
-	if (optind < argc)
-		return ftsim_usage_err(CMD, "unexpected argument '%s'", argv[optind]);
+	if (c < 0)
+		return -1;
 	if (a->shaped && a->sized)
 		return ftsim_usage_err(CMD, "--sizes and --shape exclude each other");
 	if (!a->shaped && (a->profile || a->lanes))

@@ -296,34 +296,14 @@ static int parse_algos(const char *s, struct sched_args *a)
 	static const char *const names[FT_SCHED_NALGOS] = {
 		"levelwise", "local-greedy", "local-random", "random", "optimal",
 	};
-	char *buf, *item[FT_SCHED_NALGOS * 2];
-	int n, i, k;
-	u32 j;
+	int n;
 
-	n = ftsim_split(CMD, "--algorithms", s, &buf, item,
-			FT_SCHED_NALGOS * 2);
+	n = ftsim_parse_names(CMD, "--algorithms", s, names, FT_SCHED_NALGOS,
+			      NULL, a->algo, FT_SCHED_NALGOS);
 	if (n < 0)
 		return -1;
-	a->nalgos = 0;
-	for (i = 0; i < n; i++) {
-		k = ftsim_parse_name(CMD, "--algorithms item", item[i], names,
-				     FT_SCHED_NALGOS);
-		if (k < 0)
-			goto bad;
-		for (j = 0; j < a->nalgos; j++) {
-			if (a->algo[j] == k) {
-				ftsim_usage_err(CMD, "bad --algorithms '%s': '%s' is listed twice",
-						s, item[i]);
-				goto bad;
-			}
-		}
-		a->algo[a->nalgos++] = k;
-	}
-	free(buf);
+	a->nalgos = (u32)n;
 	return 0;
-bad:
-	free(buf);
-	return -1;
 }
 
 static int sched_args(int argc, char **argv, struct sched_args *a)
@@ -352,9 +332,12 @@ static int sched_args(int argc, char **argv, struct sched_args *a)
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char *const orders[] = { "source", "random", "farthest" };
+	struct ftsim_getopt g = {
+		.cmd = CMD, .opts = opts, .help = O_HELP,
+		.usage = ftsim_sched_usage,
+	};
 	bool hot_given = false;
-	u64 seen = 0;
-	int c, k, li = 0;
+	int c, k;
 	u32 j;
 
 	memset(a, 0, sizeof(*a));
@@ -368,22 +351,7 @@ static int sched_args(int argc, char **argv, struct sched_args *a)
 	a->nalgos = FT_SCHED_NALGOS;
 	if (parse_sizes("all", a))
 		return -1;
-	/* Help beats bad words. */
-	for (c = 1; c < argc && strcmp(argv[c], "--"); c++) {
-		if (!strcmp(argv[c], "--help") || !strcmp(argv[c], "-h")) {
-			ftsim_sched_usage(stdout);
-			exit(0);
-		}
-	}
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":h", opts, &li)) != -1) {
-		if (c >= 256 && c < O_HELP) {
-			if (seen & (1ULL << (c - 256)))
-				return ftsim_usage_err(CMD, "option '--%s' given twice",
-						       opts[li].name);
-			seen |= 1ULL << (c - 256);
-		}
+	while ((c = ftsim_getopt(&g, argc, argv)) > 0) {
 		switch (c) {
 		case O_SIZES:
 			if (parse_sizes(optarg, a))
@@ -441,16 +409,10 @@ static int sched_args(int argc, char **argv, struct sched_args *a)
 			if (ftsim_parse_jobs(CMD, optarg, &a->jobs))
 				return -1;
 			break;
-		case 'h':
-		case O_HELP:
-			ftsim_sched_usage(stdout);
-			exit(0);
-		default:
-			return ftsim_getopt_err(CMD, c, argv);
 		}
 	}
-	if (optind < argc)
-		return ftsim_usage_err(CMD, "unexpected argument '%s'", argv[optind]);
+	if (c < 0)
+		return -1;
 	if (hot_given && a->pattern != PAT_HOTSPOT)
 		return ftsim_usage_err(CMD, "--hot-percent %u needs --pattern hot-spot",
 				       a->hot_pct);

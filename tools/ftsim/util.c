@@ -63,6 +63,40 @@ int ftsim_getopt_err(const char *cmd, int c, char **argv)
 	return ftsim_usage_err(cmd, "unknown or ambiguous option '%s'", word);
 }
 
+int ftsim_getopt(struct ftsim_getopt *g, int argc, char **argv)
+{
+	int c, li = 0;
+
+	if (!g->started) {
+		for (c = 1; c < argc && strcmp(argv[c], "--"); c++) {
+			if (!strcmp(argv[c], "--help") || !strcmp(argv[c], "-h")) {
+				g->usage(stdout);
+				exit(0);
+			}
+		}
+		g->started = true;
+		opterr = 0;
+		optind = 1;
+	}
+	c = getopt_long(argc, argv, ":h", g->opts, &li);
+	if (c == -1 && optind < argc)
+		return ftsim_usage_err(g->cmd, "unexpected argument '%s'",
+				       argv[optind]);
+	if (c == -1)
+		return 0;
+	if (c == 'h' || c == g->help) {
+		g->usage(stdout);
+		exit(0);
+	}
+	if (c < 256)
+		return ftsim_getopt_err(g->cmd, c, argv);
+	if (g->seen & (1ULL << (c - 256)))
+		return ftsim_usage_err(g->cmd, "option '--%s' given twice",
+				       g->opts[li].name);
+	g->seen |= 1ULL << (c - 256);
+	return c;
+}
+
 int ftsim_parse_u64(const char *cmd, const char *opt, const char *s, u64 *v)
 {
 	unsigned long long x;
@@ -214,6 +248,40 @@ int ftsim_split(const char *cmd, const char *opt, const char *s, char **buf,
 bad:
 	free(*buf);
 	*buf = NULL;
+	return -1;
+}
+
+int ftsim_parse_names(const char *cmd, const char *opt, const char *s,
+		      const char *const *names, int n, const int *val,
+		      int *out, int max)
+{
+	char *buf, *item[FTSIM_NAMES_MAX * 2], what[64];
+	int nitems, i, j, k, nout = 0;
+
+	assert(max <= FTSIM_NAMES_MAX);
+	nitems = ftsim_split(cmd, opt, s, &buf, item, max * 2);
+	if (nitems < 0)
+		return -1;
+	snprintf(what, sizeof(what), "%s item", opt);
+	for (i = 0; i < nitems; i++) {
+		k = ftsim_parse_name(cmd, what, item[i], names, n);
+		if (k < 0)
+			goto bad;
+		if (val)
+			k = val[k];
+		for (j = 0; j < nout; j++) {
+			if (out[j] == k) {
+				ftsim_usage_err(cmd, "bad %s '%s': '%s' is listed twice",
+						opt, s, item[i]);
+				goto bad;
+			}
+		}
+		out[nout++] = k;
+	}
+	free(buf);
+	return nout;
+bad:
+	free(buf);
 	return -1;
 }
 

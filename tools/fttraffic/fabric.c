@@ -68,16 +68,9 @@ static int fabric_reply(struct nl_msg *msg, void *arg)
 
 int ftt_fabric_get(struct ftnl *nl, const char *name, struct ftt_fabric *f)
 {
-	struct nl_msg *msg = ftnl_msg(nl, FATTREE_CMD_FABRIC_GET, 0);
-
 	memset(f, 0, sizeof(*f));
-	if (!msg)
-		return -ENOMEM;
-	if (nla_put_string(msg, FATTREE_A_FABRIC_NAME, name)) {
-		nlmsg_free(msg);
-		return -EMSGSIZE;
-	}
-	return ftnl_transact(nl, msg, fabric_reply, f);
+	return ftnl_fabric_transact(nl, FATTREE_CMD_FABRIC_GET, 0,
+				    FATTREE_A_FABRIC_NAME, name, fabric_reply, f);
 }
 
 static int leaf_reply(struct nl_msg *msg, void *arg)
@@ -110,15 +103,8 @@ static int leaf_reply(struct nl_msg *msg, void *arg)
 
 int ftt_leaves_get(struct ftnl *nl, const char *name, struct ftt_leaves *l)
 {
-	struct nl_msg *msg = ftnl_msg(nl, FATTREE_CMD_LEAF_GET, NLM_F_DUMP);
-
-	if (!msg)
-		return -ENOMEM;
-	if (nla_put_string(msg, FATTREE_A_LEAF_FABRIC, name)) {
-		nlmsg_free(msg);
-		return -EMSGSIZE;
-	}
-	return ftnl_transact(nl, msg, leaf_reply, l);
+	return ftnl_fabric_transact(nl, FATTREE_CMD_LEAF_GET, NLM_F_DUMP,
+				    FATTREE_A_LEAF_FABRIC, name, leaf_reply, l);
 }
 
 static int link_reply(struct nl_msg *msg, void *arg)
@@ -151,16 +137,9 @@ static int link_reply(struct nl_msg *msg, void *arg)
 
 int ftt_links_get(struct ftnl *nl, const char *name, struct ftt_links *l)
 {
-	struct nl_msg *msg = ftnl_msg(nl, FATTREE_CMD_LINK_GET, NLM_F_DUMP);
-
 	l->n = 0;
-	if (!msg)
-		return -ENOMEM;
-	if (nla_put_string(msg, FATTREE_A_LINK_FABRIC, name)) {
-		nlmsg_free(msg);
-		return -EMSGSIZE;
-	}
-	return ftnl_transact(nl, msg, link_reply, l);
+	return ftnl_fabric_transact(nl, FATTREE_CMD_LINK_GET, NLM_F_DUMP,
+				    FATTREE_A_LINK_FABRIC, name, link_reply, l);
 }
 
 int ftt_fabric_step(struct ftnl *nl, const char *name, uint32_t steps)
@@ -211,16 +190,9 @@ static int count_reply(struct nl_msg *msg, void *arg)
 /* Circuits installed in the fabric now. */
 int ftt_circuits_count(struct ftnl *nl, const char *name, uint32_t *n)
 {
-	struct nl_msg *msg = ftnl_msg(nl, FATTREE_CMD_CIRCUIT_GET, NLM_F_DUMP);
-
 	*n = 0;
-	if (!msg)
-		return -ENOMEM;
-	if (nla_put_string(msg, FATTREE_A_CIRCUIT_FABRIC, name)) {
-		nlmsg_free(msg);
-		return -EMSGSIZE;
-	}
-	return ftnl_transact(nl, msg, count_reply, n);
+	return ftnl_fabric_transact(nl, FATTREE_CMD_CIRCUIT_GET, NLM_F_DUMP,
+				    FATTREE_A_CIRCUIT_FABRIC, name, count_reply, n);
 }
 
 static int unserved_count(const void *e, void *arg)
@@ -242,14 +214,7 @@ static int unserved_reply(struct nl_msg *msg, void *arg)
 /* Pairs waiting with no circuit at all: what a scheduler has yet to serve. */
 int ftt_demand_unserved(struct ftnl *nl, const char *name, uint32_t *n)
 {
-	struct nl_msg *msg = ftnl_msg(nl, FATTREE_CMD_DEMAND_GET, NLM_F_DUMP);
-
 	*n = 0;
-	if (!msg)
-		return -ENOMEM;
-	if (nla_put_string(msg, FATTREE_A_DEMAND_FABRIC, name)) {
-		nlmsg_free(msg);
-		return -EMSGSIZE;
-	}
-	return ftnl_transact(nl, msg, unserved_reply, n);
+	return ftnl_fabric_transact(nl, FATTREE_CMD_DEMAND_GET, NLM_F_DUMP,
+				    FATTREE_A_DEMAND_FABRIC, name, unserved_reply, n);
 }
