@@ -96,44 +96,65 @@ static int usage(void)
 	return 2;
 }
 
-/* One job, timed, its errors counted on rank 0; -1 for bad arguments. */
-static long run(const char *spec, const char *bytes, const char *iters_s, int me_world,
-		int n_world)
-{
-	long bad = 0, bad_all = 0, stride = 1;
-	unsigned char *s = NULL, *r = NULL;
-	double t0, t = 0, t_max = 0;
-	int iters, it, p, me, n;
-	char job[16], *end;
-	MPI_Comm comm;
-	size_t len;
+/* A job from the command line. */
+struct job {
+	const char *spec;	/* as given: JOB[/S] */
+	char name[16];
+	long stride;
+	size_t len;		/* bytes per message */
+	int iters;
+};
 
-	len = strcspn(spec, "/");
-	snprintf(job, sizeof(job), "%.*s", (int)(len < sizeof(job) ? len : 0), spec);
-	if (strcmp(job, "alltoall") && strcmp(job, "ring") && strcmp(job, "shift") &&
-	    strcmp(job, "stencil")) {
-		if (!me_world)
+/* Parse one JOB[/S] BYTES ITERS; every rank gets the same answer. */
+static int parse(struct job *j, const char *spec, const char *bytes, const char *iters,
+		 int me, int n)
+{
+	size_t k = strcspn(spec, "/");
+	char *end;
+
+	j->spec = spec;
+	j->stride = 1;
+	snprintf(j->name, sizeof(j->name), "%.*s", (int)(k < sizeof(j->name) ? k : 0), spec);
+	if (strcmp(j->name, "alltoall") && strcmp(j->name, "ring") &&
+	    strcmp(j->name, "shift") && strcmp(j->name, "stencil")) {
+		if (!me)
 			fprintf(stderr, "ftmpi_jobs: no job '%s'\n", spec);
 		return -1;
 	}
-	if (spec[len]) {
-		stride = strtol(spec + len + 1, &end, 10);
-		if (*end || stride < 1 || stride > n_world) {
-			if (!me_world)
+	if (spec[k]) {
+		j->stride = strtol(spec + k + 1, &end, 10);
+		if (*end || j->stride < 1 || j->stride > n) {
+			if (!me)
 				fprintf(stderr, "ftmpi_jobs: '%s': JOB/S wants S from 1 to %d\n",
-					spec, n_world);
+					spec, n);
 			return -1;
 		}
 	}
-	len = strtoul(bytes, &end, 10);
-	iters = atoi(iters_s);
-	if (*end || !len || len > (64u << 20) || iters < 1) {
-		if (!me_world)
+	j->len = strtoul(bytes, &end, 10);
+	j->iters = atoi(iters);
+	if (*end || !j->len || j->len > (64u << 20) || j->iters < 1) {
+		if (!me)
 			fprintf(stderr, "ftmpi_jobs: BYTES from 1 to 64 MiB, ITERS at least 1\n");
 		return -1;
 	}
-	/* The job's ranks: every stride-th; the rest only meet the barriers. */
-	MPI_Comm_split(MPI_COMM_WORLD, me_world % stride ? MPI_UNDEFINED : 0, me_world, &comm);
+	return 0;
+}
+
+/*
+ * One job, timed, its errors counted on rank 0. @comm holds the job's
+ * ranks (MPI_COMM_NULL on the others, which only meet the barriers); it is
+ * made before the hook opens the job's window, so that setting it up is
+ * not counted as the job's traffic.
+ */
+static long run(const struct job *j, MPI_Comm comm, int me_world, int n_world)
+{
+	unsigned char *s = NULL, *r = NULL;
+	double t0, t = 0, t_max = 0;
+	long bad = 0, bad_all = 0;
+	size_t len = j->len;
+	const char *job = j->name;
+	int iters = j->iters, it, p, me, n;
+
 	MPI_Barrier(MPI_COMM_WORLD);
 	if (comm == MPI_COMM_NULL)
 		goto done;
@@ -169,14 +190,13 @@ static long run(const char *spec, const char *bytes, const char *iters_s, int me
 	t = MPI_Wtime() - t0;
 	if (bad)
 		fprintf(stderr, "ftmpi_jobs: rank %d: %ld bytes wrong\n", me_world, bad);
-	MPI_Comm_free(&comm);
 done:
 	MPI_Reduce(&bad, &bad_all, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
 	MPI_Reduce(&t, &t_max, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
 	if (!me_world)
 		printf("job %s ranks %d bytes %zu iters %d seconds %.6f errors %ld\n",
-		       spec, (n_world + (int)stride - 1) / (int)stride, len, iters, t_max,
-		       bad_all);
+		       j->spec, (n_world + (int)j->stride - 1) / (int)j->stride, len, iters,
+		       t_max, bad_all);
 	fflush(stdout);
 	free(s);
 	free(r);
@@ -185,7 +205,8 @@ done:
 
 int main(int argc, char **argv)
 {
-	long bad = 0, b;
+	struct job *jobs;
+	long bad = 0;
 	int me, n, i;
 
 	MPI_Init(&argc, &argv);
@@ -197,17 +218,35 @@ int main(int argc, char **argv)
 		MPI_Finalize();
 		return 2;
 	}
-	/* Every rank checks the same arguments, so all stop together. */
+	/*
+	 * Every rank checks the same arguments, all of them before the first
+	 * job runs, so all stop together and a typo in the last job costs no
+	 * run.
+	 */
+	jobs = calloc(argc / 3, sizeof(*jobs));
+	if (!jobs) {
+		fprintf(stderr, "ftmpi_jobs: rank %d: out of memory\n", me);
+		MPI_Abort(MPI_COMM_WORLD, 1);
+	}
 	for (i = 1; i < argc; i += 3) {
-		hook(me, "begin", (i - 1) / 3);
-		b = run(argv[i], argv[i + 1], argv[i + 2], me, n);
-		hook(me, "end", (i - 1) / 3);
-		if (b < 0) {
+		if (parse(&jobs[i / 3], argv[i], argv[i + 1], argv[i + 2], me, n)) {
+			free(jobs);
 			MPI_Finalize();
 			return 2;
 		}
-		bad += b;
 	}
+	for (i = 0; i < argc / 3; i++) {
+		MPI_Comm comm;
+
+		MPI_Comm_split(MPI_COMM_WORLD, me % jobs[i].stride ? MPI_UNDEFINED : 0, me,
+			       &comm);
+		hook(me, "begin", i);
+		bad += run(&jobs[i], comm, me, n);
+		hook(me, "end", i);
+		if (comm != MPI_COMM_NULL)
+			MPI_Comm_free(&comm);
+	}
+	free(jobs);
 	MPI_Finalize();
 	return bad ? 1 : 0;
 }
