@@ -19,7 +19,7 @@ enum {
 	O_HELP = 'h', O_VERSION = 'V', O_VERBOSE = 'v',
 	O_ORDER = 256, O_RELEASE, O_RANDOM_FIT, O_SEED, O_LEASE, O_IDLE,
 	O_ROUND_MS, O_MAX_REQ, O_PID_FILE, O_STATUS_FILE, O_SYSLOG, O_LOG_LEVEL,
-	O_STATUS, O_METRICS_FILE,
+	O_STATUS, O_METRICS_FILE, O_ROUNDS,
 };
 
 static const struct option ftd_opts[] = {
@@ -33,6 +33,7 @@ static const struct option ftd_opts[] = {
 	{ "idle", required_argument, NULL, O_IDLE },
 	{ "round-ms", required_argument, NULL, O_ROUND_MS },
 	{ "max-requests", required_argument, NULL, O_MAX_REQ },
+	{ "rounds", required_argument, NULL, O_ROUNDS },
 	{ "config", required_argument, NULL, O_CONFIG },
 	{ "daemon", optional_argument, NULL, O_DAEMON },
 	{ "pid-file", required_argument, NULL, O_PID_FILE },
@@ -69,6 +70,7 @@ void ftd_usage(FILE *f)
 		"      --round-ms MS          longest wait between rounds (default 10);\n"
 		"                             demand notifications start a round sooner\n"
 		"      --max-requests N       requests per round (default 0: all)\n"
+		"      --rounds N             stop after N rounds (default 0: never)\n"
 		"  -c, --config FILE          \"key = value\" lines, keys as the long options\n"
 		"  -d, --daemon               detach (default: stay in the foreground)\n"
 		"      --pid-file FILE        write the pid there (refuses if one runs)\n"
@@ -192,6 +194,11 @@ static int ftd_apply(struct ftd_config *c, int opt, const char *name, const char
 		if (parse_u(name, v, UINT32_MAX, &x))
 			return -1;
 		c->max_requests = x;
+		return 0;
+	case O_ROUNDS:
+		if (parse_u(name, v, UINT64_MAX, &x))
+			return -1;
+		c->rounds = x;
 		return 0;
 	case O_DAEMON:
 		return parse_bool(name, v, &c->daemonize);

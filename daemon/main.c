@@ -129,6 +129,8 @@ int main(int argc, char **argv)
 		}
 		if (err)
 			ftd_log(LOG_WARNING, "round: %s", ftnl_strerror(&d->nl, err));
+		if (d->cfg.rounds && d->rounds >= d->cfg.rounds)
+			break;
 		if (poll(&p, 1, d->cfg.round_ms) > 0 && demand)
 			ftd_demand_drain(demand);
 	}

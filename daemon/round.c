@@ -167,17 +167,22 @@ int ftd_round(struct ftd *d)
 	struct ft_sched_out *out = NULL;
 	struct ft_sched_stats ss;
 	uint32_t nreq, k = 0, i, j, circuits = 0, failed = 0;
-	double t0, t1;
+	double start, t0, t1;
 	int n, err;
 
 	memset(st, 0, sizeof(*st));
 	st->round = ++d->rounds;
+	start = now_us();
 	err = ftd_release_idle(d, &circuits);
+	t0 = now_us();
+	st->circuits_us = t0 - start;
 	if (err < 0)
 		goto out;
 	st->released = err;
 	d->metrics.released_total += err;
 	n = ftnl_demand(&d->nl, d->cfg.fabric, &dm);
+	t1 = now_us();
+	st->demand_us = t1 - t0;
 	if (n < 0) {
 		err = n;
 		goto out;
@@ -192,9 +197,11 @@ int ftd_round(struct ftd *d)
 	nreq = ftd_requests(d, dm, n, req);
 	st->requests = nreq;
 	if (nreq) {
+		t0 = now_us();
 		err = ftd_free_lanes(&d->nl, d->cfg.fabric, d->free, d->nlinks, &failed);
 		if (err || (err = ft_sched_set_free(d->sched, d->free)))
 			goto out;
+		st->links_us = now_us() - t0;
 		if (failed != d->failed_links) {
 			if (failed)
 				ftd_log(LOG_INFO, "fabric %s: %u directed links failed:"
@@ -239,15 +246,17 @@ int ftd_round(struct ftd *d)
 	}
 	if (nreq)
 		ftd_metrics_observe(&d->metrics, st->sched_us, st->install_us);
+	st->round_us = now_us() - start;
 	st->granted = k;
 	st->circuits = circuits + k;
 	d->granted_total += k;
 	d->requests_total += nreq;
 	ftd_log(nreq ? LOG_INFO : LOG_DEBUG,
 		"round %llu: demand %u, requests %u, granted %u (%.0f%%), released %u,"
-		" schedule %.0f us, install %.0f us", (unsigned long long)st->round,
-		st->demand, nreq, k, nreq ? 100.0 * k / nreq : 100.0, st->released,
-		st->sched_us, st->install_us);
+		" round %.0f us: circuits %.0f, demand %.0f, links %.0f, schedule %.0f,"
+		" install %.0f", (unsigned long long)st->round, st->demand, nreq, k,
+		nreq ? 100.0 * k / nreq : 100.0, st->released, st->round_us, st->circuits_us,
+		st->demand_us, st->links_us, st->sched_us, st->install_us);
 	err = 0;
 out:
 	free(dm);
@@ -289,6 +298,11 @@ static void json_grants(struct json_object *o, uint64_t requests, uint64_t grant
 						      (double)granted / requests : 1.0));
 }
 
+static void json_us(struct json_object *o, const char *key, double us)
+{
+	json_object_object_add(o, key, json_object_new_double(us));
+}
+
 /* The statistics as JSON, replaced atomically (write, then rename). */
 int ftd_status_write(const struct ftd *d)
 {
@@ -310,8 +324,12 @@ int ftd_status_write(const struct ftd *d)
 	json_grants(r, st->requests, st->granted);
 	json_object_object_add(r, "released", json_object_new_int64(st->released));
 	json_object_object_add(r, "circuits", json_object_new_int64(st->circuits));
-	json_object_object_add(r, "schedule_us", json_object_new_double(st->sched_us));
-	json_object_object_add(r, "install_us", json_object_new_double(st->install_us));
+	json_us(r, "round_us", st->round_us);
+	json_us(r, "circuits_us", st->circuits_us);
+	json_us(r, "demand_us", st->demand_us);
+	json_us(r, "links_us", st->links_us);
+	json_us(r, "schedule_us", st->sched_us);
+	json_us(r, "install_us", st->install_us);
 	json_object_object_add(o, "last_round", r);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", d->cfg.status_file);
 	if (!strncmp(d->cfg.status_file, "/run/fattreed/", 14))

@@ -9,7 +9,8 @@
 # SIGKILL mid-traffic and starting it again loses nothing, keeps the
 # circuits, and later frees the adopted ones that went idle; bad flags and
 # a bad config file give a clear error and exit status 2; the Prometheus
-# metrics file parses and agrees with --status.
+# metrics file parses and agrees with --status; --rounds stops it after a
+# number of rounds, with the phases of the last in its status.
 here=$(cd "$(dirname "$0")" && pwd)
 ftctl=$here/ftctl
 ftd=$here/fattreed
@@ -40,7 +41,7 @@ rows() { # pattern: permutation, alltoall, hotspot -> rows file
 }
 
 echo "TAP version 13"
-echo "1..16"
+echo "1..17"
 [ -d /sys/module/fattree ] || insmod "$here/fattree.ko"
 "$ftctl" fabric del c0 2>/dev/null
 
@@ -96,6 +97,20 @@ cat "$tmp/permutation" "$tmp/alltoall" "$tmp/hotspot" | awk '{ print $1, $2 }' |
 sed -n 's/.*debug: circuit \([0-9]*\) -> \([0-9]*\)$/\1 \2/p' "$tmp/ftd.log" | sort -u > "$tmp/seen.u"
 check "circuits only for pairs that had demand" '[ -s "$tmp/seen.u" ] && [ -z "$(comm -23 "$tmp/seen.u" "$tmp/demanded")" ]' \
 	"unexpected: $(comm -23 "$tmp/seen.u" "$tmp/demanded" | head -3 | tr '\n' ' ')"
+
+# --rounds: a daemon that stops by itself, its round's phases in the status.
+"$ftd" --fabric c0 --rounds 2 --status-file "$tmp/rounds.json" --log-level warning 2>>"$tmp/ftd.log"
+rc=$?
+check "--rounds 2 stops after two rounds, the round's phases in the status" \
+	'[ $rc = 0 ] && /usr/bin/python3 - "$tmp/rounds.json" <<"EOF"
+import json, sys
+s = json.load(open(sys.argv[1]))
+r = s["last_round"]
+assert s["rounds"] == 2 and r["round"] == 2, s
+parts = [r[k] for k in ("circuits_us", "demand_us", "links_us", "schedule_us", "install_us")]
+assert min(parts) >= 0 and r["circuits_us"] > 0 and r["demand_us"] > 0, r
+assert sum(parts) <= r["round_us"], r
+EOF' "exit $rc: $(cat "$tmp/rounds.json" 2>&1 | head -30)"
 
 # Real packets: a UDP stream between namespaces, granted by the daemon.
 ip netns add dA; ip netns add dB
