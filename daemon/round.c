@@ -134,7 +134,11 @@ static int by_age(const void *a, const void *b)
 	return by_pair_then_age(a, b);
 }
 
-/* The pairs to ask for: in demand, no circuit, each once. */
+/*
+ * The pairs to ask for: in demand, no circuit, each once, between two
+ * leaves (a leaf's messages to itself cross no link and need no circuit;
+ * asking for one would make the kernel refuse the whole batch).
+ */
 static uint32_t ftd_requests(struct ftd *d, struct fattree_demand *dm, int n,
 			     struct ft_sched_req *req)
 {
@@ -144,8 +148,8 @@ static uint32_t ftd_requests(struct ftd *d, struct fattree_demand *dm, int n,
 	/* A pair's packets and synthetic messages are listed apart. */
 	qsort(dm, n, sizeof(*dm), by_pair_then_age);
 	for (i = 0; i < n; i++) {
-		if (dm[i].circuit_lanes || (k && dm[k - 1].src == dm[i].src &&
-					    dm[k - 1].dst == dm[i].dst))
+		if (dm[i].circuit_lanes || dm[i].src == dm[i].dst ||
+		    (k && dm[k - 1].src == dm[i].src && dm[k - 1].dst == dm[i].dst))
 			continue;
 		dm[k++] = dm[i];
 	}
