@@ -19,7 +19,7 @@ enum {
 	O_HELP = 'h', O_VERSION = 'V', O_VERBOSE = 'v',
 	O_ORDER = 256, O_RELEASE, O_RANDOM_FIT, O_SEED, O_LEASE, O_IDLE,
 	O_ROUND_MS, O_MAX_REQ, O_PID_FILE, O_STATUS_FILE, O_SYSLOG, O_LOG_LEVEL,
-	O_STATUS, O_METRICS_FILE, O_ROUNDS,
+	O_STATUS, O_METRICS_FILE, O_ROUNDS, O_FREE_LANES,
 };
 
 static const struct option ftd_opts[] = {
@@ -34,6 +34,7 @@ static const struct option ftd_opts[] = {
 	{ "round-ms", required_argument, NULL, O_ROUND_MS },
 	{ "max-requests", required_argument, NULL, O_MAX_REQ },
 	{ "rounds", required_argument, NULL, O_ROUNDS },
+	{ "free-lanes", required_argument, NULL, O_FREE_LANES },
 	{ "config", required_argument, NULL, O_CONFIG },
 	{ "daemon", optional_argument, NULL, O_DAEMON },
 	{ "pid-file", required_argument, NULL, O_PID_FILE },
@@ -71,6 +72,9 @@ void ftd_usage(FILE *f)
 		"                             demand notifications start a round sooner\n"
 		"      --max-requests N       requests per round (default 0: all)\n"
 		"      --rounds N             stop after N rounds (default 0: never)\n"
+		"      --free-lanes F         where the links' free lanes come from: circuits\n"
+		"                             (default: the circuits' paths, a link dump while\n"
+		"                             a link is failed) or dump (a link dump every round)\n"
 		"  -c, --config FILE          \"key = value\" lines, keys as the long options\n"
 		"  -d, --daemon               detach (default: stay in the foreground)\n"
 		"      --pid-file FILE        write the pid there (refuses if one runs)\n"
@@ -194,6 +198,13 @@ static int ftd_apply(struct ftd_config *c, int opt, const char *name, const char
 		if (parse_u(name, v, UINT32_MAX, &x))
 			return -1;
 		c->max_requests = x;
+		return 0;
+	case O_FREE_LANES:
+		if (strcmp(v, "circuits") && strcmp(v, "dump")) {
+			fprintf(stderr, "fattreed: %s: no source '%s' (circuits, dump)\n", name, v);
+			return -1;
+		}
+		c->links_dump = !strcmp(v, "dump");
 		return 0;
 	case O_ROUNDS:
 		if (parse_u(name, v, UINT64_MAX, &x))

@@ -26,6 +26,7 @@ struct ftd_config {
 	uint32_t round_ms;		/* longest wait between rounds */
 	uint32_t max_requests;		/* requests per round, 0: all */
 	uint64_t rounds;		/* stop after this many rounds, 0: never */
+	bool links_dump;		/* free lanes from a link dump every round */
 	bool daemonize;
 	bool syslog;
 	int log_level;			/* LOG_ERR .. LOG_DEBUG */
@@ -51,20 +52,24 @@ struct ftd_fabric {
 	uint32_t m[FATTREE_MAX_LEVELS], w[FATTREE_MAX_LEVELS], lanes[FATTREE_MAX_LEVELS];
 	uint64_t cycle;
 	uint32_t path;
+	uint64_t failed_links;		/* directed links failed now */
 };
 
 struct ftd_circuit {
 	uint32_t src, dst, lanes;
 	uint64_t carried, idle;
+	uint32_t hh;			/* levels climbed: port[0..hh-1] */
+	uint32_t port[FATTREE_MAX_LEVELS];
 };
 
 /* kernel.c: every call returns 0 or -errno, with nl->errmsg on refusal. */
 int ftd_fabric_get(struct ftnl *nl, const char *name, struct ftd_fabric *f);
-/* Free lanes per directed link (0 on failed ones); @failed (may be NULL):
- * how many directed links are failed.
+/* Free lanes per directed link (0 on failed ones) from a link dump; @cap
+ * (may be NULL): each working link's lanes; @failed (may be NULL): how
+ * many directed links are failed.
  */
-int ftd_free_lanes(struct ftnl *nl, const char *name, uint32_t *free, uint32_t nlinks,
-		   uint32_t *failed);
+int ftd_free_lanes(struct ftnl *nl, const char *name, uint32_t *free, uint32_t *cap,
+		   uint32_t nlinks, uint32_t *failed);
 int ftd_circuits(struct ftnl *nl, const char *name, struct ftd_circuit **out);
 int ftd_circuit_add(struct ftnl *nl, const char *name, const struct fattree_circuit *c,
 		    uint32_t n);
@@ -87,6 +92,7 @@ struct ftd_round_stats {
 	 * algorithm, the batch install, and the whole round.
 	 */
 	double circuits_us, demand_us, links_us, sched_us, install_us, round_us;
+	bool links_dumped;		/* free lanes from a link dump, not circuits */
 	uint64_t cycle;
 };
 
@@ -109,6 +115,9 @@ struct ftd {
 	struct ft_topo topo;
 	struct ft_sched *sched;
 	uint32_t *free;			/* free lanes per directed link */
+	uint32_t *cap;			/* lanes of each link, from the last dump */
+	bool links_dumped;		/* this round read them from a link dump */
+	bool cap_stale;			/* a link failed since the last dump */
 	uint32_t nlinks;
 	uint64_t rounds;
 	uint64_t granted_total, requests_total;

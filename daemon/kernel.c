@@ -32,6 +32,15 @@ static int fabric_reply(struct nl_msg *msg, void *arg)
 	f->n = tb[FATTREE_A_FABRIC_LEAVES] ? nla_get_u32(tb[FATTREE_A_FABRIC_LEAVES]) : 0;
 	f->cycle = tb[FATTREE_A_FABRIC_CYCLE] ? nla_get_u64(tb[FATTREE_A_FABRIC_CYCLE]) : 0;
 	f->path = tb[FATTREE_A_FABRIC_PATH] ? nla_get_u32(tb[FATTREE_A_FABRIC_PATH]) : 0;
+	f->failed_links = 0;
+	if (tb[FATTREE_A_FABRIC_STATS]) {
+		struct nlattr *st[FATTREE_A_STATS_MAX + 1];
+
+		if (nla_parse_nested(st, FATTREE_A_STATS_MAX, tb[FATTREE_A_FABRIC_STATS], NULL))
+			return -EPROTO;
+		if (st[FATTREE_A_STATS_FAILED_LINKS])
+			f->failed_links = nla_get_u64(st[FATTREE_A_STATS_FAILED_LINKS]);
+	}
 	return 0;
 }
 
@@ -42,7 +51,7 @@ int ftd_fabric_get(struct ftnl *nl, const char *name, struct ftd_fabric *f)
 }
 
 struct free_acc {
-	uint32_t *free, n, failed;
+	uint32_t *free, *cap, n, failed;
 };
 
 static int link_reply(struct nl_msg *msg, void *arg)
@@ -64,14 +73,16 @@ static int link_reply(struct nl_msg *msg, void *arg)
 	if (tb[FATTREE_A_LINK_FAILED] && nla_get_u8(tb[FATTREE_A_LINK_FAILED])) {
 		a->free[id] = 0;
 		a->failed++;
+	} else if (a->cap) {
+		a->cap[id] = lanes;
 	}
 	return 0;
 }
 
-int ftd_free_lanes(struct ftnl *nl, const char *name, uint32_t *free, uint32_t nlinks,
-		   uint32_t *failed)
+int ftd_free_lanes(struct ftnl *nl, const char *name, uint32_t *free, uint32_t *cap,
+		   uint32_t nlinks, uint32_t *failed)
 {
-	struct free_acc a = { free, nlinks, 0 };
+	struct free_acc a = { free, cap, nlinks, 0 };
 	int err;
 
 	err = ftnl_fabric_transact(nl, FATTREE_CMD_LINK_GET, NLM_F_DUMP,
@@ -98,6 +109,12 @@ static int circuit_reply(struct nl_msg *msg, void *arg)
 	c->carried = tb[FATTREE_A_CIRCUIT_CARRIED] ?
 		     nla_get_u64(tb[FATTREE_A_CIRCUIT_CARRIED]) : 0;
 	c->idle = nla_get_u64(tb[FATTREE_A_CIRCUIT_IDLE]);
+	/* Its up-ports, one a level climbed: where its lanes are held. */
+	c->hh = tb[FATTREE_A_CIRCUIT_PORTS] ? nla_len(tb[FATTREE_A_CIRCUIT_PORTS]) : 0;
+	if (c->hh > FATTREE_MAX_LEVELS)
+		return -EPROTO;
+	for (uint32_t i = 0; i < c->hh; i++)
+		c->port[i] = ((const uint8_t *)nla_data(tb[FATTREE_A_CIRCUIT_PORTS]))[i];
 	return 0;
 }
 

@@ -7,9 +7,10 @@
  *  2. read the demand: pairs waiting with no circuit (a pair with a
  *     circuit keeps it until its lease ends or it goes idle);
  *  3. ask the algorithm for one lane per such pair, against the links'
- *     free lanes read from the kernel (none on failed links, so every
- *     algorithm schedules around them; circuits a failure tore down come
- *     back as demand);
+ *     free lanes (none on failed links, so every algorithm schedules
+ *     around them; circuits a failure tore down come back as demand):
+ *     while no link is failed, each link's lanes less those the circuits
+ *     of step 1 hold, else read from a link dump, one message a link;
  *  4. install the granted circuits in one atomic batch with a lease.
  * Leases time-share the lanes: a pair served now gives its lanes back
  * when its lease ends, and the pairs still waiting, oldest first with
@@ -38,7 +39,7 @@ static double now_us(void)
 int ftd_setup(struct ftd *d)
 {
 	u32 m[FT_MAX_LEVELS], w[FT_MAX_LEVELS], c[FT_MAX_LEVELS];
-	uint32_t i;
+	uint32_t i, failed;
 	int err;
 
 	err = ftnl_open(&d->nl);
@@ -64,8 +65,17 @@ int ftd_setup(struct ftd *d)
 	d->sched = ft_sched_create(&d->topo);
 	d->nlinks = ft_topo_dlinks(&d->topo);
 	d->free = calloc(d->nlinks, sizeof(*d->free));
-	if (!d->sched || !d->free)
+	d->cap = calloc(d->nlinks, sizeof(*d->cap));
+	if (!d->sched || !d->free || !d->cap)
 		return -ENOMEM;
+	/* Each link's lanes, once; a failed one's when it works again. */
+	err = ftd_free_lanes(&d->nl, d->cfg.fabric, d->free, d->cap, d->nlinks, &failed);
+	if (err) {
+		ftd_log(LOG_ERR, "fabric %s: its links: %s", d->cfg.fabric,
+			ftnl_strerror(&d->nl, err));
+		return err;
+	}
+	d->cap_stale = failed;
 	if (d->fab.path != FATTREE_PATH_CIRCUIT)
 		ftd_log(LOG_WARNING, "fabric %s does not use path choice circuit: its circuits"
 			" only add reserved lanes", d->cfg.fabric);
@@ -79,12 +89,17 @@ void ftd_teardown(struct ftd *d)
 {
 	ft_sched_destroy(d->sched);
 	free(d->free);
+	free(d->cap);
 	if (d->nl.sk)
 		ftnl_close(&d->nl);
 }
 
-/* Delete the circuits idle for --idle cycles; return how many. */
-static int ftd_release_idle(struct ftd *d, uint32_t *circuits)
+/*
+ * Read the circuits and delete those idle for --idle cycles: *@cp (the
+ * caller frees it) and *@np are the circuits left. Returns how many were
+ * deleted, or -errno.
+ */
+static int ftd_release_idle(struct ftd *d, struct ftd_circuit **cp, int *np)
 {
 	struct ftd_circuit *c = NULL;
 	struct fattree_pair *p;
@@ -93,7 +108,6 @@ static int ftd_release_idle(struct ftd *d, uint32_t *circuits)
 	n = ftd_circuits(&d->nl, d->cfg.fabric, &c);
 	if (n < 0)
 		return n;
-	*circuits = n;
 	p = calloc(n ? n : 1, sizeof(*p));
 	if (!p) {
 		free(c);
@@ -108,10 +122,59 @@ static int ftd_release_idle(struct ftd *d, uint32_t *circuits)
 		ftd_log(LOG_WARNING, "releasing %d idle circuits: %s", k,
 			ftnl_strerror(&d->nl, err));
 	free(p);
-	free(c);
-	if (!err)
-		*circuits -= k;
-	return err ? 0 : k;
+	if (err) {
+		k = 0;		/* all or nothing: they all hold their lanes */
+	} else if (k) {
+		for (i = 0, k = 0; i < n; i++)
+			if (c[i].idle < d->cfg.idle)
+				c[k++] = c[i];
+		k = n - k;
+	}
+	*cp = c;
+	*np = n - k;
+	return k;
+}
+
+/*
+ * The links' free lanes into d->free. While no link is failed, each link's
+ * lanes less those held by @c, the @n circuits in the kernel now: the
+ * circuit dump is read every round anyway, and a link dump is one
+ * message per directed link (24,576 at 4,096 leaves), most of a round's
+ * time. With a link failed, or the lanes of one that was failed not read
+ * again yet, a link dump. Lanes the kernel freed meanwhile (a lease that
+ * ended) are counted held: the next round sees them free. A circuit
+ * installed meanwhile by someone else makes the batch fail: next round.
+ */
+static int ftd_links(struct ftd *d, const struct ftd_circuit *c, int n, uint32_t *failed)
+{
+	uint32_t port[FT_MAX_LEVELS], k, id;
+	struct ftd_fabric fab;
+	struct ft_path path;
+	int i, err;
+
+	err = ftd_fabric_get(&d->nl, d->cfg.fabric, &fab);
+	if (err)
+		return err;
+	d->links_dumped = d->cfg.links_dump || fab.failed_links || d->cap_stale;
+	if (d->links_dumped) {
+		err = ftd_free_lanes(&d->nl, d->cfg.fabric, d->free, d->cap, d->nlinks, failed);
+		d->cap_stale = !err && *failed;
+		return err;
+	}
+	*failed = 0;
+	memcpy(d->free, d->cap, d->nlinks * sizeof(*d->free));
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < c[i].hh; k++)
+			port[k] = c[i].port[k];
+		if (c[i].hh != ft_topo_common_level(&d->topo, c[i].src, c[i].dst) ||
+		    ft_topo_path(&d->topo, c[i].src, c[i].dst, port, &path))
+			return -EPROTO;
+		for (k = 0; k < path.n; k++) {
+			id = path.link[k];
+			d->free[id] -= d->free[id] < c[i].lanes ? d->free[id] : c[i].lanes;
+		}
+	}
+	return 0;
 }
 
 static int by_pair_then_age(const void *a, const void *b)
@@ -165,19 +228,20 @@ static uint32_t ftd_requests(struct ftd *d, struct fattree_demand *dm, int n,
 int ftd_round(struct ftd *d)
 {
 	struct ftd_round_stats *st = &d->last;
+	struct ftd_circuit *held = NULL;
 	struct fattree_demand *dm = NULL;
 	struct fattree_circuit *c = NULL;
 	struct ft_sched_req *req = NULL;
 	struct ft_sched_out *out = NULL;
 	struct ft_sched_stats ss;
-	uint32_t nreq, k = 0, i, j, circuits = 0, failed = 0;
+	uint32_t nreq, k = 0, i, j, failed = 0;
 	double start, t0, t1;
-	int n, err;
+	int n, nheld = 0, err;
 
 	memset(st, 0, sizeof(*st));
 	st->round = ++d->rounds;
 	start = now_us();
-	err = ftd_release_idle(d, &circuits);
+	err = ftd_release_idle(d, &held, &nheld);
 	t0 = now_us();
 	st->circuits_us = t0 - start;
 	if (err < 0)
@@ -202,10 +266,11 @@ int ftd_round(struct ftd *d)
 	st->requests = nreq;
 	if (nreq) {
 		t0 = now_us();
-		err = ftd_free_lanes(&d->nl, d->cfg.fabric, d->free, d->nlinks, &failed);
+		err = ftd_links(d, held, nheld, &failed);
 		if (err || (err = ft_sched_set_free(d->sched, d->free)))
 			goto out;
 		st->links_us = now_us() - t0;
+		st->links_dumped = d->links_dumped;
 		if (failed != d->failed_links) {
 			if (failed)
 				ftd_log(LOG_INFO, "fabric %s: %u directed links failed:"
@@ -252,17 +317,19 @@ int ftd_round(struct ftd *d)
 		ftd_metrics_observe(&d->metrics, st->sched_us, st->install_us);
 	st->round_us = now_us() - start;
 	st->granted = k;
-	st->circuits = circuits + k;
+	st->circuits = nheld + k;
 	d->granted_total += k;
 	d->requests_total += nreq;
 	ftd_log(nreq ? LOG_INFO : LOG_DEBUG,
 		"round %llu: demand %u, requests %u, granted %u (%.0f%%), released %u,"
-		" round %.0f us: circuits %.0f, demand %.0f, links %.0f, schedule %.0f,"
+		" round %.0f us: circuits %.0f, demand %.0f, links %.0f%s, schedule %.0f,"
 		" install %.0f", (unsigned long long)st->round, st->demand, nreq, k,
 		nreq ? 100.0 * k / nreq : 100.0, st->released, st->round_us, st->circuits_us,
-		st->demand_us, st->links_us, st->sched_us, st->install_us);
+		st->demand_us, st->links_us, !nreq ? "" : st->links_dumped ? " (dump)" :
+		" (from circuits)", st->sched_us, st->install_us);
 	err = 0;
 out:
+	free(held);
 	free(dm);
 	free(req);
 	free(out);
@@ -332,6 +399,8 @@ int ftd_status_write(const struct ftd *d)
 	json_us(r, "circuits_us", st->circuits_us);
 	json_us(r, "demand_us", st->demand_us);
 	json_us(r, "links_us", st->links_us);
+	json_object_object_add(r, "links_from", json_object_new_string(
+		!st->requests ? "none" : st->links_dumped ? "dump" : "circuits"));
 	json_us(r, "schedule_us", st->sched_us);
 	json_us(r, "install_us", st->install_us);
 	json_object_object_add(o, "last_round", r);

@@ -10,7 +10,8 @@
 # circuits, and later frees the adopted ones that went idle; bad flags and
 # a bad config file give a clear error and exit status 2; the Prometheus
 # metrics file parses and agrees with --status; --rounds stops it after a
-# number of rounds, with the phases of the last in its status.
+# number of rounds, with the phases of the last in its status; free lanes
+# worked out from the circuits schedule as a link dump does.
 here=$(cd "$(dirname "$0")" && pwd)
 ftctl=$here/ftctl
 ftd=$here/fattreed
@@ -21,7 +22,7 @@ n=0 failed=0 pid= t0=$(date +%s)
 json() { "$ftctl" --json fabric show "$1" | /usr/bin/python3 -c "import json,sys; f=json.load(sys.stdin)[0]; print($2)"; }
 start() { "$ftd" --fabric c0 --log-level warning "$@" 2>>"$tmp/ftd.log" & pid=$!; }
 stop() { [ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null && wait "$pid"; pid=; }
-cleanup() { stop; "$ftctl" fabric del c0 2>/dev/null; ip netns del dA 2>/dev/null; ip netns del dB 2>/dev/null; rm -rf "$tmp"; }
+cleanup() { stop; "$ftctl" fabric del c0 2>/dev/null; "$ftctl" fabric del c1 2>/dev/null; ip netns del dA 2>/dev/null; ip netns del dB 2>/dev/null; rm -rf "$tmp"; }
 trap cleanup EXIT
 # Wait until the fabric's synthetic messages have all arrived (or S secs).
 drain() {
@@ -41,7 +42,7 @@ rows() { # pattern: permutation, alltoall, hotspot -> rows file
 }
 
 echo "TAP version 13"
-echo "1..17"
+echo "1..18"
 [ -d /sys/module/fattree ] || insmod "$here/fattree.ko"
 "$ftctl" fabric del c0 2>/dev/null
 
@@ -111,6 +112,32 @@ parts = [r[k] for k in ("circuits_us", "demand_us", "links_us", "schedule_us", "
 assert min(parts) >= 0 and r["circuits_us"] > 0 and r["demand_us"] > 0, r
 assert sum(parts) <= r["round_us"], r
 EOF' "exit $rc: $(cat "$tmp/rounds.json" 2>&1 | head -30)"
+
+# Free lanes worked out from the circuits' paths make the same schedule as
+# a link dump: on a stepped fabric (nothing moves, nothing expires) with
+# two circuits already holding lanes, one round of each grants the same
+# circuits with the same ports.
+"$ftctl" fabric add c1 kary 2 4 path circuit period manual
+"$ftctl" fabric inject c1 file "$tmp/permutation"
+held() { "$ftctl" circuit add c1 0 5 ports 0,0 && "$ftctl" circuit add c1 1 6 ports 0,1; }
+circuits() { "$ftctl" --json circuit show c1 | /usr/bin/python3 -c '
+import json, sys
+print(sorted((c["src"], c["dst"], tuple(c["ports"])) for c in json.load(sys.stdin)))'; }
+held
+"$ftd" --fabric c1 --rounds 1 --idle 0 --free-lanes dump --status-file "$tmp/dump.json" \
+	--log-level warning 2>>"$tmp/ftd.log"
+by_dump=$(circuits)
+"$ftctl" circuit del c1 all > /dev/null
+held
+"$ftd" --fabric c1 --rounds 1 --idle 0 --status-file "$tmp/circ.json" \
+	--log-level warning 2>>"$tmp/ftd.log"
+by_circuits=$(circuits)
+from() { /usr/bin/python3 -c 'import json, sys; r = json.load(open(sys.argv[1]))["last_round"]; print(r["links_from"], r["granted"])' "$1"; }
+check "free lanes from the circuits schedule as a link dump does" \
+	'[ "$by_dump" = "$by_circuits" ] && [ "$(from "$tmp/dump.json")" = "dump $(from "$tmp/circ.json" | cut -d" " -f2)" ] &&
+	 [ "$(from "$tmp/circ.json" | cut -d" " -f1)" = circuits ] && [ "$(from "$tmp/circ.json" | cut -d" " -f2)" -gt 0 ]' \
+	"dump: $by_dump ($(from "$tmp/dump.json")); circuits: $by_circuits ($(from "$tmp/circ.json"))"
+"$ftctl" fabric del c1
 
 # Real packets: a UDP stream between namespaces, granted by the daemon.
 ip netns add dA; ip netns add dB
