@@ -202,7 +202,7 @@ static bool all_queued(struct ctl *c)
 }
 
 /*
- * On a circuit fabric a step announces the demand, and the scheduler
+ * On a circuit fabric queued messages are demand, and the scheduler
  * answers with circuits. Wait for the answer, so that the cycles counted
  * are the scheduler's and not its latency: go on at once when every pair
  * waiting has a circuit, soon after the circuits change (a round installs
@@ -242,6 +242,13 @@ static int step_until_drained(struct ctl *c, bool synthetic)
 	for (;;) {
 		uint64_t left;
 
+		/*
+		 * Before every step, the first too: the set is queued and
+		 * its demand waits for circuits, which a step before the
+		 * scheduler has answered could not use.
+		 */
+		if (circuit)
+			wait_for_scheduler(c);
 		e = ftt_fabric_step(&c->nl, c->o.fabric, chunk);
 		if (!e)
 			e = ftt_fabric_get(&c->nl, c->o.fabric, &c->fab);
@@ -260,8 +267,6 @@ static int step_until_drained(struct ctl *c, bool synthetic)
 			c->res.cycles = stepped;
 			return FTT_EXIT_FAIL;
 		}
-		if (circuit)
-			wait_for_scheduler(c);
 		if (c->sh) {
 			e = ftt_procs_poll(&c->procs, c->err, sizeof(c->err));
 			if (e)
