@@ -159,13 +159,19 @@ static void ft_sort_offers(const struct ft_offer *off, u32 *v, u32 n)
 	}
 }
 
-/* Messages of @o that contend for free lanes (beyond its circuit). */
+/*
+ * Messages of @o that contend for free lanes (beyond its circuit). Under
+ * path choice circuit only a leaf's messages to itself do: they cross no
+ * link, so no circuit can carry them, and none is needed.
+ */
 static u32 ft_cycle_contending(const struct ft_cycle_cfg *cfg,
 			       const struct ft_offer *o)
 {
 	u32 circ = ft_min_u32(o->count, o->clanes);
 
-	return cfg->path == FT_PATH_CIRCUIT ? 0 : o->count - circ;
+	if (cfg->path == FT_PATH_CIRCUIT && o->src != o->dst)
+		return 0;
+	return o->count - circ;
 }
 
 static int ft_cycle_validate(const struct ft_cycle_cfg *cfg,
@@ -207,7 +213,7 @@ static void ft_cycle_circuit(const struct ft_cycle_cfg *cfg,
 	o->delivered = circ;
 	res->offered += o->count;
 	res->circuit += circ;
-	if (cfg->path == FT_PATH_CIRCUIT)
+	if (cfg->path == FT_PATH_CIRCUIT && o->src != o->dst)
 		res->uncarried += o->count - circ;
 	if (!circ)
 		return;

@@ -391,7 +391,9 @@ int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
  * A (source, destination) pair is in demand when it has messages waiting
  * and no circuit, or more messages than its circuit carries in one
  * cycle. It is listed once, at its lowest tag, with the backlog of all
- * its flows and the age of the oldest.
+ * its flows and the age of the oldest. A leaf's messages to itself never
+ * are: they cross no link and need no circuit (a scheduler asking for
+ * one would have its whole batch refused).
  *
  * Return: entries written; *@pos == q->nactive at the end, else @max
  * entries were written or @look pairs looked at (then perhaps none).
@@ -406,7 +408,7 @@ u32 ft_pairs_demand(const struct ft_pairs *q, const struct ft_circuits *circ,
 		const struct ft_pair *p = &q->pair[q->active[*pos]];
 		const struct ft_circuit *c;
 		u64 backlog = p->queued, since = p->since;
-		bool first = true;
+		bool first = p->src != p->dst;
 
 		for (t = 0; t < ntags && first; t++) {
 			if (t == p->tag)

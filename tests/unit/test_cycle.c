@@ -236,6 +236,28 @@ static void test_circuit_only(void)
 	sim_destroy(&s);
 }
 
+/* Under path choice circuit a leaf's messages to itself need no circuit. */
+static void test_circuit_self(void)
+{
+	static const u32 m[2] = { 4, 4 }, w[2] = { 1, 2 }, c[2] = { 1, 1 };
+	struct ft_demand dm[2] = { { 2, 2, 3 }, { 1, 6, 3 } };
+	struct ft_fabric_params p;
+	struct ft_cycle_result res;
+	struct sim s;
+
+	fabric_params(&p, 2, m, w, c);
+	p.path = FT_PATH_CIRCUIT;
+	sim_init(&s, &p, dm, 2);
+	sim_run(&s, 10);
+	tap_ok(s.pair[0].queued == 0 && s.pair[1].queued == 3 && !s.violations,
+	       "circuit path choice: a leaf's messages to itself go without a "
+	       "circuit, the others wait");
+	sim_step(&s, &res);
+	tap_ok(res.uncarried == 3 && !res.delivered,
+	       "only the others count as uncarried");
+	sim_destroy(&s);
+}
+
 static void test_errors(void)
 {
 	static const u32 m[2] = { 4, 4 }, w[2] = { 1, 2 }, c[2] = { 1, 1 };
@@ -387,6 +409,7 @@ int main(void)
 	test_order();
 	test_fig4_cycle();
 	test_circuit_only();
+	test_circuit_self();
 	test_errors();
 	test_determinism();
 	test_property();
