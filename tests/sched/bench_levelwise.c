@@ -114,8 +114,14 @@ static void base_reset(struct base *b)
 			b->up[i][j] = b->down[i][j] = full;
 }
 
-/* One permutation (valid, one lane each): returns the requests granted. */
-static u32 base_run(struct base *b, const struct ft_sched_req *q, u32 n,
+/*
+ * One permutation (valid, one lane each): returns the requests granted.
+ * Aligned, so that what the linker puts before it (the library's cold
+ * code) cannot move its loop across fetch boundaries: that alone moved
+ * its time by 12 %.
+ */
+static __attribute__((aligned(64)))
+u32 base_run(struct base *b, const struct ft_sched_req *q, u32 n,
 		    struct ft_sched_out *out)
 {
 	u32 j, i, s, d, x, hh, y, us, ds, p, lg = b->lg, granted = 0;
