@@ -355,6 +355,32 @@ void lw_undo(struct ft_sched *s, const struct ft_sched_req *req,
 }
 
 /*
+ * The end of a fast pass over @n requests (@act as in lw_fast()), its
+ * cached words written back: undone if @undo (sources out of order),
+ * else the totals.
+ */
+static bool lw_end(struct ft_sched *s, const struct ft_sched_req *req,
+		   u32 n, const u32 *act, bool undo,
+		   const struct ft_sched_out *out, struct ft_sched_stats *st)
+{
+	u32 j;
+
+	if (undo) {	/* for the sorting path */
+		lw_undo(s, req, out, n);
+		return false;
+	}
+	/* Bit mode: the counters are stale (at worst needlessly synced). */
+	for (j = 1; n && j <= s->t.h; j++)
+		s->dirty[j] = true;
+	if (!act) {	/* every granted request with H >= 1 has one lane */
+		st->granted = n - st->refused - st->invalid;
+		st->lanes_granted += st->granted;
+		st->fast = 1;
+	}
+	return true;
+}
+
+/*
  * The fast path over @n requests: @act NULL, in array order with the
  * setup and totals of ft_sched_run() done here (into @st), and with
  * @by_src checking on the way that the sources ascend (false when they
@@ -401,19 +427,133 @@ bool lw_fast(struct ft_sched *s, const struct ft_sched_req *req, u32 n,
 			o->status = FT_SCHED_GRANTED;
 	}
 	lw_flush(&c);
-	if (by_src && down) {	/* undone, for the sorting path */
-		lw_undo(s, req, out, n);
-		return false;
+	return lw_end(s, req, n, act, by_src && down, out, st);
+}
+
+/*
+ * A request lw_ft() leaves to lw_one(): invalid, H = 0 or more than one
+ * lane.  None of them touches a vector, so lw_ft()'s cached words stay
+ * right.
+ */
+static __attribute__((noinline))
+void lw_odd(const struct ft_sched *s, const struct ft_sched_req *q,
+	    struct ft_sched_out *o, struct ft_sched_stats *st)
+{
+	lw_one(NULL, q, o, st, s->t.n, s, s->pow2, false, false, false, 0,
+	       false, NULL);
+}
+
+/*
+ * The up word at @uw (*@u) and the down word at @dw (*@d) ANDed: when
+ * some port is free in both, the lowest is taken from both.
+ */
+static inline __attribute__((always_inline))
+u64 lw_word(u64 *uw, u64 *dw, u64 *u, u64 *d)
+{
+	u64 a, bit;
+
+	*u = *uw;
+	*d = *dw;
+	a = *u & *d;
+	if (a) {
+		bit = a & -a;
+		*uw = *u ^ bit;
+		*dw = *d ^ bit;
 	}
-	/* Bit mode: the counters are stale (at worst needlessly synced). */
-	for (j = 1; n && j <= s->t.h; j++)
-		s->dirty[j] = true;
-	if (!act) {	/* every granted request with H >= 1 has one lane */
-		st->granted = n - st->refused - st->invalid;
-		st->lanes_granted += st->granted;
-		st->fast = 1;
+	return a;
+}
+
+/*
+ * lw_fast() for FT(h, k)-like trees, h = 2 or 3: power-of-two shapes,
+ * w_1 = 1, one word per switch; requests in array order with the setup
+ * (@act NULL).  The same steps with every constant in a register: H
+ * by comparing src ^ dst with M_1 and M_2 (no table), level 2's node
+ * src / M_1 (W_1 = 1, P_1 = 0), level 3's (src / M_2) W_2 + P_2.
+ */
+static inline __attribute__((always_inline))
+bool lw_ft(struct ft_sched *s, const struct ft_sched_req *req, u32 n,
+	   bool by_src, struct ft_sched_out *out, struct ft_sched_stats *st,
+	   u32 h)
+{
+	u64 *u1 = s->vec[1][FT_UP], *d1 = s->vec[1][FT_DOWN];
+	u64 *u2 = s->vec[2][FT_UP], *d2 = s->vec[2][FT_DOWN];
+	u64 *u3 = h == 3 ? s->vec[3][FT_UP] : NULL;
+	u64 *d3 = h == 3 ? s->vec[3][FT_DOWN] : NULL;
+	u32 m1 = (u32)__builtin_ctz(s->t.mprod[1]), leaves = s->t.n;
+	u32 m2 = h == 3 ? (u32)__builtin_ctz(s->t.mprod[2]) : 0;
+	u32 w2 = (u32)__builtin_ctz(s->t.w[2]), prev = 0, j;
+	u32 refused = 0, fup[4] = { 0 }, fdown[4] = { 0 };
+	struct lw_cache c = { NULL, NULL, 0, 0 };
+	bool down = false;
+
+	for (j = 0; j < n; j++) {
+		u32 src = req[j].src, dst = req[j].dst, x = src ^ dst;
+		u32 hh, f, where, p;
+		u64 pw = 0, *dw, u, d, a;
+
+		down |= src < prev;
+		prev = src;
+		/* One test for the rare cases (leaves is a power of two). */
+		if (__builtin_expect(((src | dst) & ~(leaves - 1)) |
+				     (req[j].lanes ^ 1) | (x == 0), 0)) {
+			lw_odd(s, &req[j], &out[j], st);
+			continue;
+		}
+		hh = 1 + (x >> m1 != 0) + (h == 3 && x >> m2 != 0);
+		/* Level 1: one bit per leaf. */
+		u = lw_cached(&c.leaf_at, &c.leaf_word, u1 + (src >> 6));
+		dw = d1 + (dst >> 6);
+		d = *dw;
+		if (!(u >> (src & 63) & d >> (dst & 63) & 1)) {
+			f = 1;
+			where = u >> (src & 63) & 1 ? FT_SCHED_AT_DOWN :
+						     FT_SCHED_AT_UP;
+			goto refused;
+		}
+		c.leaf_word = u ^ 1ULL << (src & 63);
+		*dw = d ^ 1ULL << (dst & 63);
+		if (hh == 1)
+			goto granted;
+		/* Level 2: the source's switch word is cached. */
+		lw_cached(&c.at, &c.word, u2 + (src >> m1));
+		a = lw_word(&c.word, d2 + (dst >> m1), &u, &d);
+		if (!a) {
+			f = 2;
+			goto failed;
+		}
+		p = (u32)__builtin_ctzll(a);
+		pw = (u64)p << 16;
+		if (h == 2 || hh == 2)
+			goto granted;
+		a = lw_word(u3 + ((src >> m2 << w2) | p),
+			    d3 + ((dst >> m2 << w2) | p), &u, &d);
+		if (!a) {
+			f = 3;
+			goto failed;
+		}
+		pw |= (u64)__builtin_ctzll(a) << 32;
+granted:
+		lw_put(&out[j], (u64)hh << 8, pw);
+		continue;
+failed:
+		where = !u ? FT_SCHED_AT_UP : !d ? FT_SCHED_AT_DOWN :
+					       FT_SCHED_AT_BOTH;
+refused:
+		refused++;
+		if (where == FT_SCHED_AT_UP)
+			fup[f]++;
+		else
+			fdown[f]++;
+		lw_put(&out[j], (u64)hh << 8 | FT_SCHED_REFUSED | f << 16 |
+		       (u64)where << 24, pw);
 	}
-	return true;
+	lw_flush(&c);
+	st->refused += refused;
+	for (j = 1; j <= h; j++) {
+		st->fail_up[j] += fup[j];
+		st->fail_down[j] += fdown[j];
+	}
+	return lw_end(s, req, n, NULL, by_src && down, out, st);
 }
 
 /*
@@ -440,12 +580,10 @@ static bool lw_fast_all(struct ft_sched *s, const struct ft_sched_req *req,
 	bool leaf1 = s->t.w[1] == 1, ft = s->pow2 && leaf1 && s->words;
 
 	/* Seed 002's FT(l, w), l = 3 or 2, w <= 64, are the first cases. */
-	if (ft && !s->wide && s->t.h == 3)
-		return lw_fast(s, req, n, NULL, by_src, out, st, true, true,
-			       true, false, 3);
-	if (ft && !s->wide && s->t.h == 2)
-		return lw_fast(s, req, n, NULL, by_src, out, st, true, true,
-			       true, false, 2);
+	if (LW_PACKED && ft && !s->wide && s->t.h == 3)
+		return lw_ft(s, req, n, by_src, out, st, 3);
+	if (LW_PACKED && ft && !s->wide && s->t.h == 2)
+		return lw_ft(s, req, n, by_src, out, st, 2);
 	if (ft && s->t.h == 2)	/* FT(2, w), w = 128, 256 */
 		return lw_fast(s, req, n, NULL, by_src, out, st, true, true,
 			       true, true, 2);
