@@ -20,7 +20,8 @@
  * ratio of the same run on the same core under the same load.
  * "levelwise general" is the library with force_general (no fast path).
  *
- *   bench_levelwise [--shape L:K] [--runs N] [--only NAME] [--json] [RUNS]
+ *   bench_levelwise [--shape L:K] [--runs N] [--only NAME [--exact]] [--json]
+ *                   [RUNS]
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -332,11 +333,12 @@ static void json_ratio(const char *key, double num, double den,
 static int usage(FILE *f, int rc)
 {
 	fprintf(f,
-		"usage: bench_levelwise [--shape L:K] [--runs N] [--only NAME] [--json] [RUNS]\n"
+		"usage: bench_levelwise [--shape L:K] [--runs N] [--only NAME [--exact]] [--json] [RUNS]\n"
 		"Median and spread (p10, p90) of the time to schedule one random\n"
 		"permutation of FT(L,K) (default 3:16) with each algorithm on one core,\n"
 		"over RUNS runs (default 1001), beside seed 002's Table 1.  --only:\n"
-		"the algorithms whose name starts with NAME (and the baseline).\n");
+		"the algorithms whose name starts with NAME (with --exact: is NAME), and\n"
+		"the baseline.\n");
 	return rc;
 }
 
@@ -362,7 +364,7 @@ int main(int argc, char **argv)
 	u32 *free_before;
 	const char *tab_req = "-", *tab_batch = "-", *only = "";
 	char why[256], tab1[2][16];
-	bool json = false;
+	bool json = false, exact = false;
 	cpu_set_t set;
 
 	for (a = 1; a < (u32)argc; a++) {
@@ -371,6 +373,8 @@ int main(int argc, char **argv)
 		} else if (!strcmp(argv[a], "--shape") && a + 1 < (u32)argc) {
 			if (sscanf(argv[++a], "%u:%u", &levels, &kk) != 2)
 				return usage(stderr, 2);
+		} else if (!strcmp(argv[a], "--exact")) {
+			exact = true;
 		} else if (!strcmp(argv[a], "--only") && a + 1 < (u32)argc) {
 			only = argv[++a];
 		} else if (!strcmp(argv[a], "--runs") && a + 1 < (u32)argc) {
@@ -463,7 +467,8 @@ int main(int argc, char **argv)
 	for (i = 0; i < nv; i++) {
 		struct dist d, dall;
 
-		if (strncmp(v[i].name, only, strlen(only)))
+		if (exact ? strcmp(v[i].name, only) :
+			    strncmp(v[i].name, only, strlen(only)))
 			continue;
 		ft_sched_opts_default(&o, v[i].algo);
 		o.order = v[i].order;
@@ -552,7 +557,8 @@ int main(int argc, char **argv)
 	 * cycle per LCA level) and compacted: one batch per run.
 	 */
 	lruns = runs / 10 + 1;
-	for (i = 0; i < 2 && !strncmp("leiserson", only, strlen(only)); i++) {
+	for (i = 0; i < 2 && !exact && !strncmp("leiserson", only, strlen(only));
+	     i++) {
 		struct dist d;
 
 		granted = 0;
