@@ -465,16 +465,21 @@ u64 lw_word(u64 *uw, u64 *dw, u64 *u, u64 *d)
 
 /*
  * lw_fast() for FT(h, k)-like trees, h = 2 or 3: power-of-two shapes,
- * w_1 = 1, one word per switch; requests in array order with the setup
- * (@act NULL).  The same steps with every constant in a register: H
+ * w_1 = 1, @nw words per switch (a constant: 1, or 2 or 4 when h = 2);
+ * requests in array order with the setup (@act NULL).  The same steps with every constant in a register: H
  * by comparing src ^ dst with M_1 and M_2 (no table), level 2's node
- * src / M_1 (W_1 = 1, P_1 = 0), level 3's (src / M_2) W_2 + P_2.
+ * src / M_1 (W_1 = 1, P_1 = 0), level 3's (src / M_2) W_2 + P_2.  With
+ * nw > 1 the nw up words of the source's switch are cached as the one
+ * word is (lw_cache), in an array indexed by constants only, so that it
+ * lives in registers.
  */
 static inline __attribute__((always_inline))
 bool lw_ft(struct ft_sched *s, const struct ft_sched_req *req, u32 n,
 	   bool by_src, struct ft_sched_out *out, struct ft_sched_stats *st,
-	   u32 h)
+	   u32 h, u32 nw)
 {
+	u64 *wat = NULL, cw[4] = { 0 };
+	u32 k;
 	u64 *u1 = s->vec[1][FT_UP], *d1 = s->vec[1][FT_DOWN];
 	u64 *u2 = s->vec[2][FT_UP], *d2 = s->vec[2][FT_DOWN];
 	u64 *u3 = h == 3 ? s->vec[3][FT_UP] : NULL;
@@ -489,7 +494,7 @@ bool lw_ft(struct ft_sched *s, const struct ft_sched_req *req, u32 n,
 	for (j = 0; j < n; j++) {
 		u32 src = req[j].src, dst = req[j].dst, x = src ^ dst;
 		u32 hh, f, where, p;
-		u64 pw = 0, *dw, u, d, a;
+		u64 pw = 0, *uw, *dw, u, d, a;
 
 		down |= src < prev;
 		prev = src;
@@ -514,14 +519,41 @@ bool lw_ft(struct ft_sched *s, const struct ft_sched_req *req, u32 n,
 		*dw = d ^ 1ULL << (dst & 63);
 		if (hh == 1)
 			goto granted;
-		/* Level 2: the source's switch word is cached. */
-		lw_cached(&c.at, &c.word, u2 + (src >> m1));
-		a = lw_word(&c.word, d2 + (dst >> m1), &u, &d);
+		/* Level 2: the source's switch word(s) cached. */
+		if (nw == 1) {
+			lw_cached(&c.at, &c.word, u2 + (src >> m1));
+			a = lw_word(&c.word, d2 + (dst >> m1), &u, &d);
+			k = 0;
+		} else {
+			uw = u2 + (size_t)(src >> m1) * nw;
+			dw = d2 + (size_t)(dst >> m1) * nw;
+			if (uw != wat) {
+#pragma GCC unroll 4
+				for (k = 0; k < nw; k++) {
+					if (wat)
+						wat[k] = cw[k];
+					cw[k] = uw[k];
+				}
+				wat = uw;
+			}
+			a = u = d = 0;
+#pragma GCC unroll 4
+			for (k = 0; k < nw; k++) {
+				a = cw[k] & dw[k];
+				u |= cw[k];
+				d |= dw[k];
+				if (a) {
+					cw[k] ^= a & -a;
+					dw[k] ^= a & -a;
+					break;
+				}
+			}
+		}
 		if (!a) {
 			f = 2;
 			goto failed;
 		}
-		p = (u32)__builtin_ctzll(a);
+		p = k * 64 + (u32)__builtin_ctzll(a);
 		pw = (u64)p << 16;
 		if (h == 2 || hh == 2)
 			goto granted;
@@ -548,6 +580,8 @@ refused:
 		       (u64)where << 24, pw);
 	}
 	lw_flush(&c);
+	for (k = 0; wat && k < nw; k++)
+		wat[k] = cw[k];
 	st->refused += refused;
 	for (j = 1; j <= h; j++) {
 		st->fail_up[j] += fup[j];
@@ -581,9 +615,14 @@ static bool lw_fast_all(struct ft_sched *s, const struct ft_sched_req *req,
 
 	/* Seed 002's FT(l, w), l = 3 or 2, w <= 64, are the first cases. */
 	if (LW_PACKED && ft && !s->wide && s->t.h == 3)
-		return lw_ft(s, req, n, by_src, out, st, 3);
+		return lw_ft(s, req, n, by_src, out, st, 3, 1);
 	if (LW_PACKED && ft && !s->wide && s->t.h == 2)
-		return lw_ft(s, req, n, by_src, out, st, 2);
+		return lw_ft(s, req, n, by_src, out, st, 2, 1);
+	/* FT(2, w), w = 128, 256 */
+	if (LW_PACKED && ft && s->t.h == 2 && s->nw[2] == 2)
+		return lw_ft(s, req, n, by_src, out, st, 2, 2);
+	if (LW_PACKED && ft && s->t.h == 2 && s->nw[2] == 4)
+		return lw_ft(s, req, n, by_src, out, st, 2, 4);
 	if (ft && s->t.h == 2)	/* FT(2, w), w = 128, 256 */
 		return lw_fast(s, req, n, NULL, by_src, out, st, true, true,
 			       true, true, 2);
