@@ -567,17 +567,6 @@ void sched_refuse(struct ft_sched_out *out, u32 level, u32 where)
 	out->fail_where = (u8)where;
 }
 
-/* @req is in ascending source order (ties in array order are stable). */
-static bool sched_by_source(const struct ft_sched_req *req, u32 n)
-{
-	u32 j;
-
-	for (j = 1; j < n; j++)
-		if (req[j].src < req[j - 1].src)
-			return false;
-	return true;
-}
-
 int ft_sched_run(struct ft_sched *s, const struct ft_sched_opts *o,
 		 const struct ft_sched_req *req, u32 n,
 		 struct ft_sched_out *out, struct ft_sched_stats *st)
@@ -594,12 +583,19 @@ int ft_sched_run(struct ft_sched *s, const struct ft_sched_opts *o,
 		st = &local;
 	memset(st, 0, sizeof(*st));
 	st->requests = n;
-	/* Requests already in order: setup and schedule in one pass. */
+	/*
+	 * Requests already in order: setup and schedule in one pass, which
+	 * checks source order as it goes (undoing itself when it finds
+	 * none: then the requests are sorted below).
+	 */
 	if (sched_lw_fast_ok(s, o) &&
 	    (o->order == FT_SCHED_ORDER_GIVEN ||
-	     (o->order == FT_SCHED_ORDER_SOURCE && sched_by_source(req, n)))) {
-		sched_lw_fast_all(s, req, n, out, st);
-		return 0;
+	     o->order == FT_SCHED_ORDER_SOURCE)) {
+		if (sched_lw_fast_all(s, req, n,
+				      o->order == FT_SCHED_ORDER_SOURCE, out, st))
+			return 0;
+		memset(st, 0, sizeof(*st));
+		st->requests = n;
 	}
 	err = sched_grow(s, n);
 	if (err)

@@ -275,10 +275,12 @@ int sched_levelwise(struct ft_sched *s, const struct ft_sched_opts *o,
 bool sched_lw_fast_ok(const struct ft_sched *s, const struct ft_sched_opts *o);
 /*
  * The fast path on requests in the order given, setup included: fills
- * all of @out[0..n) and @st (the caller zeroed it).
+ * all of @out[0..n) and @st (the caller zeroed it).  With @by_src the
+ * sources must ascend: false when they do not, and then the free lanes
+ * are as they were (@out and @st are not).
  */
-void sched_lw_fast_all(struct ft_sched *s, const struct ft_sched_req *req,
-		       u32 n, struct ft_sched_out *out,
+bool sched_lw_fast_all(struct ft_sched *s, const struct ft_sched_req *req,
+		       u32 n, bool by_src, struct ft_sched_out *out,
 		       struct ft_sched_stats *st);
 int sched_local(struct ft_sched *s, const struct ft_sched_opts *o,
 		const struct ft_sched_req *req, u32 n,

@@ -79,17 +79,45 @@ u32 lw_node(const struct lw_level *l, u32 leaf, u32 y, bool pow2)
 }
 
 /*
- * The up word of the first switch level a request reaches, as last
- * written (@at NULL: none yet).  In source order the next request
- * usually leaves from the same switch: taking its port from this copy,
- * not from memory, keeps a store-to-load forwarding off the chain that
- * links one request to the next.  Memory is written too, so the copy is
- * never the only truth.
+ * The up words of the first switch level a request reaches (@at) and,
+ * when w_1 = 1, of the leaf level (@leaf_at), as they are now (NULL:
+ * none yet); memory may be behind until lw_flush().  In source order the
+ * next request usually leaves from the same switch: taking its port from
+ * this copy, not from memory, keeps a store-to-load forwarding off the
+ * chain that links one request to the next, and saves the store.  Only
+ * the fast path reads these vectors while it runs.
  */
 struct lw_cache {
-	u64 *at;
-	u64 word;
+	u64 *at, *leaf_at;
+	u64 word, leaf_word;
 };
+
+/*
+ * The word at @w through the cache (@at, @word), which is written back
+ * only when another word is wanted (lw_flush() at the end): in source
+ * order consecutive requests share their source's words, so most
+ * requests store nothing there.
+ */
+static inline __attribute__((always_inline))
+u64 lw_cached(u64 **at, u64 *word, u64 *w)
+{
+	if (__builtin_expect(w != *at, 0)) {
+		if (*at)
+			**at = *word;
+		*at = w;
+		*word = *w;
+	}
+	return *word;
+}
+
+static void lw_flush(struct lw_cache *c)
+{
+	if (c->at)
+		*c->at = c->word;
+	if (c->leaf_at)
+		*c->leaf_at = c->leaf_word;
+	c->at = c->leaf_at = NULL;
+}
 
 /*
  * Level @l for (@src, @dst) with up-port choices @y so far: takes the
@@ -113,10 +141,7 @@ u32 lw_level(const struct lw_level *l, u32 src, u32 dst, u32 y,
 		dw = l->vec[FT_DOWN] + (size_t)lw_node(l, dst, y, pow2) * nw;
 		if (c && !wide) {	/* one word: the up word may be cached */
 			d = *dw;
-			if (__builtin_expect(uw == c->at, 1))
-				u = c->word;
-			else
-				u = *uw;
+			u = lw_cached(&c->at, &c->word, uw);
 			a = u & d;
 			if (!a) {
 				*where = !u ? FT_SCHED_AT_UP :
@@ -125,9 +150,7 @@ u32 lw_level(const struct lw_level *l, u32 src, u32 dst, u32 y,
 				return SCHED_NONE;
 			}
 			bit = a & -a;
-			c->at = uw;
 			c->word = u ^ bit;
-			*uw = c->word;
 			*dw = d ^ bit;
 			return (u32)__builtin_ctzll(a);
 		}
@@ -171,29 +194,34 @@ u32 lw_level(const struct lw_level *l, u32 src, u32 dst, u32 y,
 
 /*
  * (@src, @dst), one lane, H = @hh >= 1: takes its links and writes its
- * ports; returns 0 when granted, else the level where it failed with
- * *@where.  A constant @hmax >= hh (the tree's h) unrolls the loop over
+ * ports (into @port, or with @pw as 16-bit fields of *@pw, H <= 4);
+ * returns 0 when granted, else the level where it failed with *@where.  A constant @hmax >= hh (the tree's h) unrolls the loop over
  * levels, which also frees the registers it would spill.
  */
 static inline __attribute__((always_inline))
 u32 lw_fast_req(const struct lw_level *lv, u32 src, u32 dst, u32 hh,
-		u16 *port, u32 *where, bool pow2, bool leaf1, bool words,
+		u16 *port, u64 *pw, u32 *where, bool pow2, bool leaf1, bool words,
 		bool wide, u32 hmax, struct lw_cache *c)
 {
 	u32 i, y = 0, p;
-	u64 *u, db, *dw;
+	u64 *uw, *dw, u, d, ub, db;
 
 	if (leaf1) {	/* w_1 = 1: one bit per leaf, P_1 = 0 */
-		u = lv[1].vec[FT_UP] + (src >> 6);
+		uw = lv[1].vec[FT_UP] + (src >> 6);
+		u = c ? lw_cached(&c->leaf_at, &c->leaf_word, uw) : *uw;
 		dw = lv[1].vec[FT_DOWN] + (dst >> 6);
+		d = *dw;
+		ub = 1ULL << (src & 63);
 		db = 1ULL << (dst & 63);
-		if (!(*u >> (src & 63) & 1) || !(*dw & db)) {
-			*where = *u >> (src & 63) & 1 ? FT_SCHED_AT_DOWN :
-							FT_SCHED_AT_UP;
+		if (!(u & ub) || !(d & db)) {
+			*where = u & ub ? FT_SCHED_AT_DOWN : FT_SCHED_AT_UP;
 			return 1;
 		}
-		*u &= ~(1ULL << (src & 63));
-		*dw &= ~db;
+		if (c)
+			c->leaf_word = u ^ ub;
+		else
+			*uw = u ^ ub;
+		*dw = d ^ db;
 	}
 	if (hmax && hh > hmax)
 		__builtin_unreachable();
@@ -203,7 +231,10 @@ u32 lw_fast_req(const struct lw_level *lv, u32 src, u32 dst, u32 hh,
 			     i == 1U + leaf1 ? c : NULL);
 		if (p == SCHED_NONE)
 			return i;
-		port[i - 1] = (u16)p;
+		if (pw)
+			*pw |= (u64)p << 16 * (i - 1);
+		else
+			port[i - 1] = (u16)p;
 		y = pow2 ? (y << lv[i].pshift) | p : y * lv[i].w + p;
 	}
 	return 0;
@@ -220,61 +251,123 @@ u32 lw_common_level(const struct ft_sched *s, u32 src, u32 dst, bool pow2)
 	return sched_common_level(s, src, dst);
 }
 
+/* The outcome's first 16 bytes as two words: LW_PACKED lays them out. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define LW_PACKED	1
+_Static_assert(offsetof(struct ft_sched_out, hh) == 1 &&
+	       offsetof(struct ft_sched_out, fail_level) == 2 &&
+	       offsetof(struct ft_sched_out, fail_where) == 3 &&
+	       offsetof(struct ft_sched_out, cycle) == 4 &&
+	       offsetof(struct ft_sched_out, port) == 8,
+	       "struct ft_sched_out as lw_put() writes it");
+#else
+#define LW_PACKED	0
+#endif
+
 /*
- * The fast path over @n requests: @act NULL, in array order with the
- * setup and totals of ft_sched_run() done here (into @st); else over
- * act[0..n), set up by ft_sched_run(), which also counts.  The loop keeps
- * no counter of its own (registers are short, a spill costs more than
- * the count): refusals and invalid requests, the rare cases, are counted
- * in @st, the rest is derived at the end.
+ * @o := status, H, failure (@w0: one byte each from the lowest), cycle
+ * 0, ports 1-4 (@pw) and the rest 0, in whole-word stores: the fields
+ * one by one after a clear cost twice the stores.
  */
 static inline __attribute__((always_inline))
-void lw_fast(struct ft_sched *s, const struct ft_sched_req *req, u32 n,
-	     const u32 *act, struct ft_sched_out *out,
-	     struct ft_sched_stats *st, bool pow2, bool leaf1, bool words,
-	     bool wide, u32 hmax)
+void lw_put(struct ft_sched_out *o, u64 w0, u64 pw)
 {
-	struct lw_level lv[FT_MAX_LEVELS + 1];
-	struct lw_cache c = { NULL, 0 };
-	u32 j, r, hh, f, where = 0, leaves = s->t.n;
+	memcpy(o, &w0, sizeof(w0));
+	memcpy(o->port, &pw, sizeof(pw));
+	memset(o->port + 4, 0, sizeof(o->port) - 4 * sizeof(o->port[0]));
+}
 
-	lw_levels(s, lv);
+/*
+ * One request @q of a pass with the setup (lw_fast() with @act NULL)
+ * into @o: invalid requests and refusals counted in @st.  With @packed
+ * (H <= 4) the outcome is built in registers and put whole.
+ */
+static inline __attribute__((always_inline))
+void lw_one(const struct lw_level *lv, const struct ft_sched_req *q,
+	    struct ft_sched_out *o, struct ft_sched_stats *st, u32 leaves,
+	    const struct ft_sched *s, bool pow2, bool leaf1, bool words,
+	    bool wide, u32 hmax, bool packed, struct lw_cache *c)
+{
+	u32 hh, f, where = 0;
+	u64 pw = 0;
+
+	if (!packed)
+		memset(o, 0, sizeof(*o));
+	if (q->src >= leaves || q->dst >= leaves || !q->lanes) {
+		st->invalid++;
+		if (packed)
+			lw_put(o, FT_SCHED_INVALID, 0);
+		else
+			o->status = FT_SCHED_INVALID;
+		return;
+	}
+	hh = lw_common_level(s, q->src, q->dst, pow2);
+	if (!packed)
+		o->hh = (u8)hh;
+	if (!hh) {	/* granted, no links */
+		st->lanes_granted += q->lanes - 1;
+		f = 0;
+	} else if (q->lanes != 1) {	/* no link has two lanes */
+		f = 1;
+		where = FT_SCHED_AT_UP;
+	} else {
+		f = lw_fast_req(lv, q->src, q->dst, hh, o->port,
+				packed ? &pw : NULL, &where, pow2, leaf1,
+				words, wide, hmax, c);
+	}
+	if (f) {
+		st->refused++;
+		if (where == FT_SCHED_AT_UP)
+			st->fail_up[f]++;
+		else
+			st->fail_down[f]++;
+	}
+	if (!packed) {
+		if (f)
+			sched_refuse(o, f, where);
+		return;
+	}
+	lw_put(o, (u64)hh << 8 |
+	       (f ? FT_SCHED_REFUSED | f << 16 | where << 24 : 0), pw);
+}
+
+/*
+ * Gives back what the fast path took for @req[0..n): every level of a
+ * granted request, the levels below the failure of a refused one.  Each
+ * bit was set before it was cleared, so the vectors are as they were.
+ */
+static __attribute__((noinline, cold))
+void lw_undo(struct ft_sched *s, const struct ft_sched_req *req,
+	     const struct ft_sched_out *out, u32 n)
+{
+	u32 j, upto;
+
 	for (j = 0; j < n; j++) {
-		const struct ft_sched_req *q = &req[r = act ? act[j] : j];
-		struct ft_sched_out *o = &out[r];
-
-		if (act) {
-			hh = o->hh;
-		} else {
-			memset(o, 0, sizeof(*o));
-			if (q->src >= leaves || q->dst >= leaves || !q->lanes) {
-				o->status = FT_SCHED_INVALID;
-				st->invalid++;
-				continue;
-			}
-			hh = lw_common_level(s, q->src, q->dst, pow2);
-			o->hh = (u8)hh;
-			if (!hh) {	/* granted, no links */
-				st->lanes_granted += q->lanes - 1;
-				continue;
-			}
-		}
-		if (q->lanes != 1) {	/* no link has two lanes */
-			f = 1;
-			where = FT_SCHED_AT_UP;
-		} else {
-			f = lw_fast_req(lv, q->src, q->dst, hh, o->port, &where,
-					pow2, leaf1, words, wide, hmax,
-					words ? &c : NULL);
-		}
-		if (!f) {
-			if (act)	/* else still 0 from the memset */
-				o->status = FT_SCHED_GRANTED;
+		if (out[j].status == FT_SCHED_GRANTED)
+			upto = out[j].hh;
+		else if (out[j].status == FT_SCHED_REFUSED)
+			upto = out[j].fail_level - 1U;
+		else
 			continue;
-		}
-		sched_refuse(o, f, where);
-		if (!act)
-			sched_count(st, o, q->lanes);
+		sched_give_levels(s, req[j].src, req[j].dst, out[j].port, upto,
+				  1);
+	}
+}
+
+/*
+ * The end of a fast pass over @n requests (@act as in lw_fast()), its
+ * cached words written back: undone if @undo (sources out of order),
+ * else the totals.
+ */
+static bool lw_end(struct ft_sched *s, const struct ft_sched_req *req,
+		   u32 n, const u32 *act, bool undo,
+		   const struct ft_sched_out *out, struct ft_sched_stats *st)
+{
+	u32 j;
+
+	if (undo) {	/* for the sorting path */
+		lw_undo(s, req, out, n);
+		return false;
 	}
 	/* Bit mode: the counters are stale (at worst needlessly synced). */
 	for (j = 1; n && j <= s->t.h; j++)
@@ -284,6 +377,217 @@ void lw_fast(struct ft_sched *s, const struct ft_sched_req *req, u32 n,
 		st->lanes_granted += st->granted;
 		st->fast = 1;
 	}
+	return true;
+}
+
+/*
+ * The fast path over @n requests: @act NULL, in array order with the
+ * setup and totals of ft_sched_run() done here (into @st), and with
+ * @by_src checking on the way that the sources ascend (false when they
+ * do not: nothing is changed then but @out and @st); else over
+ * act[0..n), set up by ft_sched_run(), which also counts.  The loop keeps
+ * no counter of its own (registers are short, a spill costs more than
+ * the count): refusals and invalid requests, the rare cases, are counted
+ * in @st, the rest is derived at the end.
+ */
+static inline __attribute__((always_inline))
+bool lw_fast(struct ft_sched *s, const struct ft_sched_req *req, u32 n,
+	     const u32 *act, bool by_src, struct ft_sched_out *out,
+	     struct ft_sched_stats *st, bool pow2, bool leaf1, bool words,
+	     bool wide, u32 hmax)
+{
+	struct lw_level lv[FT_MAX_LEVELS + 1];
+	struct lw_cache c = { NULL, NULL, 0, 0 };
+	u32 j, leaves = s->t.n, prev = 0;
+	bool down = false;
+
+	lw_levels(s, lv);
+	for (j = 0; !act && j < n; j++) {
+		/* Out of source order: a flag, not a branch, in the loop. */
+		down |= req[j].src < prev;
+		prev = req[j].src;
+		lw_one(lv, &req[j], &out[j], st, leaves, s, pow2, leaf1, words,
+		       wide, hmax, LW_PACKED && hmax && hmax <= 4,
+		       words ? &c : NULL);
+	}
+	for (j = 0; act && j < n; j++) {
+		const struct ft_sched_req *q = &req[act[j]];
+		struct ft_sched_out *o = &out[act[j]];
+		u32 where = 0, f = 1;
+
+		if (q->lanes == 1)	/* else no link has two lanes */
+			f = lw_fast_req(lv, q->src, q->dst, o->hh, o->port,
+					NULL, &where, pow2, leaf1, words, wide,
+					hmax, words ? &c : NULL);
+		else
+			where = FT_SCHED_AT_UP;
+		if (f)
+			sched_refuse(o, f, where);
+		else
+			o->status = FT_SCHED_GRANTED;
+	}
+	lw_flush(&c);
+	return lw_end(s, req, n, act, by_src && down, out, st);
+}
+
+/*
+ * A request lw_ft() leaves to lw_one(): invalid, H = 0 or more than one
+ * lane.  None of them touches a vector, so lw_ft()'s cached words stay
+ * right.
+ */
+static __attribute__((noinline))
+void lw_odd(const struct ft_sched *s, const struct ft_sched_req *q,
+	    struct ft_sched_out *o, struct ft_sched_stats *st)
+{
+	lw_one(NULL, q, o, st, s->t.n, s, s->pow2, false, false, false, 0,
+	       false, NULL);
+}
+
+/*
+ * The up word at @uw (*@u) and the down word at @dw (*@d) ANDed: when
+ * some port is free in both, the lowest is taken from both.
+ */
+static inline __attribute__((always_inline))
+u64 lw_word(u64 *uw, u64 *dw, u64 *u, u64 *d)
+{
+	u64 a, bit;
+
+	*u = *uw;
+	*d = *dw;
+	a = *u & *d;
+	if (a) {
+		bit = a & -a;
+		*uw = *u ^ bit;
+		*dw = *d ^ bit;
+	}
+	return a;
+}
+
+/*
+ * lw_fast() for FT(h, k)-like trees, h = 2 or 3: power-of-two shapes,
+ * w_1 = 1, @nw words per switch (a constant: 1, or 2 or 4 when h = 2);
+ * requests in array order with the setup (@act NULL).  The same steps with every constant in a register: H
+ * by comparing src ^ dst with M_1 and M_2 (no table), level 2's node
+ * src / M_1 (W_1 = 1, P_1 = 0), level 3's (src / M_2) W_2 + P_2.  With
+ * nw > 1 the nw up words of the source's switch are cached as the one
+ * word is (lw_cache), in an array indexed by constants only, so that it
+ * lives in registers.
+ */
+static inline __attribute__((always_inline))
+bool lw_ft(struct ft_sched *s, const struct ft_sched_req *req, u32 n,
+	   bool by_src, struct ft_sched_out *out, struct ft_sched_stats *st,
+	   u32 h, u32 nw)
+{
+	u64 *wat = NULL, cw[4] = { 0 };
+	u32 k;
+	u64 *u1 = s->vec[1][FT_UP], *d1 = s->vec[1][FT_DOWN];
+	u64 *u2 = s->vec[2][FT_UP], *d2 = s->vec[2][FT_DOWN];
+	u64 *u3 = h == 3 ? s->vec[3][FT_UP] : NULL;
+	u64 *d3 = h == 3 ? s->vec[3][FT_DOWN] : NULL;
+	u32 m1 = (u32)__builtin_ctz(s->t.mprod[1]), leaves = s->t.n;
+	u32 m2 = h == 3 ? (u32)__builtin_ctz(s->t.mprod[2]) : 0;
+	u32 w2 = (u32)__builtin_ctz(s->t.w[2]), prev = 0, j;
+	u32 refused = 0, fup[4] = { 0 }, fdown[4] = { 0 };
+	struct lw_cache c = { NULL, NULL, 0, 0 };
+	bool down = false;
+
+	for (j = 0; j < n; j++) {
+		u32 src = req[j].src, dst = req[j].dst, x = src ^ dst;
+		u32 hh, f, where, p;
+		u64 pw = 0, *uw, *dw, u, d, a;
+
+		down |= src < prev;
+		prev = src;
+		/* One test for the rare cases (leaves is a power of two). */
+		if (__builtin_expect(((src | dst) & ~(leaves - 1)) |
+				     (req[j].lanes ^ 1) | (x == 0), 0)) {
+			lw_odd(s, &req[j], &out[j], st);
+			continue;
+		}
+		hh = 1 + (x >> m1 != 0) + (h == 3 && x >> m2 != 0);
+		/* Level 1: one bit per leaf. */
+		u = lw_cached(&c.leaf_at, &c.leaf_word, u1 + (src >> 6));
+		dw = d1 + (dst >> 6);
+		d = *dw;
+		if (!(u >> (src & 63) & d >> (dst & 63) & 1)) {
+			f = 1;
+			where = u >> (src & 63) & 1 ? FT_SCHED_AT_DOWN :
+						     FT_SCHED_AT_UP;
+			goto refused;
+		}
+		c.leaf_word = u ^ 1ULL << (src & 63);
+		*dw = d ^ 1ULL << (dst & 63);
+		if (hh == 1)
+			goto granted;
+		/* Level 2: the source's switch word(s) cached. */
+		if (nw == 1) {
+			lw_cached(&c.at, &c.word, u2 + (src >> m1));
+			a = lw_word(&c.word, d2 + (dst >> m1), &u, &d);
+			k = 0;
+		} else {
+			uw = u2 + (size_t)(src >> m1) * nw;
+			dw = d2 + (size_t)(dst >> m1) * nw;
+			if (uw != wat) {
+#pragma GCC unroll 4
+				for (k = 0; k < nw; k++) {
+					if (wat)
+						wat[k] = cw[k];
+					cw[k] = uw[k];
+				}
+				wat = uw;
+			}
+			a = u = d = 0;
+#pragma GCC unroll 4
+			for (k = 0; k < nw; k++) {
+				a = cw[k] & dw[k];
+				u |= cw[k];
+				d |= dw[k];
+				if (a) {
+					cw[k] ^= a & -a;
+					dw[k] ^= a & -a;
+					break;
+				}
+			}
+		}
+		if (!a) {
+			f = 2;
+			goto failed;
+		}
+		p = k * 64 + (u32)__builtin_ctzll(a);
+		pw = (u64)p << 16;
+		if (h == 2 || hh == 2)
+			goto granted;
+		a = lw_word(u3 + ((src >> m2 << w2) | p),
+			    d3 + ((dst >> m2 << w2) | p), &u, &d);
+		if (!a) {
+			f = 3;
+			goto failed;
+		}
+		pw |= (u64)__builtin_ctzll(a) << 32;
+granted:
+		lw_put(&out[j], (u64)hh << 8, pw);
+		continue;
+failed:
+		where = !u ? FT_SCHED_AT_UP : !d ? FT_SCHED_AT_DOWN :
+					       FT_SCHED_AT_BOTH;
+refused:
+		refused++;
+		if (where == FT_SCHED_AT_UP)
+			fup[f]++;
+		else
+			fdown[f]++;
+		lw_put(&out[j], (u64)hh << 8 | FT_SCHED_REFUSED | f << 16 |
+		       (u64)where << 24, pw);
+	}
+	lw_flush(&c);
+	for (k = 0; wat && k < nw; k++)
+		wat[k] = cw[k];
+	st->refused += refused;
+	for (j = 1; j <= h; j++) {
+		st->fail_up[j] += fup[j];
+		st->fail_down[j] += fdown[j];
+	}
+	return lw_end(s, req, n, NULL, by_src && down, out, st);
 }
 
 /*
@@ -303,38 +607,43 @@ void lw_fast(struct ft_sched *s, const struct ft_sched_req *req, u32 n,
 #endif
 
 LW_CLONES
-static void lw_fast_all(struct ft_sched *s, const struct ft_sched_req *req,
-			u32 n, struct ft_sched_out *out,
+static bool lw_fast_all(struct ft_sched *s, const struct ft_sched_req *req,
+			u32 n, bool by_src, struct ft_sched_out *out,
 			struct ft_sched_stats *st)
 {
 	bool leaf1 = s->t.w[1] == 1, ft = s->pow2 && leaf1 && s->words;
 
 	/* Seed 002's FT(l, w), l = 3 or 2, w <= 64, are the first cases. */
-	if (ft && !s->wide && s->t.h == 3)
-		lw_fast(s, req, n, NULL, out, st, true, true, true, false, 3);
-	else if (ft && !s->wide && s->t.h == 2)
-		lw_fast(s, req, n, NULL, out, st, true, true, true, false, 2);
-	else if (ft && s->t.h == 2)	/* FT(2, w), w = 128, 256 */
-		lw_fast(s, req, n, NULL, out, st, true, true, true, true, 2);
-	else
-		lw_fast(s, req, n, NULL, out, st, s->pow2, leaf1, s->words,
-			s->wide, 0);
+	if (LW_PACKED && ft && !s->wide && s->t.h == 3)
+		return lw_ft(s, req, n, by_src, out, st, 3, 1);
+	if (LW_PACKED && ft && !s->wide && s->t.h == 2)
+		return lw_ft(s, req, n, by_src, out, st, 2, 1);
+	/* FT(2, w), w = 128, 256 */
+	if (LW_PACKED && ft && s->t.h == 2 && s->nw[2] == 2)
+		return lw_ft(s, req, n, by_src, out, st, 2, 2);
+	if (LW_PACKED && ft && s->t.h == 2 && s->nw[2] == 4)
+		return lw_ft(s, req, n, by_src, out, st, 2, 4);
+	if (ft && s->t.h == 2)	/* FT(2, w), w = 128, 256 */
+		return lw_fast(s, req, n, NULL, by_src, out, st, true, true,
+			       true, true, 2);
+	return lw_fast(s, req, n, NULL, by_src, out, st, s->pow2, leaf1,
+		       s->words, s->wide, 0);
 }
 
 /* Exported plainly: clang makes copies of static functions only. */
-void sched_lw_fast_all(struct ft_sched *s, const struct ft_sched_req *req,
-		       u32 n, struct ft_sched_out *out,
+bool sched_lw_fast_all(struct ft_sched *s, const struct ft_sched_req *req,
+		       u32 n, bool by_src, struct ft_sched_out *out,
 		       struct ft_sched_stats *st)
 {
-	lw_fast_all(s, req, n, out, st);
+	return lw_fast_all(s, req, n, by_src, out, st);
 }
 
 LW_CLONES
 static void lw_fast_order(struct ft_sched *s, const struct ft_sched_req *req,
 			  const u32 *act, u32 k, struct ft_sched_out *out)
 {
-	lw_fast(s, req, k, act, out, NULL, s->pow2, s->t.w[1] == 1, s->words,
-		s->wide, 0);
+	lw_fast(s, req, k, act, false, out, NULL, s->pow2, s->t.w[1] == 1,
+		s->words, s->wide, 0);
 }
 
 int sched_levelwise(struct ft_sched *s, const struct ft_sched_opts *o,
