@@ -5,12 +5,18 @@
  */
 #include "ft_cycle.h"
 
+/* Words of the bitmap of touched links. */
+static size_t ft_cycle_touched_words(size_t links)
+{
+	return (links + 63) / 64;
+}
+
 /**
  * ft_cycle_scratch_size() - bytes of working memory for ft_cycle_run().
  * @t: topology.
  * @max_msgs: most contending messages in one cycle, 1..FT_CYCLE_MAX_MSGS.
  *
- * 12 bytes per directed link plus 60 bytes per message.
+ * 8 bytes and a bit per directed link plus 60 bytes per message.
  *
  * Return: the size, or 0 if @max_msgs is out of range.
  */
@@ -20,7 +26,8 @@ size_t ft_cycle_scratch_size(const struct ft_topo *t, u32 max_msgs)
 
 	if (!max_msgs || max_msgs > FT_CYCLE_MAX_MSGS)
 		return 0;
-	return links * (sizeof(struct ft_link_cycle) + sizeof(u32)) +
+	return links * sizeof(struct ft_link_cycle) +
+	       ft_cycle_touched_words(links) * sizeof(u64) +
 	       (size_t)max_msgs * (sizeof(struct ft_cycle_msg) +
 				   sizeof(struct ft_cycle_live) +
 				   2 * sizeof(u32));
@@ -31,7 +38,7 @@ size_t ft_cycle_scratch_size(const struct ft_topo *t, u32 max_msgs)
  * @sc: scratch descriptor to fill.
  * @t: topology.
  * @max_msgs: as passed to ft_cycle_scratch_size().
- * @mem: block of @size bytes, 4-byte aligned (e.g. from ft_zalloc()).
+ * @mem: block of @size bytes, 8-byte aligned (e.g. from ft_zalloc()).
  * @size: at least ft_cycle_scratch_size(@t, @max_msgs).
  *
  * Return: 0 or -FT_EINVAL.
@@ -61,11 +68,10 @@ int ft_cycle_scratch_init(struct ft_cycle_scratch *sc,
 	sc->max_msgs = max_msgs;
 	sc->nlinks = ft_topo_dlinks(t);
 	sc->nmsgs = 0;
-	sc->ntouched = 0;
 	sc->lc = (struct ft_link_cycle *)p;
 	p += sc->nlinks * sizeof(*sc->lc);
-	sc->touched = (u32 *)p;
-	p += sc->nlinks * sizeof(u32);
+	sc->touched = (u64 *)p;
+	p += ft_cycle_touched_words(sc->nlinks) * sizeof(u64);
 	sc->msg = (struct ft_cycle_msg *)p;
 	p += (size_t)max_msgs * sizeof(*sc->msg);
 	sc->live = (struct ft_cycle_live *)p;
@@ -74,18 +80,21 @@ int ft_cycle_scratch_init(struct ft_cycle_scratch *sc,
 	p += (size_t)max_msgs * sizeof(u32);
 	sc->pidx = (u32 *)p;
 	memset(sc->lc, 0, sc->nlinks * sizeof(*sc->lc));
+	memset(sc->touched, 0,
+	       ft_cycle_touched_words(sc->nlinks) * sizeof(u64));
 	return 0;
 }
 
-/* Counters of link @id, listing it as touched on first use this cycle. */
+/*
+ * Counters of link @id, marked touched: a bit per link, so that the reset
+ * and the accounting visit the touched links in ascending order, which the
+ * hardware prefetches, instead of in the cycle's random order.
+ */
 static struct ft_link_cycle *ft_cycle_touch(struct ft_cycle_scratch *sc,
 					    u32 id)
 {
-	struct ft_link_cycle *lc = &sc->lc[id];
-
-	if (!lc->carried && !lc->blocked)
-		sc->touched[sc->ntouched++] = id;
-	return lc;
+	sc->touched[id / 64] |= 1ULL << (id % 64);
+	return &sc->lc[id];
 }
 
 /* Free lanes of @id not yet taken by an earlier message this cycle. */
@@ -736,16 +745,17 @@ int ft_cycle_run(const struct ft_cycle_cfg *cfg, struct ft_offer *off,
 {
 	u32 k, live, lvl, np, h = cfg->topo->h;
 	struct ft_cycle_msg *m;
+	u64 bits;
 	int err = ft_cycle_validate(cfg, off, noff, sc);
 
 	if (err)
 		return err;
-	for (k = 0; k < sc->ntouched; k++) {
-		if (k + FT_PREFETCH_AHEAD < sc->ntouched)
-			ft_prefetchw(&sc->lc[sc->touched[k + FT_PREFETCH_AHEAD]]);
-		memset(&sc->lc[sc->touched[k]], 0, sizeof(*sc->lc));
+	for (k = 0; k < ft_cycle_touched_words(sc->nlinks); k++) {
+		for (bits = sc->touched[k]; bits; bits &= bits - 1)
+			memset(&sc->lc[64 * k + ft_ctz64(bits)], 0,
+			       sizeof(*sc->lc));
+		sc->touched[k] = 0;
 	}
-	sc->ntouched = 0;
 	memset(res, 0, sizeof(*res));
 
 	np = ft_cycle_layout(cfg, off, noff, sc, res);
@@ -778,27 +788,25 @@ int ft_cycle_run(const struct ft_cycle_cfg *cfg, struct ft_offer *off,
  * @l: lane state (a link is saturated when it carried all its lanes).
  * @st: per-link totals, indexed by directed link id.
  *
- * Visits only the links the cycle touched.
+ * Visits only the links the cycle touched, in ascending order.
  */
 void ft_cycle_account(const struct ft_cycle_scratch *sc,
 		      const struct ft_lanes *l, struct ft_link_stats *st)
 {
 	const struct ft_link_cycle *lc;
 	u32 k, id;
+	u64 bits;
 
-	for (k = 0; k < sc->ntouched; k++) {
-		if (k + FT_PREFETCH_AHEAD < sc->ntouched) {
-			id = sc->touched[k + FT_PREFETCH_AHEAD];
-			ft_prefetchw(&st[id]);
-			ft_prefetch(&sc->lc[id]);
-			ft_prefetch(&l->hot[id]);
+	for (k = 0; k < ft_cycle_touched_words(sc->nlinks); k++) {
+		for (bits = sc->touched[k]; bits; bits &= bits - 1) {
+			id = 64 * k + ft_ctz64(bits);
+			lc = &sc->lc[id];
+			st[id].carried += lc->carried;
+			st[id].blocked += lc->blocked;
+			st[id].max_cycle = ft_max_u32(st[id].max_cycle,
+						      lc->carried);
+			if (l->hot[id].lanes && lc->carried >= l->hot[id].lanes)
+				st[id].saturated++;
 		}
-		id = sc->touched[k];
-		lc = &sc->lc[id];
-		st[id].carried += lc->carried;
-		st[id].blocked += lc->blocked;
-		st[id].max_cycle = ft_max_u32(st[id].max_cycle, lc->carried);
-		if (l->hot[id].lanes && lc->carried >= l->hot[id].lanes)
-			st[id].saturated++;
 	}
 }

@@ -181,9 +181,9 @@ struct ft_cycle_level {
  * @max_msgs: contending messages one cycle may hold.
  * @nlinks: directed links.
  * @nmsgs: contending messages of the last cycle.
- * @ntouched: links touched by the last cycle.
  * @lc: per-link counters of the last cycle (zero when untouched).
- * @touched: the @ntouched ids of links with non-zero @lc.
+ * @touched: bitmap of the links with non-zero @lc (bit id % 64 of word
+ *           id / 64).
  * @msg: the last cycle's messages, a pair's adjacent and in sequence.
  * @live: the messages still crossing during the cycle.
  * @ord: priority order of @msg.
@@ -194,9 +194,8 @@ struct ft_cycle_scratch {
 	u32 max_msgs;
 	u32 nlinks;
 	u32 nmsgs;
-	u32 ntouched;
 	struct ft_link_cycle *lc;
-	u32 *touched;
+	u64 *touched;
 	struct ft_cycle_msg *msg;
 	struct ft_cycle_live *live;
 	u32 *ord;
