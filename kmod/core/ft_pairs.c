@@ -268,6 +268,18 @@ static u32 ft_pairs_circuit_left(struct ft_circuit *c, u64 done)
 	return c->left;
 }
 
+/* @p's offer of @n messages, without a circuit; its level kept. */
+static __always_inline void ft_pairs_offer(struct ft_offer *o,
+					   struct ft_fabric *f,
+					   struct ft_pair *p, u32 n)
+{
+	if (!p->lca)
+		p->lca = (u8)(ft_cycle_common_level(&f->scratch, p->src,
+						    p->dst) + 1);
+	*o = (struct ft_offer){ .src = p->src, .dst = p->dst, .count = n,
+				.lca = p->lca };
+}
+
 /*
  * The offers of GREEDY while no circuit exists: ft_pairs_cycle()'s loop
  * without a call per pair, a circuit lookup or the injection rule's
@@ -294,11 +306,7 @@ static u32 ft_pairs_offer_all(struct ft_pairs *q, struct ft_fabric *f,
 		if (!n)
 			continue;
 		room -= n;
-		if (!p->lca)
-			p->lca = (u8)(ft_cycle_common_level(&f->scratch, p->src,
-							    p->dst) + 1);
-		off[noff] = (struct ft_offer){ .src = p->src, .dst = p->dst,
-					       .count = n, .lca = p->lca };
+		ft_pairs_offer(&off[noff], f, p, n);
 		slot[noff++] = s;
 	}
 	return noff;
@@ -364,11 +372,7 @@ int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
 		if (!n)
 			continue;
 		room -= n;
-		if (!p->lca)
-			p->lca = (u8)(ft_cycle_common_level(&f->scratch, p->src,
-							    p->dst) + 1);
-		q->off[noff] = (struct ft_offer){ .src = p->src, .dst = p->dst,
-						  .count = n, .lca = p->lca };
+		ft_pairs_offer(&q->off[noff], f, p, n);
 		if (clanes) {
 			q->off[noff].clanes = clanes;
 			q->off[noff].cpath = &c->path;
