@@ -15,6 +15,7 @@
 #include <linux/math64.h>
 #include <linux/bug.h>
 #include <linux/prefetch.h>
+#include <linux/bitops.h>
 
 #define FT_EINVAL	EINVAL
 #define FT_ENOMEM	ENOMEM
@@ -49,6 +50,12 @@ static inline u64 ft_div64(u64 a, u64 b)
 }
 
 #define ft_warn_on(cond)	WARN_ON_ONCE(cond)
+
+/* Index of the lowest set bit of @x, which is not 0. */
+static inline u32 ft_ctz64(u64 x)
+{
+	return __ffs64(x);
+}
 
 /* A hint: the cache line of @p is wanted soon, to read or to write. */
 static inline void ft_prefetch(const void *p)

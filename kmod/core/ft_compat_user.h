@@ -49,6 +49,12 @@ static inline u64 ft_div64(u64 a, u64 b)
 	return a / b;
 }
 
+/* Index of the lowest set bit of @x, which is not 0. */
+static inline u32 ft_ctz64(u64 x)
+{
+	return (u32)__builtin_ctzll(x);
+}
+
 /* A hint: the cache line of @p is wanted soon, to read or to write. */
 static inline void ft_prefetch(const void *p)
 {

@@ -5,12 +5,18 @@
  */
 #include "ft_cycle.h"
 
+/* Words of the bitmap of touched links. */
+static size_t ft_cycle_touched_words(size_t links)
+{
+	return (links + 63) / 64;
+}
+
 /**
  * ft_cycle_scratch_size() - bytes of working memory for ft_cycle_run().
  * @t: topology.
  * @max_msgs: most contending messages in one cycle, 1..FT_CYCLE_MAX_MSGS.
  *
- * 12 bytes per directed link plus 60 bytes per message.
+ * 8 bytes and a bit per directed link plus 60 bytes per message.
  *
  * Return: the size, or 0 if @max_msgs is out of range.
  */
@@ -20,7 +26,8 @@ size_t ft_cycle_scratch_size(const struct ft_topo *t, u32 max_msgs)
 
 	if (!max_msgs || max_msgs > FT_CYCLE_MAX_MSGS)
 		return 0;
-	return links * (sizeof(struct ft_link_cycle) + sizeof(u32)) +
+	return links * sizeof(struct ft_link_cycle) +
+	       ft_cycle_touched_words(links) * sizeof(u64) +
 	       (size_t)max_msgs * (sizeof(struct ft_cycle_msg) +
 				   sizeof(struct ft_cycle_live) +
 				   2 * sizeof(u32));
@@ -31,7 +38,7 @@ size_t ft_cycle_scratch_size(const struct ft_topo *t, u32 max_msgs)
  * @sc: scratch descriptor to fill.
  * @t: topology.
  * @max_msgs: as passed to ft_cycle_scratch_size().
- * @mem: block of @size bytes, 4-byte aligned (e.g. from ft_zalloc()).
+ * @mem: block of @size bytes, 8-byte aligned (e.g. from ft_zalloc()).
  * @size: at least ft_cycle_scratch_size(@t, @max_msgs).
  *
  * Return: 0 or -FT_EINVAL.
@@ -53,6 +60,8 @@ int ft_cycle_scratch_init(struct ft_cycle_scratch *sc,
 		lv->link_base = t->link_base[i];
 		lv->w = t->w[i];
 		lv->wprod = t->wprod[i - 1];
+		lv->wup = t->wprod[i];
+		lv->lanes = t->lanes[i];
 		ft_recip_init(&lv->by_mprod, t->mprod[i - 1]);
 		ft_recip_init(&lv->by_wprod, t->wprod[i - 1]);
 		ft_recip_init(&lv->by_w, t->w[i]);
@@ -61,11 +70,10 @@ int ft_cycle_scratch_init(struct ft_cycle_scratch *sc,
 	sc->max_msgs = max_msgs;
 	sc->nlinks = ft_topo_dlinks(t);
 	sc->nmsgs = 0;
-	sc->ntouched = 0;
 	sc->lc = (struct ft_link_cycle *)p;
 	p += sc->nlinks * sizeof(*sc->lc);
-	sc->touched = (u32 *)p;
-	p += sc->nlinks * sizeof(u32);
+	sc->touched = (u64 *)p;
+	p += ft_cycle_touched_words(sc->nlinks) * sizeof(u64);
 	sc->msg = (struct ft_cycle_msg *)p;
 	p += (size_t)max_msgs * sizeof(*sc->msg);
 	sc->live = (struct ft_cycle_live *)p;
@@ -74,18 +82,21 @@ int ft_cycle_scratch_init(struct ft_cycle_scratch *sc,
 	p += (size_t)max_msgs * sizeof(u32);
 	sc->pidx = (u32 *)p;
 	memset(sc->lc, 0, sc->nlinks * sizeof(*sc->lc));
+	memset(sc->touched, 0,
+	       ft_cycle_touched_words(sc->nlinks) * sizeof(u64));
 	return 0;
 }
 
-/* Counters of link @id, listing it as touched on first use this cycle. */
+/*
+ * Counters of link @id, marked touched: a bit per link, so that the reset
+ * and the accounting visit the touched links in ascending order, which the
+ * hardware prefetches, instead of in the cycle's random order.
+ */
 static struct ft_link_cycle *ft_cycle_touch(struct ft_cycle_scratch *sc,
 					    u32 id)
 {
-	struct ft_link_cycle *lc = &sc->lc[id];
-
-	if (!lc->carried && !lc->blocked)
-		sc->touched[sc->ntouched++] = id;
-	return lc;
+	sc->touched[id / 64] |= 1ULL << (id % 64);
+	return &sc->lc[id];
 }
 
 /* Free lanes of @id not yet taken by an earlier message this cycle. */
@@ -174,54 +185,70 @@ static u32 ft_cycle_contending(const struct ft_cycle_cfg *cfg,
 	return o->count - circ;
 }
 
+/* The circuit of an offer: its path within the links, its lanes in range. */
+static bool ft_cycle_bad_circuit(const struct ft_offer *o, u32 nlinks)
+{
+	u32 k;
+
+	if (!o->cpath || o->cpath->n > FT_PATH_MAX ||
+	    o->clanes > FT_MAX_LANES)
+		return true;
+	for (k = 0; k < o->cpath->n; k++)
+		if (o->cpath->link[k] >= nlinks)
+			return true;
+	return false;
+}
+
 static int ft_cycle_validate(const struct ft_cycle_cfg *cfg,
 			     const struct ft_offer *off, u32 noff,
 			     const struct ft_cycle_scratch *sc)
 {
 	const struct ft_topo *t = cfg->topo;
+	u32 i, n = t->n, lca = t->h + 1;
+	const struct ft_offer *o;
 	u64 total = 0;
-	u32 i, k;
+	bool bad = false;
 
 	if (cfg->path >= FT_PATH_NR || cfg->arb >= FT_ARB_NR ||
 	    sc->nlinks != ft_topo_dlinks(t) || cfg->lanes->n != sc->nlinks)
 		return -FT_EINVAL;
 	for (i = 0; i < noff; i++) {
-		if (off[i].src >= t->n || off[i].dst >= t->n ||
-		    off[i].lca > t->h + 1)
-			return -FT_EINVAL;
-		if (off[i].clanes) {
-			if (!off[i].cpath || off[i].cpath->n > FT_PATH_MAX ||
-			    off[i].clanes > FT_MAX_LANES)
+		o = &off[i];
+		/* one test per offer for the usual case, without branches */
+		bad |= (o->src >= n) | (o->dst >= n) | (o->lca > lca);
+		total += o->count;
+		if (o->clanes) {
+			if (ft_cycle_bad_circuit(o, sc->nlinks))
 				return -FT_EINVAL;
-			for (k = 0; k < off[i].cpath->n; k++)
-				if (off[i].cpath->link[k] >= sc->nlinks)
-					return -FT_EINVAL;
+			total -= ft_min_u32(o->count, o->clanes);
 		}
-		total += ft_cycle_contending(cfg, &off[i]);
 	}
+	if (bad)
+		return -FT_EINVAL;
+	/* Under path choice circuit only a leaf's messages to itself contend. */
+	if (cfg->path == FT_PATH_CIRCUIT)
+		for (total = 0, i = 0; i < noff; i++)
+			total += ft_cycle_contending(cfg, &off[i]);
 	return total > sc->max_msgs ? -FT_E2BIG : 0;
 }
 
-/* Circuit messages hold reserved lanes: they cross without contention. */
-static void ft_cycle_circuit(const struct ft_cycle_cfg *cfg,
-			     struct ft_offer *o, struct ft_cycle_scratch *sc,
-			     struct ft_cycle_result *res)
+/*
+ * Circuit messages hold reserved lanes: they cross without contention.
+ * Returns how many of @o's messages its circuit carries.
+ */
+static u32 ft_cycle_circuit(struct ft_offer *o, struct ft_cycle_scratch *sc)
 {
 	struct ft_link_cycle *lc;
 	u32 k, circ = ft_min_u32(o->count, o->clanes);
 
-	o->delivered = circ;
-	res->offered += o->count;
-	res->circuit += circ;
-	if (cfg->path == FT_PATH_CIRCUIT && o->src != o->dst)
-		res->uncarried += o->count - circ;
 	if (!circ)
-		return;
+		return 0;
 	for (k = 0; k < o->cpath->n; k++) {
 		lc = ft_cycle_touch(sc, o->cpath->link[k]);
 		lc->carried += (u16)circ;
 		lc->circuit += (u16)circ;
 	}
+	return circ;
 }
 
 /**
@@ -252,36 +279,31 @@ static u32 ft_cycle_lca(const struct ft_cycle_scratch *sc,
 	return o->lca ? o->lca - 1U : ft_cycle_common_level(sc, o->src, o->dst);
 }
 
-/* The @c contending messages of offer @o, whose H is @hh, laid out next. */
-static __always_inline void
-ft_cycle_lay(struct ft_cycle_scratch *sc, const struct ft_offer *off, u32 o,
-	     u32 c, u32 hh)
+/*
+ * The @c contending messages of offer @i, @o, whose H is @hh, laid out
+ * from @msg[@n] on; returns the messages laid out so far.
+ */
+static __always_inline u32
+ft_cycle_lay(struct ft_cycle_msg *msg, u32 n, const struct ft_offer *o,
+	     u32 i, u32 c, u32 hh)
 {
-	struct ft_cycle_msg *m;
-	u32 j, n = sc->nmsgs;
+	const struct ft_cycle_msg m = {
+		.src = o->src, .dst = o->dst, .first = n, .offer = i,
+		.cut = ~0U, .at = ~0U, .hh = (u8)hh, .cutstage = 0xff,
+	};
+	u32 j;
 
-	for (j = 0; j < c; j++) {
-		m = &sc->msg[n + j];
-		m->src = off[o].src;
-		m->dst = off[o].dst;
-		m->y = 0;
-		m->first = n;
-		m->offer = o;
-		m->cut = ~0U;
-		m->at = ~0U;
-		m->hh = (u8)hh;
-		m->hops = 0;
-		m->flags = 0;
-		m->cutstage = 0xff;
-	}
-	sc->nmsgs = n + c;
+	for (j = 0; j < c; j++)
+		msg[n + j] = m;
+	return n + c;
 }
 
 /*
  * Carry the circuits' messages, then lay the contending messages out,
  * pairs in priority order of pairs. A pair whose every minimal path
  * crosses a failed link does not contend: its messages wait, counted in
- * @res->failed. Returns the pairs laid out.
+ * @res->failed. Returns the pairs laid out.  The totals are kept in
+ * locals, which the stores to the messages cannot alias.
  */
 static u32 ft_cycle_layout(const struct ft_cycle_cfg *cfg,
 			   struct ft_offer *off, u32 noff,
@@ -289,36 +311,54 @@ static u32 ft_cycle_layout(const struct ft_cycle_cfg *cfg,
 			   struct ft_cycle_result *res)
 {
 	const struct ft_topo *t = cfg->topo;
+	const struct ft_lanes *l = cfg->lanes;
 	bool fixed = cfg->arb == FT_ARB_FIXED;
-	u32 i, np = 0, c, hh;
+	bool only = cfg->path == FT_PATH_CIRCUIT;
+	struct ft_cycle_msg *msg = sc->msg;
+	u32 i, np = 0, n = 0, c, hh, circ;
+	u32 offered = 0, circuit = 0, uncarried = 0, failed = 0;
+	struct ft_offer *o;
 
-	sc->nmsgs = 0;
 	for (i = 0; i < noff; i++) {
-		ft_cycle_circuit(cfg, &off[i], sc, res);
-		c = ft_cycle_contending(cfg, &off[i]);
-		if (!c)
-			continue;
-		hh = ft_cycle_lca(sc, &off[i]);
-		if (cfg->lanes->nfailed &&
-		    !ft_fail_route(t, cfg->lanes, off[i].src, off[i].dst, hh,
-				   0, 0)) {
-			res->failed += c;
+		o = &off[i];
+		circ = o->clanes ? ft_cycle_circuit(o, sc) : 0;
+		o->delivered = circ;
+		offered += o->count;
+		circuit += circ;
+		c = o->count - circ;
+		if (only && o->src != o->dst) {
+			uncarried += c;
 			continue;
 		}
-		np++;
+		if (!c)
+			continue;
+		hh = ft_cycle_lca(sc, o);
+		if (l->nfailed &&
+		    !ft_fail_route(t, l, o->src, o->dst, hh, 0, 0)) {
+			failed += c;
+			continue;
+		}
 		/* Random priority ranks later: the offers' order will do. */
 		if (fixed)
-			sc->pidx[np - 1] = i;
+			sc->pidx[np] = i;
 		else
-			ft_cycle_lay(sc, off, i, c, hh);
+			n = ft_cycle_lay(msg, n, o, i, c, hh);
+		np++;
 	}
-	if (!fixed)
-		return np;
-	ft_sort_offers(off, sc->pidx, np);
-	for (i = 0; i < np; i++)
-		ft_cycle_lay(sc, off, sc->pidx[i],
-			     ft_cycle_contending(cfg, &off[sc->pidx[i]]),
-			     ft_cycle_lca(sc, &off[sc->pidx[i]]));
+	res->offered += offered;
+	res->circuit += circuit;
+	res->uncarried += uncarried;
+	res->failed += failed;
+	if (fixed) {
+		ft_sort_offers(off, sc->pidx, np);
+		for (i = 0; i < np; i++) {
+			o = &off[sc->pidx[i]];
+			n = ft_cycle_lay(msg, n, o, sc->pidx[i],
+					 ft_cycle_contending(cfg, o),
+					 ft_cycle_lca(sc, o));
+		}
+	}
+	sc->nmsgs = n;
 	return np;
 }
 
@@ -594,45 +634,208 @@ static void ft_cycle_stage(const struct ft_cycle_cfg *cfg,
 }
 
 /*
- * dmodk without failed links: the ports depend only on the destination,
- * and the way down reuses the way up's nodes and ports (Theorem 2), so
- * they are worked out once, going up.  Crosses at most @stop stages of
- * @v (blocking it at a full link) and returns the stages crossed.
+ * Link @id of level @l at a message's stage: a lane of it taken if one is
+ * left (true), else one more message refused there (false); touched
+ * either way.  @uniform: no link has reserved lanes, none failed and no
+ * message rides a circuit this cycle, so every link of @l has @l->lanes
+ * free lanes and no circuit messages: neither the link's lanes nor its
+ * circuit counter need reading, and a link whose lane a message found
+ * taken was marked touched by that message.
  */
-static u32 ft_cycle_cross_dmodk(const struct ft_cycle_cfg *cfg,
-				struct ft_cycle_scratch *sc,
-				struct ft_cycle_live *v, u32 stop,
-				struct ft_cycle_result *res)
+static __always_inline bool
+ft_cycle_try(struct ft_link_cycle *lc, const struct ft_link_hot *hot,
+	     u64 *touched, const struct ft_cycle_level *l, u32 id,
+	     bool uniform)
 {
-	u32 yy[FT_MAX_LEVELS + 1], pp[FT_MAX_LEVELS + 1];
-	const struct ft_cycle_level *lv;
-	u32 lvl, id, x, s = 0;
+	struct ft_link_cycle *c = &lc[id];
 
-	for (lvl = 1; lvl <= v->hh && s < stop; lvl++, s++) {
-		lv = &sc->lv[lvl];
-		pp[lvl] = ft_cycle_dmodk(lv, v->dst);
-		x = ft_recip_div(&lv->by_mprod, v->src);
-		id = (lv->link_base + (x * lv->wprod + v->y) * lv->w +
-		      pp[lvl]) << 1;
-		if (!ft_cycle_take(cfg, sc, id)) {
-			ft_cycle_block(sc, v, lvl, FT_UP, id, res);
-			return s;
+	if (uniform) {
+		if (c->carried >= l->lanes) {
+			c->blocked++;
+			return false;
 		}
-		yy[lvl] = v->y;
-		v->y = v->y * lv->w + pp[lvl];
+		if (!c->carried)
+			touched[id / 64] |= 1ULL << (id % 64);
+		c->carried++;
+		return true;
 	}
-	for (lvl = v->hh; lvl >= 1 && s < stop; lvl--, s++) {
-		lv = &sc->lv[lvl];
-		x = ft_recip_div(&lv->by_mprod, v->dst);
-		id = ((lv->link_base + (x * lv->wprod + yy[lvl]) * lv->w +
-		       pp[lvl]) << 1) | FT_DOWN;
-		if (!ft_cycle_take(cfg, sc, id)) {
-			ft_cycle_block(sc, v, lvl, FT_DOWN, id, res);
-			return s;
+	touched[id / 64] |= 1ULL << (id % 64);
+	if ((u32)(c->carried - c->circuit) >= hot[id].free) {
+		c->blocked++;
+		return false;
+	}
+	c->carried++;
+	return true;
+}
+
+/* Message @k, whose pair's first is @f, stopped at stage @s with Y @y. */
+static __always_inline void
+ft_cycle_stop(struct ft_cycle_msg *m, struct ft_cycle_msg *f, u32 k, u32 s,
+	      u32 y)
+{
+	m->flags = FT_MSG_DEAD;
+	m->y = y;
+	m->hops = (u8)s;
+	f->cut = ft_min_u32(f->cut, k);
+	f->cutstage = (u8)ft_min_u32(f->cutstage, s);
+}
+
+/*
+ * Stage 0 of the dmodk walk for every message, in priority order: the
+ * links out of the leaves, which no other stage contends for.  A message
+ * whose pair's previous message stopped here stops here too (behind it);
+ * the survivors' indices are compacted to the front of @sc->ord, still in
+ * priority order, and their count returned.  Adds to *@n the messages
+ * delivered (those to their own leaf) and to *@behind those held behind
+ * their pair.
+ *
+ * A later message of a pair stopping here must not shorten the walk of
+ * the pair's earlier messages that went on (the walk message by message
+ * never showed it to them): such a pair's first message gets its cut now
+ * but its @cutstage 0 only after the walk, from the list in @sc->pidx
+ * (*@npend entries), which the layout no longer needs.
+ */
+static __always_inline u32
+ft_cycle_walk_leaves(const struct ft_cycle_cfg *cfg,
+		     struct ft_cycle_scratch *sc, struct ft_offer *off,
+		     u32 *npend, u32 *n, u32 *behind, bool uniform)
+{
+	const struct ft_cycle_level *l = &sc->lv[1];
+	struct ft_link_cycle *lc = sc->lc;
+	const struct ft_link_hot *hot = cfg->lanes->hot;
+	u64 *touched = sc->touched;
+	struct ft_cycle_msg *msg = sc->msg, *m;
+	u32 *ord = sc->ord, *pend = sc->pidx;
+	u32 nmsgs = sc->nmsgs, j, k, id, q, live = 0, np = 0, nb = 0, nd = 0;
+	u32 base = l->link_base, w = l->w;
+	struct ft_recip by_w = l->by_w;
+
+	for (j = 0; j < nmsgs; j++) {
+		if (j + FT_PREFETCH_AHEAD < nmsgs)
+			ft_prefetchw(&msg[ord[j + FT_PREFETCH_AHEAD]]);
+		k = ord[j];
+		m = &msg[k];
+		if (!m->hh) {		/* to itself: there */
+			off[m->offer].delivered++;
+			nd++;
+			continue;
 		}
-		v->y = yy[lvl];
+		if (m->first != k && (msg[k - 1].flags & FT_MSG_DEAD)) {
+			/* behind: the first's cut and cutstage are set */
+			m->flags = FT_MSG_DEAD | FT_MSG_ORDER;
+			nb++;
+			continue;
+		}
+		/* the leaf's up link by port dst mod w_1 (X = leaf, Y = 0) */
+		q = ft_recip_div(&by_w, m->dst);
+		id = (base + m->src * w + m->dst - q * w) << 1;
+		if (ft_cycle_try(lc, hot, touched, l, id, uniform)) {
+			ord[live++] = k;
+			continue;
+		}
+		m->flags = FT_MSG_DEAD;
+		m->at = id;
+		if (m->first == k) {
+			m->cut = k;
+			m->cutstage = 0;
+		} else {
+			msg[m->first].cut = ft_min_u32(msg[m->first].cut, k);
+			pend[np++] = m->first;
+		}
 	}
-	return s;
+	*npend = np;
+	*n += nd;
+	*behind += nb;
+	return live;
+}
+
+/*
+ * The walk of dmodk without failed links (see ft_cycle_walk()): stage 0
+ * for every message first (ft_cycle_walk_leaves(), most messages of a
+ * busy cycle stop there), then each survivor's other stages, message by
+ * message in priority order.  The ports depend only on the destination
+ * and the way down reuses the way up's nodes and ports (Theorem 2), so
+ * the Y of each level of the path is worked out once, going up; X and
+ * the quotient of the destination go up a level at a time.  The loops
+ * keep in locals what they read more than once: a store through a
+ * message or a link counter may alias anything under the kernel's
+ * -fno-strict-aliasing.  @uniform: see ft_cycle_try().  Returns the
+ * messages delivered.
+ */
+static __always_inline u32
+ft_cycle_walk_dmodk(const struct ft_cycle_cfg *cfg,
+		    struct ft_cycle_scratch *sc, struct ft_offer *off,
+		    struct ft_cycle_result *res, bool uniform)
+{
+	u32 ys[FT_MAX_LEVELS + 1];	/* Y of the path's node of level i */
+	struct ft_link_cycle *lc = sc->lc;
+	const struct ft_link_hot *hot = cfg->lanes->hot;
+	u64 *touched = sc->touched;
+	struct ft_cycle_msg *msg = sc->msg, *m, *f;
+	const struct ft_cycle_level *lv = sc->lv, *l;
+	const u32 *ord = sc->ord;
+	u32 j, k, lvl, hh, s, stop, y, id, x, q, qn, live, npend;
+	u32 nmsgs = sc->nmsgs, n = 0, behind = 0;
+
+	live = ft_cycle_walk_leaves(cfg, sc, off, &npend, &n, &behind,
+				    uniform);
+	ys[0] = 0;
+	for (j = 0; j < live; j++) {
+		if (j + FT_PREFETCH_AHEAD < live)
+			ft_prefetchw(&msg[ord[j + FT_PREFETCH_AHEAD]]);
+		k = ord[j];
+		m = &msg[k];
+		f = &msg[m->first];
+		hh = m->hh;
+		stop = f == m ? 2 * hh : ft_min_u32(2 * hh, f->cutstage);
+		/* stage 0, crossed: up from the leaf by port dst mod w_1 */
+		q = ft_recip_div(&lv[1].by_w, m->dst);
+		y = m->dst - q * lv[1].w;
+		ys[1] = y;
+		x = m->src;
+		for (s = 1, lvl = 2; lvl <= hh; lvl++, s++) {
+			if (s == stop)
+				goto behind;
+			l = &lv[lvl];
+			x = ft_recip_div(&lv[lvl - 1].by_m, x);
+			qn = ft_recip_div(&l->by_w, q);
+			ys[lvl] = ys[lvl - 1] * l->w + q - qn * l->w;
+			q = qn;
+			id = (l->link_base + x * l->wup + ys[lvl]) << 1;
+			if (!ft_cycle_try(lc, hot, touched, l, id, uniform))
+				goto blocked;
+			y = ys[lvl];
+		}
+		for (lvl = hh; lvl >= 1; lvl--, s++) {
+			if (s == stop)
+				goto behind;
+			l = &lv[lvl];
+			x = ft_recip_div(&l->by_mprod, m->dst);
+			id = ((l->link_base + x * l->wup + ys[lvl]) << 1) |
+			     FT_DOWN;
+			if (!ft_cycle_try(lc, hot, touched, l, id, uniform))
+				goto blocked;
+			y = ys[lvl - 1];
+		}
+		m->y = y;
+		m->hops = (u8)s;
+		off[m->offer].delivered++;
+		n++;
+		continue;
+blocked:
+		ft_cycle_stop(m, f, k, s, y);
+		m->at = id;
+		continue;
+behind:
+		ft_cycle_stop(m, f, k, s, y);
+		m->flags |= FT_MSG_ORDER;
+		behind++;
+	}
+	while (npend--)
+		msg[sc->pidx[npend]].cutstage = 0;
+	res->order_blocked += behind;
+	res->blocked += nmsgs - n - behind;	/* stopped at a link */
+	return n;
 }
 
 /* Level and direction of stage @s (0..2H-1) of a message whose H is @hh. */
@@ -673,7 +876,6 @@ static u32 ft_cycle_walk(const struct ft_cycle_cfg *cfg,
 			 struct ft_cycle_scratch *sc, struct ft_offer *off,
 			 struct ft_cycle_result *res)
 {
-	bool dmodk = cfg->path == FT_PATH_DMODK && !cfg->lanes->nfailed;
 	struct ft_cycle_live v;
 	struct ft_cycle_msg *m;
 	u32 j, s, stop, lvl, dir, n = 0;
@@ -699,8 +901,7 @@ static u32 ft_cycle_walk(const struct ft_cycle_cfg *cfg,
 		stop = 2 * v.hh;
 		if (!v.lead)
 			stop = ft_min_u32(stop, sc->msg[m->first].cutstage);
-		s = dmodk ? ft_cycle_cross_dmodk(cfg, sc, &v, stop, res) :
-			    ft_cycle_cross(cfg, sc, &v, stop, res);
+		s = ft_cycle_cross(cfg, sc, &v, stop, res);
 		if (s < stop)
 			continue;	/* stopped at a link */
 		if (s < 2U * v.hh) {	/* behind its pair */
@@ -742,20 +943,30 @@ int ft_cycle_run(const struct ft_cycle_cfg *cfg, struct ft_offer *off,
 {
 	u32 k, live, lvl, np, h = cfg->topo->h;
 	struct ft_cycle_msg *m;
+	u64 bits;
 	int err = ft_cycle_validate(cfg, off, noff, sc);
 
 	if (err)
 		return err;
-	for (k = 0; k < sc->ntouched; k++) {
-		if (k + FT_PREFETCH_AHEAD < sc->ntouched)
-			ft_prefetchw(&sc->lc[sc->touched[k + FT_PREFETCH_AHEAD]]);
-		memset(&sc->lc[sc->touched[k]], 0, sizeof(*sc->lc));
+	for (k = 0; k < ft_cycle_touched_words(sc->nlinks); k++) {
+		for (bits = sc->touched[k]; bits; bits &= bits - 1)
+			memset(&sc->lc[64 * k + ft_ctz64(bits)], 0,
+			       sizeof(*sc->lc));
+		sc->touched[k] = 0;
 	}
-	sc->ntouched = 0;
 	memset(res, 0, sizeof(*res));
 
 	np = ft_cycle_layout(cfg, off, noff, sc, res);
 	ft_cycle_order(cfg, sc, np);
+	if (cfg->path == FT_PATH_DMODK && !cfg->lanes->nfailed) {
+		/* a copy of the walk for links that all have their lanes */
+		if (cfg->lanes->nreserved || res->circuit)
+			k = ft_cycle_walk_dmodk(cfg, sc, off, res, false);
+		else
+			k = ft_cycle_walk_dmodk(cfg, sc, off, res, true);
+		res->delivered = res->circuit + k;
+		return 0;
+	}
 	if (cfg->path != FT_PATH_RANDOM) {
 		res->delivered = res->circuit + ft_cycle_walk(cfg, sc, off, res);
 		return 0;
@@ -784,27 +995,25 @@ int ft_cycle_run(const struct ft_cycle_cfg *cfg, struct ft_offer *off,
  * @l: lane state (a link is saturated when it carried all its lanes).
  * @st: per-link totals, indexed by directed link id.
  *
- * Visits only the links the cycle touched.
+ * Visits only the links the cycle touched, in ascending order.
  */
 void ft_cycle_account(const struct ft_cycle_scratch *sc,
 		      const struct ft_lanes *l, struct ft_link_stats *st)
 {
 	const struct ft_link_cycle *lc;
 	u32 k, id;
+	u64 bits;
 
-	for (k = 0; k < sc->ntouched; k++) {
-		if (k + FT_PREFETCH_AHEAD < sc->ntouched) {
-			id = sc->touched[k + FT_PREFETCH_AHEAD];
-			ft_prefetchw(&st[id]);
-			ft_prefetch(&sc->lc[id]);
-			ft_prefetch(&l->hot[id]);
+	for (k = 0; k < ft_cycle_touched_words(sc->nlinks); k++) {
+		for (bits = sc->touched[k]; bits; bits &= bits - 1) {
+			id = 64 * k + ft_ctz64(bits);
+			lc = &sc->lc[id];
+			st[id].carried += lc->carried;
+			st[id].blocked += lc->blocked;
+			st[id].max_cycle = ft_max_u32(st[id].max_cycle,
+						      lc->carried);
+			if (l->hot[id].lanes && lc->carried >= l->hot[id].lanes)
+				st[id].saturated++;
 		}
-		id = sc->touched[k];
-		lc = &sc->lc[id];
-		st[id].carried += lc->carried;
-		st[id].blocked += lc->blocked;
-		st[id].max_cycle = ft_max_u32(st[id].max_cycle, lc->carried);
-		if (l->hot[id].lanes && lc->carried >= l->hot[id].lanes)
-			st[id].saturated++;
 	}
 }

@@ -161,6 +161,10 @@ struct ft_cycle_live {
  * @link_base: first physical link of level i.
  * @w: w_i, up-ports of a level-(i-1) node.
  * @wprod: W_(i-1), the radix of Y at level i - 1.
+ * @wup: W_i = W_(i-1) * w_i, the radix of Y at level i: the level's
+ *       physical link of the node of level i - 1 with label (X, Y) and
+ *       port p is link_base + X * W_i + (Y * w_i + p).
+ * @lanes: c_i, the lanes of each link of the level while it works.
  * @by_mprod: division by M_(i-1): a leaf's subtree at level i - 1.
  * @by_wprod: division by W_(i-1) (dmodk's port).
  * @by_w: division by w_i.
@@ -170,6 +174,8 @@ struct ft_cycle_level {
 	u32 link_base;
 	u32 w;
 	u32 wprod;
+	u32 wup;
+	u32 lanes;
 	struct ft_recip by_mprod;
 	struct ft_recip by_wprod;
 	struct ft_recip by_w;
@@ -181,9 +187,9 @@ struct ft_cycle_level {
  * @max_msgs: contending messages one cycle may hold.
  * @nlinks: directed links.
  * @nmsgs: contending messages of the last cycle.
- * @ntouched: links touched by the last cycle.
  * @lc: per-link counters of the last cycle (zero when untouched).
- * @touched: the @ntouched ids of links with non-zero @lc.
+ * @touched: bitmap of the links with non-zero @lc (bit id % 64 of word
+ *           id / 64).
  * @msg: the last cycle's messages, a pair's adjacent and in sequence.
  * @live: the messages still crossing during the cycle.
  * @ord: priority order of @msg.
@@ -194,9 +200,8 @@ struct ft_cycle_scratch {
 	u32 max_msgs;
 	u32 nlinks;
 	u32 nmsgs;
-	u32 ntouched;
 	struct ft_link_cycle *lc;
-	u32 *touched;
+	u64 *touched;
 	struct ft_cycle_msg *msg;
 	struct ft_cycle_live *live;
 	u32 *ord;

@@ -20,6 +20,7 @@ int ft_lanes_init(struct ft_lanes *l, const struct ft_topo *t)
 
 	l->n = ft_topo_dlinks(t);
 	l->nfailed = 0;
+	l->nreserved = 0;
 	l->link = ft_zalloc((size_t)l->n * sizeof(*l->link));
 	l->hot = ft_zalloc((size_t)l->n * sizeof(*l->hot));
 	if (!l->link || !l->hot) {
@@ -49,6 +50,7 @@ void ft_lanes_destroy(struct ft_lanes *l)
 	l->hot = NULL;
 	l->n = 0;
 	l->nfailed = 0;
+	l->nreserved = 0;
 }
 
 static int ft_lanes_check_path(const struct ft_lanes *l,
@@ -87,6 +89,7 @@ int ft_lanes_reserve(struct ft_lanes *l, const struct ft_path *p, u32 lanes)
 		if (ft_lanes_free(l, p->link[k]) < lanes)
 			return -FT_ENOSPC;
 	for (k = 0; k < p->n; k++) {
+		l->nreserved += !l->link[p->link[k]].reserved;
 		l->link[p->link[k]].reserved += lanes;
 		ft_lanes_sync(l, p->link[k]);
 	}
@@ -116,6 +119,7 @@ int ft_lanes_release(struct ft_lanes *l, const struct ft_path *p, u32 lanes)
 			return -FT_EINVAL;
 	for (k = 0; k < p->n; k++) {
 		l->link[p->link[k]].reserved -= lanes;
+		l->nreserved -= !l->link[p->link[k]].reserved;
 		ft_lanes_sync(l, p->link[k]);
 	}
 	return 0;
@@ -128,16 +132,19 @@ int ft_lanes_release(struct ft_lanes *l, const struct ft_path *p, u32 lanes)
  * O(links): for tests, debugfs and after link failures, not per cycle.
  * A link whose packed copy (struct ft_link_hot) disagrees is bad too.
  *
- * Return: -1 if every link has reserved <= lanes, else the first bad id.
+ * Return: -1 if every link has reserved <= lanes, else the first bad id;
+ * @l->n if only @nreserved miscounts the links with reservations.
  */
 s64 ft_lanes_check(const struct ft_lanes *l)
 {
-	u32 i;
+	u32 i, nreserved = 0;
 
-	for (i = 0; i < l->n; i++)
+	for (i = 0; i < l->n; i++) {
 		if (l->link[i].reserved > l->link[i].lanes ||
 		    l->hot[i].lanes != l->link[i].lanes ||
 		    l->hot[i].free != ft_lanes_free(l, i))
 			return i;
-	return -1;
+		nreserved += !!l->link[i].reserved;
+	}
+	return nreserved == l->nreserved ? -1 : (s64)l->n;
 }

@@ -46,12 +46,16 @@ struct ft_link_hot {
  * @n: directed links (ft_topo_dlinks()).
  * @nfailed: directed links with a non-zero @fail; while it is 0 nothing
  *           looks at failures (the cycle's fast path).
+ * @nreserved: directed links with reserved lanes; while it and @nfailed
+ *             are 0 every link has all its level's lanes free, and the
+ *             cycle reads no link's lanes.
  * @link: @n entries, indexed by directed link id.
  * @hot: @n entries, the packed copy the cycle reads.
  */
 struct ft_lanes {
 	u32 n;
 	u32 nfailed;
+	u32 nreserved;
 	struct ft_link *link;
 	struct ft_link_hot *hot;
 };

@@ -268,6 +268,50 @@ static u32 ft_pairs_circuit_left(struct ft_circuit *c, u64 done)
 	return c->left;
 }
 
+/* @p's offer of @n messages, without a circuit; its level kept. */
+static __always_inline void ft_pairs_offer(struct ft_offer *o,
+					   struct ft_fabric *f,
+					   struct ft_pair *p, u32 n)
+{
+	if (!p->lca)
+		p->lca = (u8)(ft_cycle_common_level(&f->scratch, p->src,
+						    p->dst) + 1);
+	*o = (struct ft_offer){ .src = p->src, .dst = p->dst, .count = n,
+				.lca = p->lca };
+}
+
+/*
+ * The offers of GREEDY while no circuit exists: ft_pairs_cycle()'s loop
+ * without a call per pair, a circuit lookup or the injection rule's
+ * state, and with the pool's arrays in locals (the stores to the offers
+ * may alias anything under the kernel's -fno-strict-aliasing).  Returns
+ * the offers made.
+ */
+static u32 ft_pairs_offer_all(struct ft_pairs *q, struct ft_fabric *f,
+			      u32 per_pair, u32 room)
+{
+	const u32 *active = q->active;
+	struct ft_pair *pair = q->pair, *p;
+	struct ft_offer *off = q->off;
+	u32 *slot = q->off_slot;
+	u32 i, s, n, noff = 0, nactive = q->nactive;
+
+	for (i = 0; i < nactive && room; i++) {
+		if (i + FT_PREFETCH_AHEAD < nactive)
+			ft_prefetchw(&pair[active[i + FT_PREFETCH_AHEAD]]);
+		s = active[i];
+		p = &pair[s];
+		n = ft_min_u32(ft_min_u32(p->queued, FT_INJECT_MAX_DRAWS),
+			       ft_min_u32(per_pair, room));
+		if (!n)
+			continue;
+		room -= n;
+		ft_pairs_offer(&off[noff], f, p, n);
+		slot[noff++] = s;
+	}
+	return noff;
+}
+
 /**
  * ft_pairs_cycle() - run one delivery cycle over the waiting messages.
  * @q: pool.
@@ -297,10 +341,14 @@ int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
 	u32 i, noff = 0, drained = 0;
 	/* Only RANDOM' keeps state per pair (ft_inject_pair_done()). */
 	bool keep = f->inject.rule == FT_INJECT_RANDOM_PRIME;
+	/* GREEDY with no circuit at all: the short loop */
+	bool greedy = f->inject.rule == FT_INJECT_ALL && (!circ || !circ->n);
 	int err;
 
 	ft_inject_begin(&f->inject, q->queued);
-	for (i = 0; i < q->nactive && room; i++) {
+	if (greedy)
+		noff = ft_pairs_offer_all(q, f, per_pair, room);
+	for (i = 0; !greedy && i < q->nactive && room; i++) {
 		u32 s = ft_pairs_active(q, i);
 		struct ft_pair *p = &q->pair[s];
 		/* No lookup while the table is empty (no circuits at all). */
@@ -324,11 +372,7 @@ int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
 		if (!n)
 			continue;
 		room -= n;
-		if (!p->lca)
-			p->lca = (u8)(ft_cycle_common_level(&f->scratch, p->src,
-							    p->dst) + 1);
-		q->off[noff] = (struct ft_offer){ .src = p->src, .dst = p->dst,
-						  .count = n, .lca = p->lca };
+		ft_pairs_offer(&q->off[noff], f, p, n);
 		if (clanes) {
 			q->off[noff].clanes = clanes;
 			q->off[noff].cpath = &c->path;
@@ -346,6 +390,9 @@ int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
 		struct ft_pair *p = &q->pair[s];
 		u32 n = q->off[i].delivered;
 
+		/* Most offers of a busy cycle deliver nothing: no more reads. */
+		if (!n && !keep)
+			continue;
 		if (keep)
 			ft_inject_pair_done(&f->inject, &p->inj,
 					    q->off[i].count, n);

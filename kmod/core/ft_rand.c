@@ -41,15 +41,12 @@ void ft_rand_seed(struct ft_rand *r, u64 seed)
 	/* splitmix64 is a bijection of a counter: four zeros cannot occur. */
 }
 
-/**
- * ft_rand_u64() - next 64 random bits.
- * @r: generator.
- *
- * Return: the next xoshiro256** output.
+/*
+ * One xoshiro256** step of state @s: the generator's own, or a copy in
+ * locals that a loop keeps in registers (ft_rand_shuffle()).
  */
-u64 ft_rand_u64(struct ft_rand *r)
+static __always_inline u64 ft_xoshiro(u64 *s)
 {
-	u64 *s = r->s;
 	u64 res = ft_rotl64(s[1] * 5, 7) * 9;
 	u64 t = s[1] << 17;
 
@@ -63,6 +60,17 @@ u64 ft_rand_u64(struct ft_rand *r)
 }
 
 /**
+ * ft_rand_u64() - next 64 random bits.
+ * @r: generator.
+ *
+ * Return: the next xoshiro256** output.
+ */
+u64 ft_rand_u64(struct ft_rand *r)
+{
+	return ft_xoshiro(r->s);
+}
+
+/**
  * ft_rand_u32() - next 32 random bits (the high half, the better bits).
  * @r: generator.
  *
@@ -71,6 +79,26 @@ u64 ft_rand_u64(struct ft_rand *r)
 u32 ft_rand_u32(struct ft_rand *r)
 {
 	return (u32)(ft_rand_u64(r) >> 32);
+}
+
+/* ft_rand_below() on state @s (see ft_xoshiro()). */
+static __always_inline u32 ft_below(u64 *s, u32 n)
+{
+	u64 m;
+	u32 lo, thresh;
+
+	if (n <= 1)
+		return 0;
+	m = (ft_xoshiro(s) >> 32) * n;
+	lo = (u32)m;
+	if (lo < n) {
+		thresh = (u32)(-n) % n;
+		while (lo < thresh) {
+			m = (ft_xoshiro(s) >> 32) * n;
+			lo = (u32)m;
+		}
+	}
+	return (u32)(m >> 32);
 }
 
 /**
@@ -85,21 +113,7 @@ u32 ft_rand_u32(struct ft_rand *r)
  */
 u32 ft_rand_below(struct ft_rand *r, u32 n)
 {
-	u64 m;
-	u32 lo, thresh;
-
-	if (n <= 1)
-		return 0;
-	m = (u64)ft_rand_u32(r) * n;
-	lo = (u32)m;
-	if (lo < n) {
-		thresh = (u32)(-n) % n;
-		while (lo < thresh) {
-			m = (u64)ft_rand_u32(r) * n;
-			lo = (u32)m;
-		}
-	}
-	return (u32)(m >> 32);
+	return ft_below(r->s, n);
 }
 
 /**
@@ -130,14 +144,17 @@ bool ft_rand_coin(struct ft_rand *r, u64 p_q32)
  */
 void ft_rand_shuffle(struct ft_rand *r, u32 *v, u32 n)
 {
+	/* the state in locals: the stores to @v could alias r->s */
+	u64 s[4] = { r->s[0], r->s[1], r->s[2], r->s[3] };
 	u32 i, j, t;
 
 	for (i = n; i > 1; i--) {
-		j = ft_rand_below(r, i);
+		j = ft_below(s, i);
 		t = v[i - 1];
 		v[i - 1] = v[j];
 		v[j] = t;
 	}
+	memcpy(r->s, s, sizeof(s));
 }
 
 /**

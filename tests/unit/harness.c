@@ -100,20 +100,22 @@ static int check_links(const struct ft_fabric *f, const struct ft_offer *off,
 		       size_t len)
 {
 	const struct ft_cycle_scratch *sc = &f->scratch;
-	u8 *seen = calloc(sc->nlinks, 1);
 	u64 carried = 0, circ = 0, blocked = 0, want_circ = 0;
 	u32 i, id;
 	int err = 0;
 
-	for (i = 0; i < sc->ntouched; i++)
-		seen[sc->touched[i]]++;
+	/* No bit past the last link. */
+	if (sc->nlinks % 64 && sc->touched[sc->nlinks / 64] >> (sc->nlinks % 64))
+		return fail(why, len, "a link past %u marked touched",
+			    sc->nlinks);
 	for (id = 0; id < sc->nlinks && !err; id++) {
 		const struct ft_link_cycle *lc = &sc->lc[id];
+		bool seen = sc->touched[id / 64] >> (id % 64) & 1;
 
-		if (seen[id] > 1)
-			err = fail(why, len, "link %u listed twice", id);
-		else if (!seen[id] && (lc->carried || lc->blocked))
-			err = fail(why, len, "link %u used, not listed", id);
+		if (seen && !lc->carried && !lc->blocked)
+			err = fail(why, len, "link %u marked, not used", id);
+		else if (!seen && (lc->carried || lc->blocked))
+			err = fail(why, len, "link %u used, not marked", id);
 		else if (lc->carried > f->lanes.link[id].lanes)
 			err = fail(why, len, "link %u carried %u > lanes %u",
 				   id, lc->carried, f->lanes.link[id].lanes);
@@ -124,7 +126,6 @@ static int check_links(const struct ft_fabric *f, const struct ft_offer *off,
 		circ += lc->circuit;
 		blocked += lc->blocked;
 	}
-	free(seen);
 	if (err)
 		return err;
 	for (i = 0; i < noff; i++)

@@ -8,6 +8,19 @@ static int same(const struct ft_lanes *l, const struct ft_link *snap)
 	return !memcmp(l->link, snap, l->n * sizeof(*snap));
 }
 
+/* Links of @a or @b: what @nreserved must count with both reserved. */
+static u32 links_of_both(const struct ft_path *a, const struct ft_path *b)
+{
+	u32 i, j, n = a->n;
+
+	for (j = 0; j < b->n; j++) {
+		for (i = 0; i < a->n && a->link[i] != b->link[j]; i++)
+			;
+		n += i == a->n;
+	}
+	return n;
+}
+
 int main(void)
 {
 	static const u32 m[3] = { 4, 4, 4 }, w[3] = { 1, 4, 4 };
@@ -44,6 +57,12 @@ int main(void)
 	       ft_lanes_free(&l, a.link[2]) == 2,
 	       "free lanes = lanes - reserved per link");
 	tap_ok(ft_lanes_check(&l) == -1, "checker: no link over-reserved");
+	tap_ok(l.nreserved == links_of_both(&a, &b) &&
+	       l.nreserved < a.n + b.n,
+	       "links with reservations counted once each (%u)", l.nreserved);
+	l.nreserved++;
+	tap_ok(ft_lanes_check(&l) == l.n, "checker reports a miscount");
+	l.nreserved--;
 
 	bad = a;
 	bad.link[3] = l.n;
@@ -57,7 +76,7 @@ int main(void)
 	       "both released");
 	for (good = 1, i = 0; i < l.n; i++)
 		good &= !l.link[i].reserved;
-	tap_ok(good, "all lanes free again");
+	tap_ok(good && !l.nreserved, "all lanes free again, none counted");
 
 	ft_lanes_reserve(&l, &a, 1);
 	l.link[a.link[2]].lanes = 0;	/* a failure cuts under a circuit */
