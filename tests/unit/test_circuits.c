@@ -815,7 +815,7 @@ static void test_random(void)
 	struct ft_lanes l;
 	struct ft_rand r;
 	struct snap sn;
-	u32 h, m[4], w[4], c[4], trial, op, n, i, nsh, bad, xbad, pairs[16];
+	u32 trial, op, n, i, nsh, bad, xbad, pairs[16];
 	u64 now;
 	int err, xerr, j, good = 1;
 	unsigned int nadd = 0, nrefused = 0, ndel = 0, nexp = 0;
@@ -824,8 +824,7 @@ static void test_random(void)
 
 	ft_rand_seed(&r, 2024);
 	for (trial = 0; trial < 60 && good; trial++) {
-		random_shape(&r, &h, m, w, c, 4);
-		if (ft_topo_init(&t, h, m, w, c) || ft_lanes_init(&l, &t))
+		if (random_topo(&r, &t, 4) || ft_lanes_init(&l, &t))
 			continue;
 		ft_circuits_init(&cs, cap);
 		nsh = 0;
@@ -945,7 +944,7 @@ static void test_random(void)
 				good = 0;
 		}
 		if (!good)
-			tap_diag("trial %u op %u: h %u", trial, op, h);
+			tap_diag("trial %u op %u: h %u", trial, op, t.h);
 		ft_circuits_destroy(&cs);
 		ft_lanes_destroy(&l);
 	}
