@@ -18,6 +18,15 @@
 #include "ft_compat_user.h"
 #endif
 
+/* The errno values the core returns: both flavours' errno.h spell them. */
+#define FT_EINVAL	EINVAL
+#define FT_ENOMEM	ENOMEM
+#define FT_ERANGE	ERANGE
+#define FT_ENOSPC	ENOSPC
+#define FT_E2BIG	E2BIG
+#define FT_EEXIST	EEXIST
+#define FT_ENOENT	ENOENT
+
 /*
  * How far ahead the per-cycle loops prefetch what they will touch in
  * arrays indexed at random (pairs, links, messages).

@@ -17,14 +17,6 @@
 #include <linux/prefetch.h>
 #include <linux/bitops.h>
 
-#define FT_EINVAL	EINVAL
-#define FT_ENOMEM	ENOMEM
-#define FT_ERANGE	ERANGE
-#define FT_ENOSPC	ENOSPC
-#define FT_E2BIG	E2BIG
-#define FT_EEXIST	EEXIST
-#define FT_ENOENT	ENOENT
-
 /*
  * A fabric's memory is charged to the memory cgroup of the process that
  * creates it, and a charge over the cgroup's limit fails the creation

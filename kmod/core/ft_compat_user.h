@@ -26,14 +26,6 @@ typedef __INT16_TYPE__ s16;
 typedef __INT32_TYPE__ s32;
 typedef __INT64_TYPE__ s64;
 
-#define FT_EINVAL	EINVAL
-#define FT_ENOMEM	ENOMEM
-#define FT_ERANGE	ERANGE
-#define FT_ENOSPC	ENOSPC
-#define FT_E2BIG	E2BIG
-#define FT_EEXIST	EEXIST
-#define FT_ENOENT	ENOENT
-
 static inline void *ft_zalloc(size_t size)
 {
 	return calloc(1, size ? size : 1);

@@ -32,6 +32,43 @@ static int ft_load_check(const struct ft_topo *t, const struct ft_demand *dm,
 	return total > 0xffffffffULL ? -FT_ERANGE : 0;
 }
 
+/* A walk over the channels of a message set, and what it keeps. */
+struct ft_load_walk {
+	u32 *loads;
+	struct ft_lambda best;
+};
+
+/*
+ * Call @visit for each channel the messages of @dm cross, once per
+ * message: one from s to d with common level H crosses the up channels of
+ * s's subtrees at levels 0..H-1 and the down channels of d's.
+ */
+static __always_inline void
+ft_load_walk(const struct ft_topo *t, const struct ft_demand *dm, u32 nd,
+	     struct ft_load_walk *w,
+	     void (*visit)(const struct ft_topo *t, struct ft_load_walk *w,
+			   u32 level, u32 x, u32 dir, u32 count))
+{
+	u32 k, i, s, d;
+
+	for (k = 0; k < nd; k++) {
+		s = dm[k].src;
+		d = dm[k].dst;
+		for (i = 0; s != d; i++) {
+			visit(t, w, i, s, FT_UP, dm[k].count);
+			visit(t, w, i, d, FT_DOWN, dm[k].count);
+			s /= t->m[i + 1];
+			d /= t->m[i + 1];
+		}
+	}
+}
+
+static void ft_load_visit_add(const struct ft_topo *t, struct ft_load_walk *w,
+			      u32 level, u32 x, u32 dir, u32 count)
+{
+	w->loads[ft_load_channel(t, level, x, dir)] += count;
+}
+
 /**
  * ft_load_add() - add a message set's loads to a per-channel array.
  * @t: topology.
@@ -39,46 +76,43 @@ static int ft_load_check(const struct ft_topo *t, const struct ft_demand *dm,
  * @nd: entries.
  * @loads: per-channel loads, indexed by ft_load_channel().
  *
- * A message from s to d with common level H crosses the up channels of
- * s's subtrees at levels 0..H-1 and the down channels of d's.
- *
  * Return: 0, or -FT_EINVAL / -FT_ERANGE and @loads unchanged.
  */
 int ft_load_add(const struct ft_topo *t, const struct ft_demand *dm, u32 nd,
 		u32 *loads)
 {
-	u32 k, i, s, d;
+	struct ft_load_walk w = { .loads = loads };
 	int err = ft_load_check(t, dm, nd);
 
 	if (err)
 		return err;
-	for (k = 0; k < nd; k++) {
-		s = dm[k].src;
-		d = dm[k].dst;
-		for (i = 0; s != d; i++) {
-			loads[ft_load_channel(t, i, s, FT_UP)] += dm[k].count;
-			loads[ft_load_channel(t, i, d, FT_DOWN)] += dm[k].count;
-			s /= t->m[i + 1];
-			d /= t->m[i + 1];
-		}
-	}
+	ft_load_walk(t, dm, nd, &w, ft_load_visit_add);
 	return 0;
 }
 
-static void ft_lambda_bump(const struct ft_topo *t, u32 *loads, u32 level,
-			   u32 x, u32 dir, u32 count, struct ft_lambda *best)
+/* Add @count to a channel, keeping the one of the highest load factor. */
+static void ft_load_visit_bump(const struct ft_topo *t, struct ft_load_walk *w,
+			       u32 level, u32 x, u32 dir, u32 count)
 {
+	struct ft_lambda *best = &w->best;
 	u32 id = ft_load_channel(t, level, x, dir);
 	u64 cap = ft_topo_channel_cap(t, level);
 
-	loads[id] += count;
-	if (ft_mul_cmp(loads[id], best->cap, best->load, cap) > 0) {
-		best->load = loads[id];
+	w->loads[id] += count;
+	if (ft_mul_cmp(w->loads[id], best->cap, best->load, cap) > 0) {
+		best->load = w->loads[id];
 		best->cap = cap;
 		best->level = level;
 		best->subtree = x;
 		best->dir = dir;
 	}
+}
+
+/* Take the loads added back off: the scratch is zero again. */
+static void ft_load_visit_sub(const struct ft_topo *t, struct ft_load_walk *w,
+			      u32 level, u32 x, u32 dir, u32 count)
+{
+	w->loads[ft_load_channel(t, level, x, dir)] -= count;
 }
 
 /**
@@ -96,36 +130,17 @@ static void ft_lambda_bump(const struct ft_topo *t, u32 *loads, u32 level,
 int ft_lambda(const struct ft_topo *t, const struct ft_demand *dm, u32 nd,
 	      u32 *loads, struct ft_lambda *out)
 {
-	struct ft_lambda best = { .load = 0, .cap = 1 };
-	u32 k, i, s, d;
+	struct ft_load_walk w = {
+		.loads = loads, .best = { .load = 0, .cap = 1 },
+	};
 	int err = ft_load_check(t, dm, nd);
 
 	if (err)
 		return err;
-	for (k = 0; k < nd; k++) {
-		s = dm[k].src;
-		d = dm[k].dst;
-		for (i = 0; s != d; i++) {
-			ft_lambda_bump(t, loads, i, s, FT_UP, dm[k].count,
-				       &best);
-			ft_lambda_bump(t, loads, i, d, FT_DOWN, dm[k].count,
-				       &best);
-			s /= t->m[i + 1];
-			d /= t->m[i + 1];
-		}
-	}
-	for (k = 0; k < nd; k++) {
-		s = dm[k].src;
-		d = dm[k].dst;
-		for (i = 0; s != d; i++) {
-			loads[ft_load_channel(t, i, s, FT_UP)] = 0;
-			loads[ft_load_channel(t, i, d, FT_DOWN)] = 0;
-			s /= t->m[i + 1];
-			d /= t->m[i + 1];
-		}
-	}
-	best.milli = ft_div_ceil64((u64)best.load * 1000, best.cap);
-	*out = best;
+	ft_load_walk(t, dm, nd, &w, ft_load_visit_bump);
+	ft_load_walk(t, dm, nd, &w, ft_load_visit_sub);
+	w.best.milli = ft_div_ceil64((u64)w.best.load * 1000, w.best.cap);
+	*out = w.best;
 	return 0;
 }
 

@@ -9,14 +9,8 @@
 # control class (it resolves on a fabric that does not move); jumbo
 # frames and a TCP stream the veth sends in TSO-sized chunks cross whole.
 top=$(cd "$(dirname "$0")" && pwd)
-ftctl=${FTCTL:-$top/ftctl}
-scale=${FT_TIMEOUT_SCALE:-1}
-n=0 failed=0
-t0=$(date +%s)
 . "$top/ft_lib.sh"
-echo "TAP version 13"
-echo "1..10"
-[ -d /sys/module/fattree ] || insmod "$top/fattree.ko" || exit 1
+tap_begin 10
 modprobe bridge && modprobe 8021q && modprobe macvlan && modprobe veth || exit 1
 lan=ftbr-lan-$$ br=ftbr-br-$$ srv=ftbr-srv-$$ mv=ftbr-mv-$$
 got_file=$(mktemp)

@@ -40,6 +40,9 @@ wait_gone() {
 	for _ in $(seq 1 $(( $2 * 10 ))); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
 	! kill -0 "$1" 2>/dev/null
 }
+# reap PID SECS: wait SECS for PID to exit, kill it if it has not, reap
+# it: $gone is 0 when it exited by itself, $xrc its exit status.
+reap() { wait_gone "$1" "$2"; gone=$?; [ $gone = 0 ] || kill -KILL "$1"; wait "$1"; xrc=$?; }
 # A process that sends UDP datagrams as fast as it can, blocking, until a
 # send fails: prints the count and the errno.
 udp_sender() {
@@ -118,12 +121,10 @@ unload() {
 	faults=$((faults + 1))
 	check "rmmod with fttraffic (sending: $t_running) and fattreed running: unloaded ($refused refusals while in use)" \
 		'[ "$t_running" = yes ] && ! loaded' "$(tail -3 "$tmp/rmmod.err")"
-	wait_gone $tpid 60; t_ok=$?
-	[ $t_ok = 0 ] || kill -KILL $tpid
-	wait $tpid; trc=$?
+	reap $tpid 60
 	check "the traffic stops with an error, no worker left behind" \
-		'[ $t_ok = 0 ] && [ $trc = 1 ] && [ -z "$(pgrep -x fttraffic)" ]' \
-		"exit $trc: $(tail -5 "$tmp/b.err")"
+		'[ $gone = 0 ] && [ $xrc = 1 ] && [ -z "$(pgrep -x fttraffic)" ]' \
+		"exit $xrc: $(tail -5 "$tmp/b.err")"
 	wait_gone $dpid 20; d_ok=$?
 	wait $dpid; drc=$?; dpid=
 	check "fattreed stops: its fabric is gone (exit 1)" '[ $d_ok = 0 ] && [ $drc = 1 ]' \
@@ -176,12 +177,10 @@ while True: s.sendall(b"y" * 65536)
 	wait_gone $spid1 10 && wait_gone $spid2 10; s_ok=$?
 	check "blocked UDP senders (fabric full: $queued queued, wchan $blocked) wake when the fabric is deleted" \
 		'[ $s_ok = 0 ] && [ "$queued" = 16 ]' "$(cat "$tmp/c1.out" "$tmp/c2.out")"
-	wait_gone $epid 60; e_ok=$?
-	[ $e_ok = 0 ] || kill -KILL $epid
-	wait $epid; erc=$?
+	reap $epid 60
 	check "io_uring traffic (sending: $e_running) on a deleted fabric stops with an error" \
-		'[ "$e_running" = yes ] && [ $e_ok = 0 ] && [ $erc = 1 ]' \
-		"exit $erc: $(tail -5 "$tmp/e.out")"
+		'[ "$e_running" = yes ] && [ $gone = 0 ] && [ $xrc = 1 ]' \
+		"exit $xrc: $(tail -5 "$tmp/e.out")"
 	kill -KILL $cli $srv 2>/dev/null; wait $cli $srv 2>/dev/null
 	check "a TCP stream was flowing when its fabric went; its sockets close cleanly" \
 		'[ "$tcp_flowing" = True ] && ip netns del fltC && ip netns del fltD' "$(cat "$tmp/tcp.out")"

@@ -1,6 +1,25 @@
 # SPDX-License-Identifier: GPL-2.0
-# Shell helpers of the fattree selftests; source it after setting $ftctl.
-# TAP counters: $n cases, $failed failures; $t0 the start (date +%s).
+# Shell helpers of the fattree selftests, and the start they share.
+# Sourcing it sets the TAP counters ($n cases, $failed failures), $t0 the
+# start (date +%s) unless the script set it, $scale (FT_TIMEOUT_SCALE, the
+# factor a slow machine stretches timeouts by), $ft_dir (the collection's
+# directory: the module and the programs) and $ftctl unless the script
+# set it (FTCTL, else the collection's).
+n=0 failed=0
+t0=${t0:-$(date +%s)}
+scale=${FT_TIMEOUT_SCALE:-1}
+ft_dir=$(cd "$(dirname "$0")" && pwd)
+ftctl=${ftctl:-${FTCTL:-$ft_dir/ftctl}}
+
+# load_module: the module under test, unless it is in already; a test
+# without it stops.
+load_module() { [ -d /sys/module/fattree ] || insmod "$ft_dir/fattree.ko" || exit 1; }
+# tap_begin PLAN: the TAP header and plan, then the module.
+tap_begin() {
+	echo "TAP version 13"
+	echo "1..$1"
+	load_module
+}
 
 ok() { n=$((n + 1)); echo "ok $n $1 # $(( $(date +%s) - t0 )) s"; }
 not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n $1"; [ -n "$2" ] && echo "$2" | sed 's/^/# /'; }

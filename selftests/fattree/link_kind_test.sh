@@ -7,13 +7,8 @@
 # with their fabric: `ip link add type fattree`, `ip link set ... type
 # fattree` and `ip link del` of a leaf are refused and change nothing.
 top=$(cd "$(dirname "$0")" && pwd)
-ftctl=${FTCTL:-$top/ftctl}
-n=0 failed=0
-t0=$(date +%s)
 . "$top/ft_lib.sh"
-echo "TAP version 13"
-echo "1..11"
-[ -d /sys/module/fattree ] || insmod "$top/fattree.ko" || exit 1
+tap_begin 11
 x=ftlk-x-$$
 err=$(mktemp)
 trap 'ip netns del $x 2>/dev/null; "$ftctl" fabric del lk 2>/dev/null; rm -f "$err"' EXIT

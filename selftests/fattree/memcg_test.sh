@@ -5,13 +5,10 @@
 # with the reason, nothing left behind, no OOM kill, no warning), under it
 # the cgroup pays for the fabric, and deleting the fabric gives it back.
 top=$(cd "$(dirname "$0")" && pwd)
-ftctl=${FTCTL:-$top/ftctl}
-n=0 failed=0
-t0=$(date +%s)
 . "$top/ft_lib.sh"
 
 echo "TAP version 13"
-[ -d /sys/module/fattree ] || insmod "$top/fattree.ko" || exit 1
+load_module
 cgroot=/sys/fs/cgroup
 if [ ! -f $cgroot/cgroup.controllers ]; then
 	mkdir -p $cgroot

@@ -9,8 +9,6 @@
 # Mininet process ends.
 top=$(cd "$(dirname "$0")" && pwd)
 ftctl=$top/ftctl
-n=0 failed=0
-t0=$(date +%s)
 . "$top/ft_lib.sh"
 echo "TAP version 13"
 if ! command -v mn > /dev/null || ! python3 -c 'import mininet' 2>/dev/null; then
@@ -18,7 +16,7 @@ if ! command -v mn > /dev/null || ! python3 -c 'import mininet' 2>/dev/null; the
 	exit 4
 fi
 echo "1..6"
-[ -d /sys/module/fattree ] || insmod "$top/fattree.ko" || exit 1
+load_module
 export FTCTL="$ftctl"
 out=$(mktemp)
 trap 'rm -f "$out"; mn -c > /dev/null 2>&1' EXIT

@@ -5,14 +5,8 @@
 # reader without CAP_NET_ADMIN learns the device name and ifindex only of
 # the leaves in its own namespace.
 top=$(cd "$(dirname "$0")" && pwd)
-ftctl=${FTCTL:-$top/ftctl}
-scale=${FT_TIMEOUT_SCALE:-1}
-n=0 failed=0
-t0=$(date +%s)
 . "$top/ft_lib.sh"
-echo "TAP version 13"
-echo "1..9"
-[ -d /sys/module/fattree ] || insmod "$top/fattree.ko" || exit 1
+tap_begin 9
 y=ftns-y-$$ a=ftns-a-$$ b=ftns-b-$$
 trap 'ip netns del $a 2>/dev/null; ip netns del $b 2>/dev/null; ip netns del $y 2>/dev/null' EXIT
 ip netns add $y && ip netns add $a && ip netns add $b || exit 1

@@ -7,9 +7,6 @@
 # "teardown"), and a backlog larger than the fabric does not make the pool
 # larger than the fabric can fill.
 top=$(cd "$(dirname "$0")" && pwd)
-ftctl=${FTCTL:-$top/ftctl}
-n=0 failed=0
-t0=$(date +%s)
 . "$top/ft_lib.sh"
 free_kib() { awk '/^MemFree:/ { print $2 }' /proc/meminfo; }
 # cost SHAPE...: KiB a fabric of this shape takes (MemFree, caches dropped)
@@ -23,9 +20,7 @@ cost() {
 	echo $((a - b))
 }
 
-echo "TAP version 13"
-echo "1..3"
-[ -d /sys/module/fattree ] || insmod "$top/fattree.ko" || exit 1
+tap_begin 3
 
 # 4,096 leaves x backlog 2,048: 8 M waiting pairs, past the 4 M ceiling.
 out=$("$ftctl" fabric add big kary 2 64 backlog 2048 period manual 2>&1)

@@ -11,10 +11,7 @@
 # (fattree_circuit), a link failed and restored (fattree_link), and
 # demand announced to a listener (fattree_demand).
 top=$(cd "$(dirname "$0")" && pwd)
-ftctl=${FTCTL:-$top/ftctl}
 ftt=$top/fttraffic
-n=0 failed=0
-t0=$(date +%s)
 . "$top/ft_lib.sh"
 T=/sys/kernel/tracing
 echo "TAP version 13"
@@ -24,7 +21,7 @@ if [ ! -d $T/events ]; then
 	exit 4
 fi
 echo "1..12"
-[ -d /sys/module/fattree ] || insmod "$top/fattree.ko" || exit 1
+load_module
 trap 'echo 0 > $T/events/fattree/enable; echo > $T/trace
       for f in tr tc; do "$ftctl" fabric del $f 2>/dev/null; done' EXIT
 

@@ -7,15 +7,10 @@
 # trace-cmd records and reports. Each tool that is missing or cannot run
 # in this kernel is skipped with the reason.
 top=$(cd "$(dirname "$0")" && pwd)
-ftctl=${FTCTL:-$top/ftctl}
 ftt=$top/fttraffic
-n=0 failed=0
-t0=$(date +%s)
 . "$top/ft_lib.sh"
 tmp=$(mktemp -d)
-echo "TAP version 13"
-echo "1..5"
-[ -d /sys/module/fattree ] || insmod "$top/fattree.ko" || exit 1
+tap_begin 5
 [ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
 [ -d /sys/kernel/debug/tracing ] || mount -t debugfs nodev /sys/kernel/debug 2>/dev/null
 trap '"$ftctl" fabric del rc 2>/dev/null; rm -rf "$tmp"' EXIT

@@ -321,3 +321,12 @@ void random_shape(struct ft_rand *r, u32 *h, u32 *m, u32 *w, u32 *lanes,
 		lanes[i] = 1 + ft_rand_below(r, 3);
 	}
 }
+
+/* A random_shape() topology in @t: ft_topo_init()'s result. */
+int random_topo(struct ft_rand *r, struct ft_topo *t, u32 max_h)
+{
+	u32 h, m[FT_MAX_LEVELS], w[FT_MAX_LEVELS], c[FT_MAX_LEVELS];
+
+	random_shape(r, &h, m, w, c, max_h);
+	return ft_topo_init(t, h, m, w, c);
+}

@@ -204,6 +204,26 @@ static void test_basics(void)
 	       "destroy is idempotent; a destroyed table finds nothing");
 }
 
+/*
+ * The 64 requests of @req that fill FT(3,4) exactly, with one more from
+ * leaf 0 at @at (the request there moved to the end): refused, naming
+ * @want, nothing changed (@sn). @req is as it was on return.
+ */
+static int extra_refused(struct ft_circuits *cs, const struct ft_topo *t,
+			 struct ft_lanes *l, struct ft_circuit_req *req, u32 at,
+			 u32 want, const struct snap *sn)
+{
+	u32 bad = ~0U;
+	int refused;
+
+	req[64] = req[at];
+	req[at] = req3(0, 33, 1, 3, 3);
+	refused = ft_circuits_add(cs, t, l, req, 65, 0, &bad) == -ENOSPC &&
+		  bad == want && snap_same(sn, cs, l);
+	req[at] = req[64];
+	return refused;
+}
+
 static void test_exact(void)
 {
 	static const u32 tip[] = { 0, 17, 40, 63 };
@@ -230,20 +250,10 @@ static void test_exact(void)
 	tap_ok(good, "FT(3,4) shift 32 with one lane more on request 0, 17, 40 or 63: refused naming it, nothing changed");
 
 	/* An extra pair over leaf 0's full links, first or in the middle. */
-	req[64] = req[0];
-	req[0] = req3(0, 33, 1, 3, 3);
-	bad = ~0U;
-	tap_ok(ft_circuits_add(&cs, &t, &l, req, 65, 0, &bad) == -ENOSPC &&
-	       bad == 1 && snap_same(&sn, &cs, &l),
+	tap_ok(extra_refused(&cs, &t, &l, req, 0, 1, &sn),
 	       "an extra circuit first: the original from leaf 0 tips it over (bad 1)");
-	req[0] = req[64];
-	req[64] = req[30];
-	req[30] = req3(0, 33, 1, 3, 3);
-	bad = ~0U;
-	tap_ok(ft_circuits_add(&cs, &t, &l, req, 65, 0, &bad) == -ENOSPC &&
-	       bad == 30 && snap_same(&sn, &cs, &l),
+	tap_ok(extra_refused(&cs, &t, &l, req, 30, 30, &sn),
 	       "an extra circuit at 30: it tips it over (bad 30)");
-	req[30] = req[64];
 	snap_free(&sn);
 
 	tap_ok(!ft_circuits_add(&cs, &t, &l, req, 64, 7, &bad) && cs.n == 64,
@@ -805,7 +815,7 @@ static void test_random(void)
 	struct ft_lanes l;
 	struct ft_rand r;
 	struct snap sn;
-	u32 h, m[4], w[4], c[4], trial, op, n, i, nsh, bad, xbad, pairs[16];
+	u32 trial, op, n, i, nsh, bad, xbad, pairs[16];
 	u64 now;
 	int err, xerr, j, good = 1;
 	unsigned int nadd = 0, nrefused = 0, ndel = 0, nexp = 0;
@@ -814,8 +824,7 @@ static void test_random(void)
 
 	ft_rand_seed(&r, 2024);
 	for (trial = 0; trial < 60 && good; trial++) {
-		random_shape(&r, &h, m, w, c, 4);
-		if (ft_topo_init(&t, h, m, w, c) || ft_lanes_init(&l, &t))
+		if (random_topo(&r, &t, 4) || ft_lanes_init(&l, &t))
 			continue;
 		ft_circuits_init(&cs, cap);
 		nsh = 0;
@@ -935,7 +944,7 @@ static void test_random(void)
 				good = 0;
 		}
 		if (!good)
-			tap_diag("trial %u op %u: h %u", trial, op, h);
+			tap_diag("trial %u op %u: h %u", trial, op, t.h);
 		ft_circuits_destroy(&cs);
 		ft_lanes_destroy(&l);
 	}

@@ -103,14 +103,13 @@ static void test_brute(void)
 	struct ft_topo t;
 	struct ft_demand dm[64];
 	struct ft_lambda l;
-	u32 h, m[8], w[8], c[8], trial, nd, k, lvl, x, dir;
+	u32 trial, nd, k, lvl, x, dir;
 	u32 *loads;
 	int good = 1, agree = 1;
 
 	ft_rand_seed(&r, 21);
 	for (trial = 0; trial < 300; trial++) {
-		random_shape(&r, &h, m, w, c, 4);
-		if (ft_topo_init(&t, h, m, w, c))
+		if (random_topo(&r, &t, 4))
 			continue;
 		nd = 1 + ft_rand_below(&r, 64);
 		for (k = 0; k < nd; k++) {

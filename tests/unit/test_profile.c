@@ -127,34 +127,39 @@ static void test_binary(void)
 	       "for every w <= n, n <= 4096");
 }
 
+static const u32 m4[3] = { 4, 4, 4 }, w1[3] = { 1, 1, 1 };
+static const u32 w4[3] = { 1, 4, 4 };
+
+/* @p's lanes on the 3-level 4-ary tree with @w parents a level: l0, l1, l2. */
+static int lanes_are(const struct ft_profile *p, const u32 *w, u32 l0, u32 l1,
+		     u32 l2)
+{
+	u32 lanes[FT_MAX_LEVELS];
+
+	return !ft_profile_lanes(p, 3, m4, w, lanes) && lanes[0] == l0 &&
+	       lanes[1] == l1 && lanes[2] == l2;
+}
+
 static void test_examples(void)
 {
-	static const u32 m4[3] = { 4, 4, 4 }, w1[3] = { 1, 1, 1 };
-	static const u32 w4[3] = { 1, 4, 4 };
 	struct ft_profile p = { .kind = FT_PROFILE_UNIVERSAL, .root = 16 };
 	u32 lanes[FT_MAX_LEVELS];
-	int err;
 
-	err = ft_profile_lanes(&p, 3, m4, w1, lanes);
-	tap_ok(!err && lanes[0] == 1 && lanes[1] == 3 && lanes[2] == 7,
+	tap_ok(lanes_are(&p, w1, 1, 3, 7),
 	       "universal(64, 16) on 4-ary: S = 1, 4, 16 -> 1, 3, 7 "
 	       "(16 (S/64)^(2/3) rounded up)");
 	p.kind = FT_PROFILE_DOUBLING;
 	p.base = 1;
-	err = ft_profile_lanes(&p, 3, m4, w4, lanes);
-	tap_ok(!err && lanes[0] == 1 && lanes[1] == 1 && lanes[2] == 1,
+	tap_ok(lanes_are(&p, w4, 1, 1, 1),
 	       "doubling on FT(3,4) is one lane per link (full bisection)");
 	p.kind = FT_PROFILE_AREA;
 	p.base = 2;
-	err = ft_profile_lanes(&p, 3, m4, w4, lanes);
 	/* caps ceil(2 sqrt S) = 2, 4, 8 over 1, 4, 16 links */
-	tap_ok(!err && lanes[0] == 2 && lanes[1] == 1 && lanes[2] == 1,
+	tap_ok(lanes_are(&p, w4, 2, 1, 1),
 	       "area(2) on FT(3,4): caps 2, 4, 8 -> lanes 2, 1, 1");
 	p.kind = FT_PROFILE_CONSTANT;
 	p.base = 3;
-	err = ft_profile_lanes(&p, 3, m4, w4, lanes);
-	tap_ok(!err && lanes[0] == 3 && lanes[1] == 3 && lanes[2] == 3,
-	       "constant(3): 3 lanes everywhere");
+	tap_ok(lanes_are(&p, w4, 3, 3, 3), "constant(3): 3 lanes everywhere");
 	p.base = 0;
 	tap_ok(ft_profile_lanes(&p, 3, m4, w4, lanes) == -EINVAL,
 	       "constant(0) refused");
@@ -162,9 +167,7 @@ static void test_examples(void)
 	p.table[0] = 5;
 	p.table[1] = 6;
 	p.table[2] = 7;
-	err = ft_profile_lanes(&p, 3, m4, w4, lanes);
-	tap_ok(!err && lanes[0] == 5 && lanes[1] == 6 && lanes[2] == 7,
-	       "explicit table");
+	tap_ok(lanes_are(&p, w4, 5, 6, 7), "explicit table");
 	p.kind = FT_PROFILE_DOUBLING;
 	p.base = 65535;
 	tap_ok(ft_profile_lanes(&p, 2, two, one, lanes) == -ERANGE,
@@ -213,23 +216,28 @@ static double ref_r(const struct ft_topo *t)
 	return hi;
 }
 
+/* r of the binary tree of 2^10 leaves (as in the notes) with profile
+ * @kind's lanes (base 1), built in @t.
+ */
+static double binary_r(enum ft_profile_kind kind, struct ft_topo *t)
+{
+	struct ft_profile p = { .kind = kind, .base = 1 };
+	u32 lanes[FT_MAX_LEVELS];
+
+	ft_profile_lanes(&p, 10, two, one, lanes);
+	ft_topo_init(t, 10, two, one, lanes);
+	return ft_congestion_r(t) / 65536.0;
+}
+
 static void test_congestion(void)
 {
-	struct ft_profile p = { .base = 1 };
 	struct ft_topo t;
-	u32 lanes[FT_MAX_LEVELS], h = 10;	/* n = 2^10, as in the notes */
 	double r;
 
-	p.kind = FT_PROFILE_DOUBLING;
-	ft_profile_lanes(&p, h, two, one, lanes);
-	ft_topo_init(&t, h, two, one, lanes);
-	r = ft_congestion_r(&t) / 65536.0;
+	r = binary_r(FT_PROFILE_DOUBLING, &t);
 	tap_ok(fabs(r - 13.2) < 0.1 && fabs(r - ref_r(&t)) < 0.001,
 	       "r(doubling) = %.4f ~ 13.2", r);
-	p.kind = FT_PROFILE_STANDARD;
-	ft_profile_lanes(&p, h, two, one, lanes);
-	ft_topo_init(&t, h, two, one, lanes);
-	r = ft_congestion_r(&t) / 65536.0;
+	r = binary_r(FT_PROFILE_STANDARD, &t);
 	tap_ok(fabs(r - 24.2) < 0.1 && fabs(r - ref_r(&t)) < 0.001,
 	       "r(standard) = %.4f ~ 24.2", r);
 	ft_topo_init(&t, 10, two, one, one);

@@ -446,6 +446,26 @@ struct tally {
 	char first[512];
 };
 
+/* The tally's checks, each a count of the runs that broke it. */
+static const struct {
+	size_t off;		/* of its counter in struct tally */
+	const char *what;	/* its TAP line, given the count */
+} checks[] = {
+	{ offsetof(struct tally, failed), "every run: invariants after every step, every packet delivered once and intact, final queues in key order, pairs in order (%u failed)" },
+	{ offsetof(struct tally, bad_stall), "no stall with ghosts or under FIFO/farthest-first (%u)" },
+	{ offsetof(struct tally, bad_lemma22), "Lemma 2.2: with ghosts and q >= 2 no node waits on an empty link after step = its level (%u)" },
+	{ offsetof(struct tally, bad_stats), "counters: L hops per packet, one EOS per edge, no ghost when off, occupancy <= q (%u)" },
+	{ offsetof(struct tally, bad_paths), "links carry the loads of ft_topo_path(); congestion c as the paths give it (%u)" },
+	{ offsetof(struct tally, bad_bound), "L + 1 <= T, c <= T, T <= 8 (c + L + lg N) (per node for picks 1) (%u)" },
+};
+
+#define NCHECKS		(sizeof(checks) / sizeof(checks[0]))
+
+static u32 broke(const struct tally *ty, size_t i)
+{
+	return *(const u32 *)((const char *)ty + checks[i].off);
+}
+
 static void note(struct tally *ty, u32 *counter, const char *what,
 		 const char *ctx, const char *why)
 {
@@ -567,6 +587,7 @@ static void test_sweep(void)
 	struct tally ty = { 0 };
 	struct ft_topo t;
 	u32 si, pat, k, rot = 0, q, disc, ghosts, picks, path, ranks;
+	size_t i;
 
 	for (si = 0; si < NSHAPES; si++) {
 		make_topo(&t, &shapes[si]);
@@ -591,18 +612,8 @@ static void test_sweep(void)
 	tap_diag("worst: %s", ty.worst);
 	if (ty.first[0])
 		tap_diag("first problem: %s", ty.first);
-	tap_ok(!ty.failed, "every run: invariants after every step, every packet delivered once and intact, final queues in key order, pairs in order (%u failed)",
-	       ty.failed);
-	tap_ok(!ty.bad_stall, "no stall with ghosts or under FIFO/farthest-first (%u)",
-	       ty.bad_stall);
-	tap_ok(!ty.bad_lemma22, "Lemma 2.2: with ghosts and q >= 2 no node waits on an empty link after step = its level (%u)",
-	       ty.bad_lemma22);
-	tap_ok(!ty.bad_stats, "counters: L hops per packet, one EOS per edge, no ghost when off, occupancy <= q (%u)",
-	       ty.bad_stats);
-	tap_ok(!ty.bad_paths, "links carry the loads of ft_topo_path(); congestion c as the paths give it (%u)",
-	       ty.bad_paths);
-	tap_ok(!ty.bad_bound, "L + 1 <= T, c <= T, T <= 8 (c + L + lg N) (per node for picks 1) (%u)",
-	       ty.bad_bound);
+	for (i = 0; i < NCHECKS; i++)
+		tap_ok(!broke(&ty, i), checks[i].what, broke(&ty, i));
 	tap_ok(ty.worst_ratio > 0 && ty.worst_ratio < 3,
 	       "random-rank with ghosts, q >= 2: T / (c + L + lg N) at most %.2f < 3",
 	       ty.worst_ratio);
@@ -619,6 +630,8 @@ static void test_large(void)
 	struct ft_saf_params p;
 	struct tally ty = { 0 };
 	u32 si, pat, disc, q;
+	size_t i;
+	int every = 1;
 
 	for (si = 0; si < 2; si++)
 		for (pat = PAT_PERM; pat <= PAT_BITREV; pat++)
@@ -631,8 +644,9 @@ static void test_large(void)
 				}
 	if (ty.first[0])
 		tap_diag("first problem: %s", ty.first);
-	tap_ok(!ty.failed && !ty.bad_stall && !ty.bad_lemma22 &&
-	       !ty.bad_stats && !ty.bad_paths && !ty.bad_bound,
+	for (i = 0; i < NCHECKS; i++)
+		every &= !broke(&ty, i);
+	tap_ok(every,
 	       "256 leaves: permutation and bit-reversal, rank/FIFO/farthest, q 2 and 4: every check (%u runs, worst ratio %.2f)",
 	       ty.runs, ty.worst_ratio);
 }

@@ -78,14 +78,13 @@ static void test_roundtrip(void)
 {
 	struct ft_rand r;
 	struct ft_topo t;
-	u32 h, m[8], w[8], c[8], trial, i, u, p, v, q, back, port, lvl, loc;
+	u32 trial, i, u, p, v, q, back, port, lvl, loc;
 	u32 dir, id;
 	int good = 1, dec = 1, onto = 1;
 
 	ft_rand_seed(&r, 11);
 	for (trial = 0; trial < 200; trial++) {
-		random_shape(&r, &h, m, w, c, 5);
-		if (ft_topo_init(&t, h, m, w, c))
+		if (random_topo(&r, &t, 5))
 			continue;
 		for (i = 1; i <= t.h; i++) {
 			u32 *hits = calloc(t.nodes[i] * t.m[i] + 1, 4);
@@ -125,7 +124,7 @@ static void test_roundtrip(void)
  */
 static void test_link_coords(void)
 {
-	u32 h, m[8], w[8], c[8], trial, id, lvl, node, port, dir, n;
+	u32 trial, id, lvl, node, port, dir, n;
 	int back = 1, once = 1, edges = 1;
 	struct ft_rand r;
 	struct ft_topo t;
@@ -133,8 +132,7 @@ static void test_link_coords(void)
 
 	ft_rand_seed(&r, 29);
 	for (trial = 0; trial < 200; trial++) {
-		random_shape(&r, &h, m, w, c, 5);
-		if (ft_topo_init(&t, h, m, w, c))
+		if (random_topo(&r, &t, 5))
 			continue;
 		n = ft_topo_dlinks(&t);
 		seen = calloc(n, 1);
@@ -185,13 +183,12 @@ static void test_common_level(void)
 {
 	struct ft_rand r;
 	struct ft_topo t;
-	u32 h, m[8], w[8], c[8], trial, s, d;
+	u32 trial, s, d;
 	int good = 1;
 
 	ft_rand_seed(&r, 12);
 	for (trial = 0; trial < 100; trial++) {
-		random_shape(&r, &h, m, w, c, 5);
-		if (ft_topo_init(&t, h, m, w, c))
+		if (random_topo(&r, &t, 5))
 			continue;
 		for (s = 0; s < t.n; s++)
 			for (d = 0; d < t.n; d++)
@@ -205,8 +202,7 @@ static void test_common_level(void)
 		size_t sz;
 		void *mem;
 
-		random_shape(&r, &h, m, w, c, 5);
-		if (ft_topo_init(&t, h, m, w, c))
+		if (random_topo(&r, &t, 5))
 			continue;
 		sz = ft_cycle_scratch_size(&t, 1);
 		mem = calloc(1, sz);
@@ -259,13 +255,12 @@ static void test_paths(void)
 	struct ft_rand r;
 	struct ft_topo t;
 	struct ft_path p;
-	u32 h, m[8], w[8], c[8], trial, s, d, k, port[8];
+	u32 trial, s, d, k, port[8];
 	int good = 1;
 
 	ft_rand_seed(&r, 13);
 	for (trial = 0; trial < 2000; trial++) {
-		random_shape(&r, &h, m, w, c, 6);
-		if (ft_topo_init(&t, h, m, w, c))
+		if (random_topo(&r, &t, 6))
 			continue;
 		s = ft_rand_below(&r, t.n);
 		d = ft_rand_below(&r, t.n);
