@@ -158,7 +158,8 @@ s.bind(("10.98.1.2", 5001)); s.listen(1); c, _ = s.accept()
 while c.recv(65536): pass
 ' > /dev/null 2>&1 &
 	srv=$!; pids="$pids $srv"
-	sleep 0.5
+	# On a slow guest the server may need seconds to listen.
+	until_t 30 'ip netns exec fltD ss -Hltn "sport = :5001" | grep -q 5001'
 	ip netns exec fltC "$py" -c '
 import socket
 s = socket.create_connection(("10.98.1.2", 5001), timeout=30)
