@@ -202,6 +202,7 @@ struct ft_fab {
 	u32 synth_pairs;		/* pairs holding synthetic messages */
 	u32 synth_pairs_max;
 	bool dead;			/* torn down: queue nothing more */
+	bool quiet;			/* the last cycle ran idle (engine.c) */
 	struct ft_fab_stats st;
 	struct ft_leaf **leaf;		/* netdev_priv of each leaf device */
 	struct ft_fab_saf *saf;		/* store-and-forward mode, else NULL */
