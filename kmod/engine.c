@@ -252,9 +252,11 @@ int ft_engine_step(struct ft_fab *fab, u32 steps)
 	u64 ran;
 
 	mutex_lock(&fab->step_lock);
-	while (steps && !err) {
-		err = ft_engine_cycles(fab, steps, &ran);
-		steps -= ran;
+	/* One cycle at a time even when quiet: whatever the others queue
+	 * between two cycles of a step still goes in the step's next one.
+	 */
+	while (steps-- && !err) {
+		err = ft_engine_cycles(fab, 1, &ran);
 		if (fatal_signal_pending(current))
 			err = -EINTR;
 		cond_resched();
