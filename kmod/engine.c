@@ -9,11 +9,13 @@
  * fabric runs one step of its ft_saf instead (saf.c). Cycles run either when
  * stepped over netlink or from a kernel thread every period; a thread
  * that wakes late runs the cycles it missed (up to FT_CATCHUP_MAX per
- * wake-up) and counts them as overruns, so the cycle rate holds as long
- * as the machine keeps up; when it cannot, the thread no longer sleeps
- * but still yields the CPU between cycles.
+ * wake-up that have work) and counts them as overruns, so the cycle rate
+ * holds as long as the machine keeps up; when it cannot, the thread no
+ * longer sleeps but still yields the CPU between cycles. A quiet fabric
+ * (ft_engine_quiet()) counts any number of cycles at once.
  */
 #include <linux/kthread.h>
+#include <linux/sched/clock.h>
 #include <linux/sched/signal.h>
 #include <linux/skbuff.h>
 
@@ -98,24 +100,55 @@ static void ft_engine_trace_blocked(struct ft_fab *fab)
 	}
 }
 
-/* One delivery cycle. Caller holds fab->step_lock. */
-static int ft_engine_cycle(struct ft_fab *fab)
+/*
+ * Whether a cycle would change nothing but the cycle count: the last one
+ * ran the core with no pair waiting and no circuit held (so its scratch
+ * and injection schedule are at rest, and its configuration passed), and
+ * that still holds. Cycles that nobody traces can then be counted
+ * without running them, as many at once as are due. Under the fabric's
+ * lock.
+ */
+static bool ft_engine_quiet(const struct ft_fab *fab)
+{
+	return fab->quiet && !fab->pairs.nactive && !fab->circ.n &&
+	       !trace_fattree_cycle_enabled();
+}
+
+/*
+ * Up to @n delivery cycles: all of them when the fabric is quiet, else
+ * one. Sets *@ran to the cycles run. The time inside is read from the
+ * scheduler's clock (local_clock()), which costs far less than
+ * ktime_get() where the clocksource is a device (a guest's HPET): the
+ * cycle rate depends on the time around a cycle too. Caller holds
+ * fab->step_lock.
+ */
+static int ft_engine_cycles(struct ft_fab *fab, u64 n, u64 *ran)
 {
 	struct ft_deliver d = { .fab = fab };
 	struct ft_cycle_result res = { 0 };
 	struct sk_buff *skb;
-	u64 t0 = ktime_get_ns();
+	u64 t0 = local_clock();
+	bool idle;
+	int err = 0;
 	u32 i;
-	int err;
 
 	__skb_queue_head_init(&d.out);
+	*ran = 1;
 	spin_lock_bh(&fab->lock);
+	if (ft_engine_quiet(fab)) {
+		fab->eng.cycle += n;
+		*ran = n;
+		fab->st.cycle_ns += local_clock() - t0;
+		spin_unlock_bh(&fab->lock);
+		return 0;
+	}
 	if (fab->saf) {
 		res.delivered = ft_fab_saf_cycle(fab, &d.out);
-		err = 0;
 		goto unlock;
 	}
+	idle = !fab->pairs.nactive && !fab->circ.n;
 	err = ft_pairs_cycle(&fab->pairs, &fab->eng, &fab->circ, ft_engine_done, &d, &res);
+	fab->quiet = !err && idle;
 	if (!err && trace_fattree_blocked_enabled())
 		ft_engine_trace_blocked(fab);
 	if (!err) {
@@ -131,7 +164,7 @@ static int ft_engine_cycle(struct ft_fab *fab)
 			fab->st.drained_cycle = fab->eng.cycle;
 	}
 unlock:
-	t0 = ktime_get_ns() - t0;
+	t0 = local_clock() - t0;
 	fab->st.cycle_ns += t0;
 	if (!err)
 		trace_fattree_cycle(fab, res.offered, res.delivered,
@@ -216,10 +249,14 @@ void ft_engine_demand(struct ft_fab *fab, bool now)
 int ft_engine_step(struct ft_fab *fab, u32 steps)
 {
 	int err = 0;
+	u64 ran;
 
 	mutex_lock(&fab->step_lock);
+	/* One cycle at a time even when quiet: whatever the others queue
+	 * between two cycles of a step still goes in the step's next one.
+	 */
 	while (steps-- && !err) {
-		err = ft_engine_cycle(fab);
+		err = ft_engine_cycles(fab, 1, &ran);
 		if (fatal_signal_pending(current))
 			err = -EINTR;
 		cond_resched();
@@ -229,35 +266,49 @@ int ft_engine_step(struct ft_fab *fab, u32 steps)
 	return err;
 }
 
+/*
+ * The @missed cycles a late wake-up slept through: those with work one at
+ * a time, FT_CATCHUP_MAX at most (the rest are lost), yielding between
+ * them; once the fabric is quiet, all that are left at once.
+ */
+static void ft_engine_catchup(struct ft_fab *fab, u64 missed)
+{
+	u32 worked = 0;
+	u64 ran;
+
+	while (missed && !kthread_should_stop()) {
+		cond_resched();
+		ft_engine_cycles(fab, missed, &ran);
+		missed -= ran;
+		if (ran == 1 && ++worked == FT_CATCHUP_MAX)
+			break;
+	}
+}
+
 static int ft_engine_thread(void *data)
 {
 	struct ft_fab *fab = data;
 	u64 period = fab->period_ns;
-	ktime_t start = ktime_get(), next = start;
+	ktime_t start = ktime_get(), next = start, now;
+	u64 late, missed, ran;
 
 	while (!kthread_should_stop()) {
-		u64 late, missed, run;
-
 		next = ktime_add_ns(next, period);
 		mutex_lock(&fab->step_lock);
-		ft_engine_cycle(fab);
-		late = ktime_to_ns(ktime_sub(ktime_get(), next));
+		ft_engine_cycles(fab, 1, &ran);
+		/* The one clock read of a wake-up: the cycles due by @now
+		 * are run (or lost) before the thread sleeps again.
+		 */
+		now = ktime_get();
+		late = ktime_to_ns(ktime_sub(now, next));
 		if ((s64)late > 0) {
 			/* Run the periods we slept through, counted. */
 			missed = div64_u64(late, period) + 1;
-			run = min_t(u64, missed, FT_CATCHUP_MAX);
 			fab->st.overruns += missed;
 			next = ktime_add_ns(next, missed * period);
-			/* A thread that cannot keep up never sleeps: let
-			 * others run between cycles (each drops the fabric's
-			 * lock), and stop when asked.
-			 */
-			while (run-- && !kthread_should_stop()) {
-				cond_resched();
-				ft_engine_cycle(fab);
-			}
+			ft_engine_catchup(fab, missed);
 		}
-		fab->st.run_ns = ktime_to_ns(ktime_sub(ktime_get(), start));
+		fab->st.run_ns = ktime_to_ns(ktime_sub(now, start));
 		ft_engine_demand(fab, false);
 		mutex_unlock(&fab->step_lock);
 
@@ -353,6 +404,8 @@ int ft_engine_configure(struct ft_fab *fab, enum fattree_path path,
 		fab->arbitration = arb;
 		fab->seed = seed;
 	}
+	/* The next cycle runs the core, which checks the new settings. */
+	fab->quiet = false;
 	spin_unlock_bh(&fab->lock);
 	mutex_unlock(&fab->step_lock);
 	return err;

@@ -31,7 +31,7 @@
 #define FT_DEFAULT_BACKLOG	64	/* packets a leaf may hold */
 #define FT_MIN_PERIOD_NS	1000	/* 1 us */
 #define FT_MAX_PERIOD_NS	(10ULL * NSEC_PER_SEC)
-#define FT_CATCHUP_MAX		1000	/* missed cycles run per wake-up */
+#define FT_CATCHUP_MAX		1000	/* missed cycles with work per wake-up */
 #define FT_DEMAND_MAX		2048	/* pairs in one demand notification */
 #define FT_DEMAND_INTERVAL_MS	10	/* at most one notification per this */
 #define FT_DEMAND_LOOK		1024	/* pairs looked at per hold of the lock */
@@ -202,6 +202,7 @@ struct ft_fab {
 	u32 synth_pairs;		/* pairs holding synthetic messages */
 	u32 synth_pairs_max;
 	bool dead;			/* torn down: queue nothing more */
+	bool quiet;			/* the last cycle ran idle (engine.c) */
 	struct ft_fab_stats st;
 	struct ft_leaf **leaf;		/* netdev_priv of each leaf device */
 	struct ft_fab_saf *saf;		/* store-and-forward mode, else NULL */

@@ -9,7 +9,9 @@
 # Then packets to a MAC of no leaf (fattree_drop, cause noroute, against
 # drop_noroute), circuits installed, expired, cut and deleted
 # (fattree_circuit), a link failed and restored (fattree_link), and
-# demand announced to a listener (fattree_demand).
+# demand announced to a listener (fattree_demand). Last, idle cycles,
+# which skip the engine core on an untraced fabric, leave the same
+# history as when fattree_cycle is traced and each one runs the core.
 top=$(cd "$(dirname "$0")" && pwd)
 ftt=$top/fttraffic
 . "$top/ft_lib.sh"
@@ -20,10 +22,10 @@ if [ ! -d $T/events ]; then
 	echo "1..0 # SKIP no tracefs at $T"
 	exit 4
 fi
-echo "1..12"
+echo "1..14"
 load_module
 trap 'echo 0 > $T/events/fattree/enable; echo > $T/trace
-      for f in tr tc; do "$ftctl" fabric del $f 2>/dev/null; done' EXIT
+      for f in tr tc tq1 tq2; do "$ftctl" fabric del $f 2>/dev/null; done' EXIT
 
 events="queue blocked deliver drop cycle circuit demand link"
 missing=
@@ -100,5 +102,33 @@ check "a listener: fattree_demand announces the pair in demand" \
 echo 0 > $T/events/fattree/enable
 check "the events are off again: a run adds none" \
 	'echo > $T/trace; "$ftctl" fabric step tr 5 > /dev/null; [ "$(count cycle)" = 0 ]'
+
+# hist FABRIC: create it, step it idle, with messages and idle again (the
+# random choices of one seed each time), and print its cycle and
+# counters, then its busy links.
+hist() {
+	"$ftctl" fabric add $1 kary 2 4 period manual path random injection random \
+		arbitration random seed 7 > /dev/null
+	"$ftctl" fabric step $1 5 > /dev/null
+	for m in "0 5 6" "1 5 4" "2 9 5"; do "$ftctl" fabric inject $1 $m > /dev/null; done
+	"$ftctl" fabric step $1 1000 > /dev/null
+	for m in "3 12 7" "0 12 3"; do "$ftctl" fabric inject $1 $m > /dev/null; done
+	"$ftctl" fabric step $1 1000 > /dev/null
+	"$ftctl" --json fabric show $1 |
+		grep -E '"(cycle|offered|delivered|blocked|drained_cycle|synth_delivered)":'
+	"$ftctl" link show $1 busy
+	"$ftctl" fabric del $1
+}
+quiet=$(hist tq1)
+echo > $T/trace
+echo 1 > $T/events/fattree/fattree_cycle/enable
+traced=$(hist tq2)
+c=$(count cycle)
+echo 0 > $T/events/fattree/fattree_cycle/enable
+check "idle cycles skipping the core: the cycle is the steps asked for (2005)" \
+	'echo "$quiet" | grep -q "\"cycle\":2005," && [ "$c" = 2005 ]' "cycle events $c; $quiet"
+check "untraced (idle cycles skip the core) and traced (each runs it) end alike" \
+	'[ "$quiet" = "$traced" ] && echo "$quiet" | grep -q "\"synth_delivered\":25"' \
+	"untraced: $quiet; traced: $traced"
 echo "# $failed of $n failed"
 [ $failed = 0 ]
