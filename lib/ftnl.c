@@ -13,6 +13,7 @@
 #include <netlink/genl/family.h>
 
 #include "ftnl.h"
+#include "ftobj.h"
 #include "linux/fattree.h"
 #include "linux/fattree_structs.h"
 
@@ -211,8 +212,12 @@ static int ftnl_on_valid(struct nl_msg *msg, void *arg)
 	if (!x->reply)
 		return NL_OK;
 	err = x->reply(msg, x->arg);
-	if (err < 0 && !x->err)
+	if (err < 0 && !x->err) {
 		x->err = err;
+		/* A reply that would not decode: say what was wrong with it. */
+		if (err == -EPROTO && ftobj_error()[0])
+			snprintf(x->nl->errmsg, sizeof(x->nl->errmsg), "%s", ftobj_error());
+	}
 	return NL_OK;
 }
 
@@ -225,6 +230,7 @@ int ftnl_transact(struct ftnl *nl, struct nl_msg *msg,
 
 	nl->errmsg[0] = '\0';
 	nl->err_offset = -1;
+	ftobj_error_clear();
 	/* A do request asks for an ack so "done" is always signalled; a dump
 	 * ends with NLMSG_DONE instead.
 	 */
