@@ -52,12 +52,12 @@ int ftd_setup(struct ftd *d)
 		ftd_log(LOG_ERR, "fabric %s: %s", d->cfg.fabric, ftnl_strerror(&d->nl, err));
 		return err;
 	}
-	for (i = 0; i < d->fab.h; i++) {
-		m[i] = d->fab.m[i];
-		w[i] = d->fab.w[i];
+	for (i = 0; i < d->fab.levels; i++) {
+		m[i] = d->fab.down[i];
+		w[i] = d->fab.up[i];
 		c[i] = d->fab.lanes[i];
 	}
-	if (ft_topo_init(&d->topo, d->fab.h, m, w, c)) {
+	if (ft_topo_init(&d->topo, d->fab.levels, m, w, c)) {
 		ftd_log(LOG_ERR, "fabric %s: a shape the scheduler cannot take", d->cfg.fabric);
 		return -EINVAL;
 	}
@@ -86,11 +86,11 @@ void ftd_teardown(struct ftd *d)
 /* Delete the circuits idle for --idle cycles; return how many. */
 static int ftd_release_idle(struct ftd *d, uint32_t *circuits)
 {
-	struct ftd_circuit *c = NULL;
+	struct ftobj_circuit *c = NULL;
 	struct fattree_pair *p;
 	int n, i, k = 0, err;
 
-	n = ftd_circuits(&d->nl, d->cfg.fabric, &c);
+	n = ftobj_circuits(&d->nl, d->cfg.fabric, &c);
 	if (n < 0)
 		return n;
 	*circuits = n;

@@ -7,9 +7,11 @@
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <netlink/genl/genl.h>
 
+#include "ftnl.h"
 #include "ftobj.h"
 
 enum fto_kind {
@@ -451,4 +453,79 @@ int ftobj_demand_decode(struct nl_msg *msg, struct ftobj_demand *d)
 int ftobj_info_decode(struct nl_msg *msg, struct ftobj_info *i)
 {
 	return fto_decode(&info_set, msg, i, sizeof(*i));
+}
+
+struct fto_one {
+	struct ftobj_fabric *f;
+	bool seen;
+};
+
+static int fto_fabric_reply(struct nl_msg *msg, void *arg)
+{
+	struct fto_one *o = arg;
+
+	o->seen = true;
+	return ftobj_fabric_decode(msg, o->f);
+}
+
+int ftobj_fabric_get(struct ftnl *nl, const char *name, struct ftobj_fabric *f)
+{
+	struct fto_one o = { f, false };
+	int err;
+
+	err = ftnl_fabric_transact(nl, FATTREE_CMD_FABRIC_GET, 0, FATTREE_A_FABRIC_NAME, name,
+				   fto_fabric_reply, &o);
+	if (!err && !o.seen) {
+		snprintf(fto_err, sizeof(fto_err), "fabric %s: no reply to FABRIC_GET", name);
+		snprintf(nl->errmsg, sizeof(nl->errmsg), "%s", fto_err);
+		return -EPROTO;
+	}
+	return err;
+}
+
+struct fto_dump {
+	struct ftnl_array a;
+	const struct fto_set *s;
+};
+
+static int fto_dump_reply(struct nl_msg *msg, void *arg)
+{
+	struct fto_dump *d = arg;
+	void *o = ftnl_array_next(&d->a);
+
+	return o ? fto_decode(d->s, msg, o, d->a.size) : -ENOMEM;
+}
+
+/* The objects of a dump of @cmd about fabric @name, decoded by @s. */
+static int fto_dump(struct ftnl *nl, uint8_t cmd, int name_type, const char *name,
+		    const struct fto_set *s, size_t size, void **out)
+{
+	struct fto_dump d = { .a = { .size = size }, .s = s };
+	int err;
+
+	err = ftnl_fabric_transact(nl, cmd, NLM_F_DUMP, name_type, name, fto_dump_reply, &d);
+	if (err) {
+		free(d.a.v);
+		return err;
+	}
+	*out = d.a.v;
+	return (int)d.a.n;
+}
+
+int ftobj_links(struct ftnl *nl, const char *name, struct ftobj_link **out)
+{
+	return fto_dump(nl, FATTREE_CMD_LINK_GET, FATTREE_A_LINK_FABRIC, name, &link_set,
+			sizeof(**out), (void **)out);
+}
+
+int ftobj_leaves(struct ftnl *nl, const char *name, struct ftobj_leaf **out)
+{
+	return fto_dump(nl, FATTREE_CMD_LEAF_GET, FATTREE_A_LEAF_FABRIC, name, &leaf_set,
+			sizeof(**out), (void **)out);
+}
+
+int ftobj_circuits(struct ftnl *nl, const char *name, struct ftobj_circuit **out)
+{
+	return fto_dump(nl, FATTREE_CMD_CIRCUIT_GET, FATTREE_A_CIRCUIT_FABRIC, name,
+			&circuit_set, sizeof(**out), (void **)out);
 }

@@ -4,6 +4,7 @@
 #define FTCTL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -245,6 +246,25 @@ void ftctl_req_free(struct ftctl_req *r);
 /* Send LINK_SET request @r and print what changed (link and switch fail|restore). */
 int ftctl_link_set_run(struct ftctl *ctl, struct ftctl_req *r, const char *what,
 		       bool fail);
+
+/*
+ * A column of an object's table (link show, leaf show): the attribute that
+ * marks it present in the decoded struct's ->has, its JSON key, its table
+ * heading, and where its u32 or u64 value lies in that struct.
+ */
+struct ftctl_col {
+	int attr;
+	const char *key, *head;
+	size_t off;
+	bool u64;
+};
+
+#define FTCTL_COL(set, a, key, head, type, f, wide) \
+	{ FATTREE_A_##set##_##a, key, head, offsetof(type, f), wide }
+
+/* The @n columns' values of @obj, as u64, and whether each is present. */
+void ftctl_cols_read(const struct ftctl_col *c, size_t n, const void *obj, uint64_t has,
+		     uint64_t *v, bool *present);
 
 /* Bounded attribute getters: false when absent or too short. */
 bool ftctl_nla_u32(const struct nlattr *a, uint32_t *v);

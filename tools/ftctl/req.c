@@ -141,6 +141,25 @@ int ftctl_fail(const struct ftctl *ctl, const char *what, int err)
 	return FTCTL_EXIT_FAIL;
 }
 
+void ftctl_cols_read(const struct ftctl_col *c, size_t n, const void *obj, uint64_t has,
+		     uint64_t *v, bool *present)
+{
+	uint32_t v32;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const char *p = (const char *)obj + c[i].off;
+
+		present[i] = (has >> c[i].attr) & 1;
+		if (c[i].u64) {
+			memcpy(&v[i], p, sizeof(v[i]));
+		} else {
+			memcpy(&v32, p, sizeof(v32));
+			v[i] = v32;
+		}
+	}
+}
+
 bool ftctl_nla_u32(const struct nlattr *a, uint32_t *v)
 {
 	if (!a || nla_len(a) < (int)sizeof(uint32_t))
