@@ -364,6 +364,19 @@ long ftnl_each_entry(struct nl_msg *msg, int type, size_t size,
 	return seen;
 }
 
+long ftnl_demand_entries(struct nl_msg *msg, struct fattree_demand **out)
+{
+	struct ftnl_array a = { .size = sizeof(**out) };
+	long n = ftnl_each_demand(msg, ftnl_array_take, &a);
+
+	if (n < 0) {
+		free(a.v);
+		a.v = NULL;
+	}
+	*out = a.v;
+	return n;
+}
+
 const char *ftnl_strerror(const struct ftnl *nl, int err)
 {
 	static char buf[384];

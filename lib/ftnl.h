@@ -92,6 +92,13 @@ long ftnl_each_entry(struct nl_msg *msg, int type, size_t size,
 #define ftnl_each_demand(msg, fn, arg) \
 	ftnl_each_entry(msg, FATTREE_A_DEMAND_ENTRY, sizeof(struct fattree_demand), fn, arg)
 
+/*
+ * The demand entries of one message copied out to a new array (the caller
+ * frees it; NULL when there are none): their number, or -EPROTO for a
+ * torn array, -ENOMEM.
+ */
+long ftnl_demand_entries(struct nl_msg *msg, struct fattree_demand **out);
+
 /* "strerror: extended-ack message" for a failed transaction. */
 const char *ftnl_strerror(const struct ftnl *nl, int err);
 

@@ -6,6 +6,7 @@
 #include <json-c/json.h>
 
 #include "ftctl.h"
+#include "ftobj.h"
 #include "linux/fattree.h"
 
 struct info_reply {
@@ -15,26 +16,22 @@ struct info_reply {
 	int seen;
 };
 
-static uint32_t get_u32(struct nlattr **tb, int type)
-{
-	return tb[type] ? nla_get_u32(tb[type]) : 0;
-}
-
 static int info_reply(struct nl_msg *msg, void *arg)
 {
-	struct nlattr *tb[FATTREE_A_INFO_MAX + 1];
 	struct info_reply *r = arg;
+	struct ftobj_info i;
+	int err;
 
-	if (ftnl_parse(msg, tb, FATTREE_A_INFO_MAX))
-		return -EINVAL;
-	if (tb[FATTREE_A_INFO_VERSION])
-		snprintf(r->version, sizeof(r->version), "%s",
-			 nla_get_string(tb[FATTREE_A_INFO_VERSION]));
-	r->genl_version = get_u32(tb, FATTREE_A_INFO_GENL_VERSION);
-	r->max_fabrics = get_u32(tb, FATTREE_A_INFO_MAX_FABRICS);
-	r->max_leaves = get_u32(tb, FATTREE_A_INFO_MAX_LEAVES);
-	r->max_levels = get_u32(tb, FATTREE_A_INFO_MAX_LEVELS);
-	r->max_lanes = get_u32(tb, FATTREE_A_INFO_MAX_LANES);
+	err = ftobj_info_decode(msg, &i);
+	if (err)
+		return err;
+	if (FTOBJ_HAS(&i, FATTREE_A_INFO_VERSION))
+		snprintf(r->version, sizeof(r->version), "%s", i.version);
+	r->genl_version = i.genl_version;
+	r->max_fabrics = i.max_fabrics;
+	r->max_leaves = i.max_leaves;
+	r->max_levels = i.max_levels;
+	r->max_lanes = i.max_lanes;
 	r->seen = 1;
 	return 0;
 }
