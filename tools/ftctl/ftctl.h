@@ -266,14 +266,6 @@ struct ftctl_col {
 void ftctl_cols_read(const struct ftctl_col *c, size_t n, const void *obj, uint64_t has,
 		     uint64_t *v, bool *present);
 
-/* Bounded attribute getters: false when absent or too short. */
-bool ftctl_nla_u32(const struct nlattr *a, uint32_t *v);
-bool ftctl_nla_u64(const struct nlattr *a, uint64_t *v);
-/* Copy a string attribute into @buf (always terminated). */
-bool ftctl_nla_str(const struct nlattr *a, char *buf, size_t len);
-/* A binary u32[] attribute: number of values copied (at most @max). */
-unsigned int ftctl_nla_u32_array(const struct nlattr *a, uint32_t *out,
-				 unsigned int max);
 
 /* Make the socket fit big dumps and big requests (best effort). */
 void ftctl_tune_socket(struct ftctl *ctl);

@@ -160,50 +160,6 @@ void ftctl_cols_read(const struct ftctl_col *c, size_t n, const void *obj, uint6
 	}
 }
 
-bool ftctl_nla_u32(const struct nlattr *a, uint32_t *v)
-{
-	if (!a || nla_len(a) < (int)sizeof(uint32_t))
-		return false;
-	*v = nla_get_u32((struct nlattr *)a);
-	return true;
-}
-
-bool ftctl_nla_u64(const struct nlattr *a, uint64_t *v)
-{
-	if (!a || nla_len(a) < (int)sizeof(uint64_t))
-		return false;
-	memcpy(v, nla_data(a), sizeof(*v));
-	return true;
-}
-
-bool ftctl_nla_str(const struct nlattr *a, char *buf, size_t len)
-{
-	size_t n;
-
-	if (!a || !len)
-		return false;
-	n = (size_t)nla_len(a);
-	if (n >= len)
-		n = len - 1;
-	memcpy(buf, nla_data(a), n);
-	buf[n] = '\0';
-	return true;
-}
-
-unsigned int ftctl_nla_u32_array(const struct nlattr *a, uint32_t *out,
-				 unsigned int max)
-{
-	unsigned int n;
-
-	if (!a)
-		return 0;
-	n = (unsigned int)nla_len(a) / sizeof(uint32_t);
-	if (n > max)
-		n = max;
-	memcpy(out, nla_data(a), n * sizeof(uint32_t));
-	return n;
-}
-
 void ftctl_tune_socket(struct ftctl *ctl)
 {
 	/*
