@@ -62,13 +62,13 @@ static struct fattree_circuit dmodk_circuit(const struct ft_topo *t, uint32_t s,
 static int check_reservations(struct __test_metadata *_metadata, struct ftnl *nl,
 			      const char *name, const struct ft_topo *t)
 {
-	struct ft_circuit_info *c = NULL;
-	struct ft_link_info *l = NULL;
+	struct ftobj_circuit *c = NULL;
+	struct ftobj_link *l = NULL;
 	uint64_t *sum;
 	int nc, nl_, i, bad = 0;
 
-	nc = ft_circuits(nl, name, &c);
-	nl_ = ft_links(nl, name, &l);
+	nc = ftobj_circuits(nl, name, &c);
+	nl_ = ftobj_links(nl, name, &l);
 	EXPECT_GE(nc, 0);
 	EXPECT_GT(nl_, 0);
 	if (nc < 0 || nl_ <= 0)
@@ -80,7 +80,7 @@ static int check_reservations(struct __test_metadata *_metadata, struct ftnl *nl
 		uint32_t j;
 
 		for (j = 0; j < c[i].nports; j++)
-			port[j] = c[i].port[j];
+			port[j] = c[i].ports[j];
 		if (ft_topo_path(t, c[i].src, c[i].dst, port, &p)) {
 			bad++;
 			continue;
@@ -163,7 +163,7 @@ TEST_F(circuit, waits_as_demand_then_flows)
 TEST_F(circuit, capacity_exact_batch_and_one_lane_more)
 {
 	struct fattree_circuit c[16];
-	struct ft_link_info *l = NULL;
+	struct ftobj_link *l = NULL;
 	int i, n, bad, full = 0;
 
 	ASSERT_EQ(0, ft_fabric_new(&self->nl, &self->s));
@@ -175,7 +175,7 @@ TEST_F(circuit, capacity_exact_batch_and_one_lane_more)
 	EXPECT_EQ(7, bad);
 	EXPECT_NE(0, strlen(self->nl.errmsg));
 	/* Nothing changed. */
-	n = ft_links(&self->nl, "c0", &l);
+	n = ftobj_links(&self->nl, "c0", &l);
 	ASSERT_GT(n, 0);
 	for (i = 0; i < n; i++)
 		EXPECT_EQ(0, l[i].reserved);
@@ -183,7 +183,7 @@ TEST_F(circuit, capacity_exact_batch_and_one_lane_more)
 
 	c[7].lanes = 1;
 	ASSERT_EQ(0, ft_circuit_add(&self->nl, "c0", c, 16, &bad, NULL));
-	n = ft_links(&self->nl, "c0", &l);
+	n = ftobj_links(&self->nl, "c0", &l);
 	for (i = 0; i < n; i++)
 		full += l[i].reserved == l[i].lanes && l[i].lanes;
 	free(l);
@@ -219,21 +219,21 @@ TEST_F(circuit, bad_entries_refused_and_named)
 TEST_F(circuit, leases_end_on_time)
 {
 	struct fattree_circuit c = dmodk_circuit(&self->t, 3, 12, 1);
-	struct ft_circuit_info *ci = NULL;
+	struct ftobj_circuit *ci = NULL;
 
 	c.lease = 5;
 	ASSERT_EQ(0, ft_fabric_new(&self->nl, &self->s));
 	ASSERT_EQ(0, ft_fabric_step(&self->nl, "c0", 2));
 	ASSERT_EQ(0, ft_circuit_add(&self->nl, "c0", &c, 1, NULL, NULL));
-	ASSERT_EQ(1, ft_circuits(&self->nl, "c0", &ci));
+	ASSERT_EQ(1, ftobj_circuits(&self->nl, "c0", &ci));
 	EXPECT_EQ(2, ci[0].created);
 	EXPECT_EQ(7, ci[0].expires);
 	free(ci);
 	ASSERT_EQ(0, ft_fabric_step(&self->nl, "c0", 4));	/* cycle 6 */
-	EXPECT_EQ(1, ft_circuits(&self->nl, "c0", &ci));
+	EXPECT_EQ(1, ftobj_circuits(&self->nl, "c0", &ci));
 	free(ci);
 	ASSERT_EQ(0, ft_fabric_step(&self->nl, "c0", 1));	/* cycle 7: its last */
-	EXPECT_EQ(0, ft_circuits(&self->nl, "c0", &ci));
+	EXPECT_EQ(0, ftobj_circuits(&self->nl, "c0", &ci));
 	free(ci);
 	EXPECT_EQ(0, check_reservations(_metadata, &self->nl, "c0", &self->t));
 }
@@ -274,7 +274,7 @@ TEST_F(circuit, reservations_consistent_after_random_changes)
 TEST_F_TIMEOUT(circuit, whole_4096_permutation_in_one_batch, 120)
 {
 	struct fattree_circuit *c = calloc(4096, sizeof(*c));
-	struct ft_circuit_info *ci = NULL;
+	struct ftobj_circuit *ci = NULL;
 	struct ft_topo t;
 	size_t bytes = 0;
 	double t0, t1;
@@ -292,7 +292,7 @@ TEST_F_TIMEOUT(circuit, whole_4096_permutation_in_one_batch, 120)
 	t1 = now_s();
 	TH_LOG("4096 circuits admitted in one request of %zu bytes in %.1f ms",
 	       bytes, (t1 - t0) * 1e3);
-	EXPECT_EQ(4096, ft_circuits(&self->nl, "c0", &ci));
+	EXPECT_EQ(4096, ftobj_circuits(&self->nl, "c0", &ci));
 	free(ci);
 	EXPECT_EQ(0, check_reservations(_metadata, &self->nl, "c0", &t));
 	free(c);
@@ -321,19 +321,24 @@ TEST_F(circuit, demand_is_announced)
 
 		len = nl_recv(sk, &who, &buf, NULL);
 		for (h = (struct nlmsghdr *)buf; len > 0 && nlmsg_ok(h, len); h = nlmsg_next(h, &len)) {
-			struct nlattr *tb[FATTREE_A_DEMAND_MAX + 1];
-			const struct fattree_demand *d;
+			struct nl_msg *m = nlmsg_convert(h);
+			struct fattree_demand *d = NULL;
+			struct ftobj_demand dm;
+			long n;
 
-			if (genlmsg_parse(h, 0, tb, FATTREE_A_DEMAND_MAX, NULL) ||
-			    !tb[FATTREE_A_DEMAND_ENTRY])
+			if (!m)
 				continue;
-			d = nla_data(tb[FATTREE_A_DEMAND_ENTRY]);
-			EXPECT_STREQ("c0", nla_get_string(tb[FATTREE_A_DEMAND_FABRIC]));
-			EXPECT_TRUE(tb[FATTREE_A_DEMAND_LAST] != NULL);
+			n = ftobj_demand_decode(m, &dm) ? -EPROTO : ftnl_demand_entries(m, &d);
+			nlmsg_free(m);
+			if (n <= 0)
+				continue;
+			EXPECT_STREQ("c0", dm.fabric);
+			EXPECT_TRUE(dm.last);
 			EXPECT_EQ(2, d->src);
 			EXPECT_EQ(9, d->dst);
 			EXPECT_EQ(3, d->backlog);
 			EXPECT_EQ(4, d->age);
+			free(d);
 			got = 1;
 		}
 		free(buf);

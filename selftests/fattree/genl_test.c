@@ -21,22 +21,22 @@ struct info {
 
 static int info_reply(struct nl_msg *msg, void *arg)
 {
-	struct nlattr *tb[FATTREE_A_INFO_MAX + 1];
 	struct info *in = arg;
-	int i;
+	struct ftobj_info i;
+	int a;
 
-	if (ftnl_parse(msg, tb, FATTREE_A_INFO_MAX))
+	if (ftobj_info_decode(msg, &i))
 		return -EINVAL;
-	for (i = FATTREE_A_INFO_VERSION; i <= FATTREE_A_INFO_MAX; i++)
-		if (!tb[i])
+	/* every attribute of the set, none left out */
+	for (a = FATTREE_A_INFO_VERSION; a <= FATTREE_A_INFO_MAX; a++)
+		if (!FTOBJ_HAS(&i, a))
 			return -ENODATA;
-	snprintf(in->version, sizeof(in->version), "%s",
-		 nla_get_string(tb[FATTREE_A_INFO_VERSION]));
-	in->genl_version = nla_get_u32(tb[FATTREE_A_INFO_GENL_VERSION]);
-	in->max_fabrics = nla_get_u32(tb[FATTREE_A_INFO_MAX_FABRICS]);
-	in->max_leaves = nla_get_u32(tb[FATTREE_A_INFO_MAX_LEAVES]);
-	in->max_levels = nla_get_u32(tb[FATTREE_A_INFO_MAX_LEVELS]);
-	in->max_lanes = nla_get_u32(tb[FATTREE_A_INFO_MAX_LANES]);
+	snprintf(in->version, sizeof(in->version), "%s", i.version);
+	in->genl_version = i.genl_version;
+	in->max_fabrics = i.max_fabrics;
+	in->max_leaves = i.max_leaves;
+	in->max_levels = i.max_levels;
+	in->max_lanes = i.max_lanes;
 	in->replies++;
 	return 0;
 }

@@ -65,14 +65,14 @@ TEST(bad_parameters_refused)
 
 static int info_limits(struct nl_msg *msg, void *arg)
 {
-	struct nlattr *tb[FATTREE_A_INFO_MAX + 1];
 	uint32_t *lim = arg;
+	struct ftobj_info i;
 
-	if (ftnl_parse(msg, tb, FATTREE_A_INFO_MAX) ||
-	    !tb[FATTREE_A_INFO_MAX_FABRICS] || !tb[FATTREE_A_INFO_MAX_LEAVES])
+	if (ftobj_info_decode(msg, &i) || !FTOBJ_HAS(&i, FATTREE_A_INFO_MAX_FABRICS) ||
+	    !FTOBJ_HAS(&i, FATTREE_A_INFO_MAX_LEAVES))
 		return -EINVAL;
-	lim[0] = nla_get_u32(tb[FATTREE_A_INFO_MAX_FABRICS]);
-	lim[1] = nla_get_u32(tb[FATTREE_A_INFO_MAX_LEAVES]);
+	lim[0] = i.max_fabrics;
+	lim[1] = i.max_leaves;
 	return 0;
 }
 
