@@ -300,10 +300,10 @@ int ftnl_array_take(const void *entry, void *arg)
 }
 
 int ftnl_dump_array(struct ftnl *nl, uint8_t cmd, int name_type, const char *name,
-		    int (*reply)(struct nl_msg *msg, void *arg), size_t size,
-		    void **out)
+		    int (*reply)(struct nl_msg *msg, void *arg), const void *ctx,
+		    size_t size, void **out)
 {
-	struct ftnl_array a = { .size = size };
+	struct ftnl_array a = { .size = size, .ctx = ctx };
 	int err;
 
 	err = ftnl_fabric_transact(nl, cmd, NLM_F_DUMP, name_type, name, reply, &a);
@@ -325,7 +325,7 @@ static int ftnl_demand_reply(struct nl_msg *msg, void *arg)
 int ftnl_demand(struct ftnl *nl, const char *name, struct fattree_demand **out)
 {
 	return ftnl_dump_array(nl, FATTREE_CMD_DEMAND_GET, FATTREE_A_DEMAND_FABRIC, name,
-			       ftnl_demand_reply, sizeof(**out), (void **)out);
+			       ftnl_demand_reply, NULL, sizeof(**out), (void **)out);
 }
 
 int ftnl_parse(struct nl_msg *msg, struct nlattr **tb, int maxattr)

@@ -54,19 +54,20 @@ int ftnl_fabric_transact(struct ftnl *nl, uint8_t cmd, int flags, int name_type,
 /*
  * A dump's replies gathered in an array of @size-byte elements: the dump
  * of @cmd about fabric @name (attribute @name_type) passes @reply each
- * message and a struct ftnl_array, from which it takes a new element
- * with ftnl_array_next() for each object. Returns their number, *@out
- * holding them (the caller frees it), or a negative errno.
+ * message and a struct ftnl_array (its ctx: @ctx), from which it takes a
+ * new element with ftnl_array_next() for each object. Returns their
+ * number, *@out holding them (the caller frees it), or a negative errno.
  */
 struct ftnl_array {
 	void *v;
 	size_t n, cap, size;
+	const void *ctx;	/* the caller's, for @reply */
 };
 
 void *ftnl_array_next(struct ftnl_array *a);
 int ftnl_dump_array(struct ftnl *nl, uint8_t cmd, int name_type, const char *name,
-		    int (*reply)(struct nl_msg *msg, void *arg), size_t size,
-		    void **out);
+		    int (*reply)(struct nl_msg *msg, void *arg), const void *ctx,
+		    size_t size, void **out);
 /* For ftnl_each_entry(): a copy of @entry as the next element of @arg. */
 int ftnl_array_take(const void *entry, void *arg);
 /*

@@ -398,10 +398,21 @@ static int fto_decode(const struct fto_set *s, struct nl_msg *msg, void *obj, si
 			genlmsg_attrlen(nlmsg_data(nlh), 0), obj);
 }
 
-int ftobj_fabric_decode(struct nl_msg *msg, struct ftobj_fabric *f)
-{
-	return fto_decode(&fabric_set, msg, f, sizeof(*f));
-}
+/* One public decoder per object: its attribute set and its struct. */
+#define FTOBJ_DECODER(obj, set) \
+	int ftobj_##obj##_decode(struct nl_msg *msg, struct ftobj_##obj *o) \
+	{ \
+		return fto_decode(&set, msg, o, sizeof(*o)); \
+	}
+
+FTOBJ_DECODER(fabric, fabric_set)
+FTOBJ_DECODER(link, link_set)
+FTOBJ_DECODER(link_set, link_set_set)
+FTOBJ_DECODER(leaf, leaf_set)
+FTOBJ_DECODER(circuit, circuit_set)
+FTOBJ_DECODER(circuit_count, circuit_count_set)
+FTOBJ_DECODER(demand, demand_set)
+FTOBJ_DECODER(info, info_set)
 
 int ftobj_fabric_shape(const struct ftobj_fabric *f)
 {
@@ -420,112 +431,73 @@ int ftobj_fabric_shape(const struct ftobj_fabric *f)
 	return 0;
 }
 
-int ftobj_link_decode(struct nl_msg *msg, struct ftobj_link *l)
-{
-	return fto_decode(&link_set, msg, l, sizeof(*l));
-}
-
-int ftobj_link_set_decode(struct nl_msg *msg, struct ftobj_link_set *r)
-{
-	return fto_decode(&link_set_set, msg, r, sizeof(*r));
-}
-
-int ftobj_leaf_decode(struct nl_msg *msg, struct ftobj_leaf *l)
-{
-	return fto_decode(&leaf_set, msg, l, sizeof(*l));
-}
-
-int ftobj_circuit_decode(struct nl_msg *msg, struct ftobj_circuit *c)
-{
-	return fto_decode(&circuit_set, msg, c, sizeof(*c));
-}
-
-int ftobj_circuit_count_decode(struct nl_msg *msg, struct ftobj_circuit_count *c)
-{
-	return fto_decode(&circuit_count_set, msg, c, sizeof(*c));
-}
-
-int ftobj_demand_decode(struct nl_msg *msg, struct ftobj_demand *d)
-{
-	return fto_decode(&demand_set, msg, d, sizeof(*d));
-}
-
-int ftobj_info_decode(struct nl_msg *msg, struct ftobj_info *i)
-{
-	return fto_decode(&info_set, msg, i, sizeof(*i));
-}
 
 struct fto_one {
-	struct ftobj_fabric *f;
+	const struct fto_set *s;
+	void *obj;
+	size_t size;
 	bool seen;
 };
 
-static int fto_fabric_reply(struct nl_msg *msg, void *arg)
+static int fto_one_reply(struct nl_msg *msg, void *arg)
 {
 	struct fto_one *o = arg;
 
 	o->seen = true;
-	return ftobj_fabric_decode(msg, o->f);
+	return fto_decode(o->s, msg, o->obj, o->size);
 }
 
-int ftobj_fabric_get(struct ftnl *nl, const char *name, struct ftobj_fabric *f)
+/* Send @msg (consumed; NULL: out of memory), its one reply into @obj. */
+static int fto_get(struct ftnl *nl, struct nl_msg *msg, const struct fto_set *s, void *obj,
+		   size_t size)
 {
-	struct fto_one o = { f, false };
+	struct fto_one o = { s, obj, size, false };
 	int err;
 
-	err = ftnl_fabric_transact(nl, FATTREE_CMD_FABRIC_GET, 0, FATTREE_A_FABRIC_NAME, name,
-				   fto_fabric_reply, &o);
+	if (!msg)
+		return -ENOMEM;
+	err = ftnl_transact(nl, msg, fto_one_reply, &o);
 	if (!err && !o.seen) {
-		snprintf(fto_err, sizeof(fto_err), "fabric %s: no reply to FABRIC_GET", name);
+		snprintf(fto_err, sizeof(fto_err), "%s: no reply", s->name);
 		snprintf(nl->errmsg, sizeof(nl->errmsg), "%s", fto_err);
 		return -EPROTO;
 	}
 	return err;
 }
 
-struct fto_dump {
-	struct ftnl_array a;
-	const struct fto_set *s;
-};
+int ftobj_fabric_get(struct ftnl *nl, const char *name, struct ftobj_fabric *f)
+{
+	struct nl_msg *msg = ftnl_msg(nl, FATTREE_CMD_FABRIC_GET, 0);
 
+	if (msg && nla_put_string(msg, FATTREE_A_FABRIC_NAME, name)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	return fto_get(nl, msg, &fabric_set, f, sizeof(*f));
+}
+
+int ftobj_info_get(struct ftnl *nl, struct ftobj_info *i)
+{
+	return fto_get(nl, ftnl_msg(nl, FATTREE_CMD_INFO_GET, 0), &info_set, i, sizeof(*i));
+}
+
+/* A dump's reply: one more object, decoded by the set in the array's ctx. */
 static int fto_dump_reply(struct nl_msg *msg, void *arg)
 {
-	struct fto_dump *d = arg;
-	void *o = ftnl_array_next(&d->a);
+	struct ftnl_array *a = arg;
+	void *o = ftnl_array_next(a);
 
-	return o ? fto_decode(d->s, msg, o, d->a.size) : -ENOMEM;
+	return o ? fto_decode(a->ctx, msg, o, a->size) : -ENOMEM;
 }
 
-/* The objects of a dump of @cmd about fabric @name, decoded by @s. */
-static int fto_dump(struct ftnl *nl, uint8_t cmd, int name_type, const char *name,
-		    const struct fto_set *s, size_t size, void **out)
-{
-	struct fto_dump d = { .a = { .size = size }, .s = s };
-	int err;
-
-	err = ftnl_fabric_transact(nl, cmd, NLM_F_DUMP, name_type, name, fto_dump_reply, &d);
-	if (err) {
-		free(d.a.v);
-		return err;
+/* The dumps, each of one object of a fabric. */
+#define FTOBJ_DUMP(fn, obj, cmd, attr) \
+	int fn(struct ftnl *nl, const char *name, struct ftobj_##obj **out) \
+	{ \
+		return ftnl_dump_array(nl, cmd, attr, name, fto_dump_reply, &obj##_set, \
+				       sizeof(**out), (void **)out); \
 	}
-	*out = d.a.v;
-	return (int)d.a.n;
-}
 
-int ftobj_links(struct ftnl *nl, const char *name, struct ftobj_link **out)
-{
-	return fto_dump(nl, FATTREE_CMD_LINK_GET, FATTREE_A_LINK_FABRIC, name, &link_set,
-			sizeof(**out), (void **)out);
-}
-
-int ftobj_leaves(struct ftnl *nl, const char *name, struct ftobj_leaf **out)
-{
-	return fto_dump(nl, FATTREE_CMD_LEAF_GET, FATTREE_A_LEAF_FABRIC, name, &leaf_set,
-			sizeof(**out), (void **)out);
-}
-
-int ftobj_circuits(struct ftnl *nl, const char *name, struct ftobj_circuit **out)
-{
-	return fto_dump(nl, FATTREE_CMD_CIRCUIT_GET, FATTREE_A_CIRCUIT_FABRIC, name,
-			&circuit_set, sizeof(**out), (void **)out);
-}
+FTOBJ_DUMP(ftobj_links, link, FATTREE_CMD_LINK_GET, FATTREE_A_LINK_FABRIC)
+FTOBJ_DUMP(ftobj_leaves, leaf, FATTREE_CMD_LEAF_GET, FATTREE_A_LEAF_FABRIC)
+FTOBJ_DUMP(ftobj_circuits, circuit, FATTREE_CMD_CIRCUIT_GET, FATTREE_A_CIRCUIT_FABRIC)

@@ -138,11 +138,13 @@ int ftobj_info_decode(struct nl_msg *msg, struct ftobj_info *i);
 /*
  * Requests that answer in these objects, sent through ftnl. Each returns a
  * negative errno (-EPROTO for a reply that would not decode), else:
- * ftobj_fabric_get() 0 with *@f filled (-EPROTO if no reply came); the
- * dumps the number of objects, *@out holding them (the caller frees it).
+ * ftobj_fabric_get() and ftobj_info_get() 0 with the object filled
+ * (-EPROTO if no reply came); the dumps the number of objects, *@out
+ * holding them (the caller frees it).
  */
 struct ftnl;
 int ftobj_fabric_get(struct ftnl *nl, const char *name, struct ftobj_fabric *f);
+int ftobj_info_get(struct ftnl *nl, struct ftobj_info *i);
 int ftobj_links(struct ftnl *nl, const char *name, struct ftobj_link **out);
 int ftobj_leaves(struct ftnl *nl, const char *name, struct ftobj_leaf **out);
 int ftobj_circuits(struct ftnl *nl, const char *name, struct ftobj_circuit **out);

@@ -14,29 +14,21 @@
 #include "linux/fattree.h"
 
 struct info {
-	char version[64];
-	uint32_t genl_version, max_fabrics, max_leaves, max_levels, max_lanes;
+	struct ftobj_info i;
 	int replies;
 };
 
 static int info_reply(struct nl_msg *msg, void *arg)
 {
 	struct info *in = arg;
-	struct ftobj_info i;
 	int a;
 
-	if (ftobj_info_decode(msg, &i))
+	if (ftobj_info_decode(msg, &in->i))
 		return -EINVAL;
 	/* every attribute of the set, none left out */
 	for (a = FATTREE_A_INFO_VERSION; a <= FATTREE_A_INFO_MAX; a++)
-		if (!FTOBJ_HAS(&i, a))
+		if (!FTOBJ_HAS(&in->i, a))
 			return -ENODATA;
-	snprintf(in->version, sizeof(in->version), "%s", i.version);
-	in->genl_version = i.genl_version;
-	in->max_fabrics = i.max_fabrics;
-	in->max_leaves = i.max_leaves;
-	in->max_levels = i.max_levels;
-	in->max_lanes = i.max_lanes;
 	in->replies++;
 	return 0;
 }
@@ -70,12 +62,12 @@ TEST_F(genl, info_answers)
 				   info_reply, &in));
 	ASSERT_EQ(1, in.replies);
 	ASSERT_EQ(0, ft_sysfs_str("/sys/module/fattree/version", version, sizeof(version)));
-	EXPECT_STREQ(version, in.version);
-	EXPECT_EQ(FATTREE_GENL_VERSION, in.genl_version);
-	EXPECT_EQ(ft_sysfs_num("/sys/module/fattree/parameters/max_fabrics"), in.max_fabrics);
-	EXPECT_EQ(ft_sysfs_num("/sys/module/fattree/parameters/max_leaves"), in.max_leaves);
-	EXPECT_EQ(ft_sysfs_num("/sys/module/fattree/parameters/max_levels"), in.max_levels);
-	EXPECT_EQ(ft_sysfs_num("/sys/module/fattree/parameters/max_lanes"), in.max_lanes);
+	EXPECT_STREQ(version, in.i.version);
+	EXPECT_EQ(FATTREE_GENL_VERSION, in.i.genl_version);
+	EXPECT_EQ(ft_sysfs_num("/sys/module/fattree/parameters/max_fabrics"), in.i.max_fabrics);
+	EXPECT_EQ(ft_sysfs_num("/sys/module/fattree/parameters/max_leaves"), in.i.max_leaves);
+	EXPECT_EQ(ft_sysfs_num("/sys/module/fattree/parameters/max_levels"), in.i.max_levels);
+	EXPECT_EQ(ft_sysfs_num("/sys/module/fattree/parameters/max_lanes"), in.i.max_lanes);
 }
 
 TEST_F(genl, unknown_command_refused)

@@ -9,34 +9,7 @@
 #include "ftobj.h"
 #include "linux/fattree.h"
 
-struct info_reply {
-	char version[64];
-	uint32_t genl_version;
-	uint32_t max_fabrics, max_leaves, max_levels, max_lanes;
-	int seen;
-};
-
-static int info_reply(struct nl_msg *msg, void *arg)
-{
-	struct info_reply *r = arg;
-	struct ftobj_info i;
-	int err;
-
-	err = ftobj_info_decode(msg, &i);
-	if (err)
-		return err;
-	if (FTOBJ_HAS(&i, FATTREE_A_INFO_VERSION))
-		snprintf(r->version, sizeof(r->version), "%s", i.version);
-	r->genl_version = i.genl_version;
-	r->max_fabrics = i.max_fabrics;
-	r->max_leaves = i.max_leaves;
-	r->max_levels = i.max_levels;
-	r->max_lanes = i.max_lanes;
-	r->seen = 1;
-	return 0;
-}
-
-static void info_print_json(const struct info_reply *r)
+static void info_print_json(const struct ftobj_info *r)
 {
 	struct json_object *o = json_object_new_object();
 	struct json_object *lim = json_object_new_object();
@@ -69,16 +42,10 @@ static int info_parse(struct ftctl *ctl, int argc, char **argv)
 
 static int info_run(struct ftctl *ctl)
 {
-	struct info_reply r = { 0 };
-	struct nl_msg *msg;
+	struct ftobj_info r;
 	int err;
 
-	msg = ftnl_msg(&ctl->nl, FATTREE_CMD_INFO_GET, 0);
-	if (!msg)
-		return ftctl_fail(ctl, "info", -ENOMEM);
-	err = ftnl_transact(&ctl->nl, msg, info_reply, &r);
-	if (!err && !r.seen)
-		err = -EPROTO;
+	err = ftobj_info_get(&ctl->nl, &r);
 	if (err)
 		return ftctl_fail(ctl, "info", err);
 
