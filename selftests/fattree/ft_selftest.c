@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "ft_selftest.h"
+#include "ftshape.h"
 
 const char *ft_module_path(void)
 {
@@ -156,15 +157,14 @@ long long ft_pages_allocated(void)
 
 void ft_spec_kary(struct ft_spec *s, const char *name, uint32_t levels, uint32_t k)
 {
-	uint32_t i;
+	struct ft_shape sh;
 
+	ft_shape_kary(&sh, levels, k);
 	memset(s, 0, sizeof(*s));
 	s->name = name;
 	s->h = levels;
-	for (i = 0; i < levels; i++) {
-		s->m[i] = k;
-		s->w[i] = i ? k : 1;
-	}
+	memcpy(s->m, sh.m, levels * sizeof(*s->m));
+	memcpy(s->w, sh.w, levels * sizeof(*s->w));
 	s->profile = s->path = s->injection = s->arbitration = -1;
 	s->seed = 1;
 }
