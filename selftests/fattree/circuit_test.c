@@ -18,6 +18,7 @@
 
 #include "kselftest_harness.h"
 #include "ft_selftest.h"
+#include "ft_reserve.h"
 #include "ft_topo.h"
 
 static double now_s(void)
@@ -52,49 +53,6 @@ static struct fattree_circuit dmodk_circuit(const struct ft_topo *t, uint32_t s,
 	for (i = 1; i <= t->h; i++)
 		c.port[i - 1] = ft_topo_dmodk_port(t, d, i);
 	return c;
-}
-
-/*
- * For every link, the lanes of the circuits crossing it (from the circuit
- * dump) must equal its reserved lanes (from the link dump), and reserved
- * never exceeds lanes. Returns the number of links that disagree.
- */
-static int check_reservations(struct __test_metadata *_metadata, struct ftnl *nl,
-			      const char *name, const struct ft_topo *t)
-{
-	struct ftobj_circuit *c = NULL;
-	struct ftobj_link *l = NULL;
-	uint64_t *sum;
-	int nc, nl_, i, bad = 0;
-
-	nc = ftobj_circuits(nl, name, &c);
-	nl_ = ftobj_links(nl, name, &l);
-	EXPECT_GE(nc, 0);
-	EXPECT_GT(nl_, 0);
-	if (nc < 0 || nl_ <= 0)
-		return -1;
-	sum = calloc(nl_, sizeof(*sum));
-	for (i = 0; i < nc; i++) {
-		u32 port[FT_MAX_LEVELS] = { 0 };
-		struct ft_path p;
-		uint32_t j;
-
-		for (j = 0; j < c[i].nports; j++)
-			port[j] = c[i].ports[j];
-		if (ft_topo_path(t, c[i].src, c[i].dst, port, &p)) {
-			bad++;
-			continue;
-		}
-		for (j = 0; j < p.n; j++)
-			sum[p.link[j]] += c[i].lanes;
-	}
-	for (i = 0; i < nl_; i++)
-		if (sum[l[i].id] != l[i].reserved || l[i].reserved > l[i].lanes)
-			bad++;
-	free(sum);
-	free(c);
-	free(l);
-	return bad;
 }
 
 FIXTURE(circuit) {
@@ -189,7 +147,7 @@ TEST_F(circuit, capacity_exact_batch_and_one_lane_more)
 	free(l);
 	/* 16 up and 16 down links at level 1, 16 and 16 at level 2. */
 	EXPECT_EQ(64, full);
-	EXPECT_EQ(0, check_reservations(_metadata, &self->nl, "c0", &self->t));
+	EXPECT_EQ(0, ft_check_reservations(&self->nl, "c0", &self->t));
 }
 
 TEST_F(circuit, bad_entries_refused_and_named)
@@ -213,7 +171,7 @@ TEST_F(circuit, bad_entries_refused_and_named)
 	c[1] = dmodk_circuit(&self->t, 4, 4, 1);	/* a leaf to itself */
 	EXPECT_EQ(-EINVAL, ft_circuit_add(&self->nl, "c0", c, 3, &bad, NULL));
 	EXPECT_EQ(1, bad);
-	EXPECT_EQ(0, check_reservations(_metadata, &self->nl, "c0", &self->t));
+	EXPECT_EQ(0, ft_check_reservations(&self->nl, "c0", &self->t));
 }
 
 TEST_F(circuit, leases_end_on_time)
@@ -235,7 +193,7 @@ TEST_F(circuit, leases_end_on_time)
 	ASSERT_EQ(0, ft_fabric_step(&self->nl, "c0", 1));	/* cycle 7: its last */
 	EXPECT_EQ(0, ftobj_circuits(&self->nl, "c0", &ci));
 	free(ci);
-	EXPECT_EQ(0, check_reservations(_metadata, &self->nl, "c0", &self->t));
+	EXPECT_EQ(0, ft_check_reservations(&self->nl, "c0", &self->t));
 }
 
 TEST_F(circuit, reservations_consistent_after_random_changes)
@@ -264,7 +222,7 @@ TEST_F(circuit, reservations_consistent_after_random_changes)
 			ft_circuit_del(&self->nl, "c0", &p, 1);
 		}
 		if (i % 50 == 49)
-			ASSERT_EQ(0, check_reservations(_metadata, &self->nl, "c0", &self->t));
+			ASSERT_EQ(0, ft_check_reservations(&self->nl, "c0", &self->t));
 	}
 	TH_LOG("%d admitted, %d refused", added, refused);
 	EXPECT_GT(added, 20);
@@ -294,7 +252,7 @@ TEST_F_TIMEOUT(circuit, whole_4096_permutation_in_one_batch, 120)
 	       bytes, (t1 - t0) * 1e3);
 	EXPECT_EQ(4096, ftobj_circuits(&self->nl, "c0", &ci));
 	free(ci);
-	EXPECT_EQ(0, check_reservations(_metadata, &self->nl, "c0", &t));
+	EXPECT_EQ(0, ft_check_reservations(&self->nl, "c0", &t));
 	free(c);
 }
 

@@ -50,6 +50,7 @@
 #include "kselftest.h"
 #include "ftnl.h"
 #include "ft_selftest.h"
+#include "ft_reserve.h"
 #include "ft_cmds.h"
 #include "ft_topo.h"
 #include "linux/fattree_structs.h"
@@ -1235,48 +1236,13 @@ static int shape_reply(struct nl_msg *msg, void *arg)
  */
 static int check_reservations(struct ftnl *nl, const char *name)
 {
-	struct ftobj_circuit *c = NULL;
-	struct ftobj_link *l = NULL;
 	struct nl_msg *msg = ftnl_msg(nl, FATTREE_CMD_FABRIC_GET, 0);
 	struct ft_topo t;
-	uint64_t *sum;
-	int nc, nlk, i, bad = 0, err;
+	int err;
 
 	nla_put_string(msg, FATTREE_A_FABRIC_NAME, name);
 	err = ftnl_transact(nl, msg, shape_reply, &t);
-	if (err)
-		return err;
-	nc = ftobj_circuits(nl, name, &c);
-	nlk = ftobj_links(nl, name, &l);
-	if (nc < 0 || nlk <= 0) {
-		free(c);
-		free(l);
-		return nc < 0 ? nc : -EPROTO;
-	}
-	sum = calloc(nlk, sizeof(*sum));
-	for (i = 0; i < nc; i++) {
-		u32 port[FT_MAX_LEVELS] = { 0 };
-		struct ft_path p;
-		uint32_t j;
-
-		for (j = 0; j < c[i].nports; j++)
-			port[j] = c[i].ports[j];
-		if (ft_topo_path(&t, c[i].src, c[i].dst, port, &p)) {
-			bad++;
-			continue;
-		}
-		for (j = 0; j < p.n; j++)
-			if (p.link[j] < (uint32_t)nlk)
-				sum[p.link[j]] += c[i].lanes;
-	}
-	for (i = 0; i < nlk; i++)
-		if (l[i].id >= (uint32_t)nlk || sum[l[i].id] != l[i].reserved ||
-		    l[i].reserved > l[i].lanes)
-			bad++;
-	free(sum);
-	free(c);
-	free(l);
-	return bad;
+	return err ? err : ft_check_reservations(nl, name, &t);
 }
 
 /* ---- the kernel's side: counters, log, memory ---- */
