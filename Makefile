@@ -61,7 +61,7 @@ cflags-tools/bench      = $(NL_CFLAGS) $(ROUTE_CFLAGS)
 # shape syntax, the pattern names, the spec's enum names (FTLIB_SRCS), and
 # the netlink layer.
 FTLIB_SRCS := lib/ftunits.c lib/ftshape.c lib/ftpattern.c lib/ftnames.c
-FTNL_SRCS  := lib/ftnl.c $(FTLIB_SRCS)
+FTNL_SRCS  := lib/ftnl.c lib/ftobj.c $(FTLIB_SRCS)
 FTCTL_SRCS := $(wildcard tools/ftctl/*.c) $(FTNL_SRCS)
 CORE_SRCS  := $(wildcard kmod/core/*.c)
 SCHED_SRCS := $(wildcard lib/sched/*.c)

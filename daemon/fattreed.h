@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "ftnl.h"
+#include "ftobj.h"
 #include "sched/ft_sched.h"
 #include "linux/fattree_structs.h"
 
@@ -46,31 +47,15 @@ void ftd_usage(FILE *f);
 void ftd_log_init(const struct ftd_config *c);
 void ftd_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* A fabric's shape as the kernel reports it. */
-struct ftd_fabric {
-	uint32_t h, n;
-	uint32_t m[FATTREE_MAX_LEVELS], w[FATTREE_MAX_LEVELS], lanes[FATTREE_MAX_LEVELS];
-	uint64_t cycle;
-	uint32_t path;
-	uint64_t failed_links;		/* directed links failed now */
-};
-
-struct ftd_circuit {
-	uint32_t src, dst, lanes;
-	uint64_t carried, idle;
-	uint32_t hh;			/* levels climbed: port[0..hh-1] */
-	uint32_t port[FATTREE_MAX_LEVELS];
-};
-
 /* kernel.c: every call returns 0 or -errno, with nl->errmsg on refusal. */
-int ftd_fabric_get(struct ftnl *nl, const char *name, struct ftd_fabric *f);
+/* The fabric, refused (-EPROTO) unless it has a whole shape. */
+int ftd_fabric_get(struct ftnl *nl, const char *name, struct ftobj_fabric *f);
 /* Free lanes per directed link (0 on failed ones) from a link dump; @cap
  * (may be NULL): each working link's lanes; @failed (may be NULL): how
  * many directed links are failed.
  */
 int ftd_free_lanes(struct ftnl *nl, const char *name, uint32_t *free, uint32_t *cap,
 		   uint32_t nlinks, uint32_t *failed);
-int ftd_circuits(struct ftnl *nl, const char *name, struct ftd_circuit **out);
 int ftd_circuit_add(struct ftnl *nl, const char *name, const struct fattree_circuit *c,
 		    uint32_t n);
 int ftd_circuit_del(struct ftnl *nl, const char *name, const struct fattree_pair *p,
@@ -111,7 +96,7 @@ struct ftd_metrics {
 struct ftd {
 	struct ftd_config cfg;
 	struct ftnl nl;
-	struct ftd_fabric fab;
+	struct ftobj_fabric fab;
 	struct ft_topo topo;
 	struct ft_sched *sched;
 	uint32_t *free;			/* free lanes per directed link */

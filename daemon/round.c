@@ -53,12 +53,12 @@ int ftd_setup(struct ftd *d)
 		ftd_log(LOG_ERR, "fabric %s: %s", d->cfg.fabric, ftnl_strerror(&d->nl, err));
 		return err;
 	}
-	for (i = 0; i < d->fab.h; i++) {
-		m[i] = d->fab.m[i];
-		w[i] = d->fab.w[i];
+	for (i = 0; i < d->fab.levels; i++) {
+		m[i] = d->fab.down[i];
+		w[i] = d->fab.up[i];
 		c[i] = d->fab.lanes[i];
 	}
-	if (ft_topo_init(&d->topo, d->fab.h, m, w, c)) {
+	if (ft_topo_init(&d->topo, d->fab.levels, m, w, c)) {
 		ftd_log(LOG_ERR, "fabric %s: a shape the scheduler cannot take", d->cfg.fabric);
 		return -EINVAL;
 	}
@@ -99,13 +99,13 @@ void ftd_teardown(struct ftd *d)
  * caller frees it) and *@np are the circuits left. Returns how many were
  * deleted, or -errno.
  */
-static int ftd_release_idle(struct ftd *d, struct ftd_circuit **cp, int *np)
+static int ftd_release_idle(struct ftd *d, struct ftobj_circuit **cp, int *np)
 {
-	struct ftd_circuit *c = NULL;
+	struct ftobj_circuit *c = NULL;
 	struct fattree_pair *p;
 	int n, i, k = 0, err;
 
-	n = ftd_circuits(&d->nl, d->cfg.fabric, &c);
+	n = ftobj_circuits(&d->nl, d->cfg.fabric, &c);
 	if (n < 0)
 		return n;
 	p = calloc(n ? n : 1, sizeof(*p));
@@ -145,17 +145,19 @@ static int ftd_release_idle(struct ftd *d, struct ftd_circuit **cp, int *np)
  * ended) are counted held: the next round sees them free. A circuit
  * installed meanwhile by someone else makes the batch fail: next round.
  */
-static int ftd_links(struct ftd *d, const struct ftd_circuit *c, int n, uint32_t *failed)
+static int ftd_links(struct ftd *d, const struct ftobj_circuit *c, int n, uint32_t *failed)
 {
 	uint32_t port[FT_MAX_LEVELS], k, id;
-	struct ftd_fabric fab;
+	struct ftobj_fabric fab;
 	struct ft_path path;
 	int i, err;
 
 	err = ftd_fabric_get(&d->nl, d->cfg.fabric, &fab);
 	if (err)
 		return err;
-	d->links_dumped = d->cfg.links_dump || fab.failed_links || d->cap_stale;
+	d->links_dumped = d->cfg.links_dump || d->cap_stale ||
+			  !FTOBJ_HAS(&fab.stats, FATTREE_A_STATS_FAILED_LINKS) ||
+			  fab.stats.v[FATTREE_A_STATS_FAILED_LINKS];
 	if (d->links_dumped) {
 		err = ftd_free_lanes(&d->nl, d->cfg.fabric, d->free, d->cap, d->nlinks, failed);
 		d->cap_stale = !err && *failed;
@@ -164,9 +166,9 @@ static int ftd_links(struct ftd *d, const struct ftd_circuit *c, int n, uint32_t
 	*failed = 0;
 	memcpy(d->free, d->cap, d->nlinks * sizeof(*d->free));
 	for (i = 0; i < n; i++) {
-		for (k = 0; k < c[i].hh; k++)
-			port[k] = c[i].port[k];
-		if (c[i].hh != ft_topo_common_level(&d->topo, c[i].src, c[i].dst) ||
+		for (k = 0; k < c[i].nports && k < FT_MAX_LEVELS; k++)
+			port[k] = c[i].ports[k];
+		if (c[i].nports != ft_topo_common_level(&d->topo, c[i].src, c[i].dst) ||
 		    ft_topo_path(&d->topo, c[i].src, c[i].dst, port, &path))
 			return -EPROTO;
 		for (k = 0; k < path.n; k++) {
@@ -228,7 +230,7 @@ static uint32_t ftd_requests(struct ftd *d, struct fattree_demand *dm, int n,
 int ftd_round(struct ftd *d)
 {
 	struct ftd_round_stats *st = &d->last;
-	struct ftd_circuit *held = NULL;
+	struct ftobj_circuit *held = NULL;
 	struct fattree_demand *dm = NULL;
 	struct fattree_circuit *c = NULL;
 	struct ft_sched_req *req = NULL;

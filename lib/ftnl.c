@@ -13,6 +13,7 @@
 #include <netlink/genl/family.h>
 
 #include "ftnl.h"
+#include "ftobj.h"
 #include "linux/fattree.h"
 #include "linux/fattree_structs.h"
 
@@ -211,8 +212,12 @@ static int ftnl_on_valid(struct nl_msg *msg, void *arg)
 	if (!x->reply)
 		return NL_OK;
 	err = x->reply(msg, x->arg);
-	if (err < 0 && !x->err)
+	if (err < 0 && !x->err) {
 		x->err = err;
+		/* A reply that would not decode: say what was wrong with it. */
+		if (err == -EPROTO && ftobj_error()[0])
+			snprintf(x->nl->errmsg, sizeof(x->nl->errmsg), "%s", ftobj_error());
+	}
 	return NL_OK;
 }
 
@@ -225,6 +230,7 @@ int ftnl_transact(struct ftnl *nl, struct nl_msg *msg,
 
 	nl->errmsg[0] = '\0';
 	nl->err_offset = -1;
+	ftobj_error_clear();
 	/* A do request asks for an ack so "done" is always signalled; a dump
 	 * ends with NLMSG_DONE instead.
 	 */
@@ -294,10 +300,10 @@ int ftnl_array_take(const void *entry, void *arg)
 }
 
 int ftnl_dump_array(struct ftnl *nl, uint8_t cmd, int name_type, const char *name,
-		    int (*reply)(struct nl_msg *msg, void *arg), size_t size,
-		    void **out)
+		    int (*reply)(struct nl_msg *msg, void *arg), const void *ctx,
+		    size_t size, void **out)
 {
-	struct ftnl_array a = { .size = size };
+	struct ftnl_array a = { .size = size, .ctx = ctx };
 	int err;
 
 	err = ftnl_fabric_transact(nl, cmd, NLM_F_DUMP, name_type, name, reply, &a);
@@ -319,7 +325,7 @@ static int ftnl_demand_reply(struct nl_msg *msg, void *arg)
 int ftnl_demand(struct ftnl *nl, const char *name, struct fattree_demand **out)
 {
 	return ftnl_dump_array(nl, FATTREE_CMD_DEMAND_GET, FATTREE_A_DEMAND_FABRIC, name,
-			       ftnl_demand_reply, sizeof(**out), (void **)out);
+			       ftnl_demand_reply, NULL, sizeof(**out), (void **)out);
 }
 
 int ftnl_parse(struct nl_msg *msg, struct nlattr **tb, int maxattr)
@@ -356,6 +362,19 @@ long ftnl_each_entry(struct nl_msg *msg, int type, size_t size,
 		}
 	}
 	return seen;
+}
+
+long ftnl_demand_entries(struct nl_msg *msg, struct fattree_demand **out)
+{
+	struct ftnl_array a = { .size = sizeof(**out) };
+	long n = ftnl_each_demand(msg, ftnl_array_take, &a);
+
+	if (n < 0) {
+		free(a.v);
+		a.v = NULL;
+	}
+	*out = a.v;
+	return n;
 }
 
 const char *ftnl_strerror(const struct ftnl *nl, int err)

@@ -54,19 +54,20 @@ int ftnl_fabric_transact(struct ftnl *nl, uint8_t cmd, int flags, int name_type,
 /*
  * A dump's replies gathered in an array of @size-byte elements: the dump
  * of @cmd about fabric @name (attribute @name_type) passes @reply each
- * message and a struct ftnl_array, from which it takes a new element
- * with ftnl_array_next() for each object. Returns their number, *@out
- * holding them (the caller frees it), or a negative errno.
+ * message and a struct ftnl_array (its ctx: @ctx), from which it takes a
+ * new element with ftnl_array_next() for each object. Returns their
+ * number, *@out holding them (the caller frees it), or a negative errno.
  */
 struct ftnl_array {
 	void *v;
 	size_t n, cap, size;
+	const void *ctx;	/* the caller's, for @reply */
 };
 
 void *ftnl_array_next(struct ftnl_array *a);
 int ftnl_dump_array(struct ftnl *nl, uint8_t cmd, int name_type, const char *name,
-		    int (*reply)(struct nl_msg *msg, void *arg), size_t size,
-		    void **out);
+		    int (*reply)(struct nl_msg *msg, void *arg), const void *ctx,
+		    size_t size, void **out);
 /* For ftnl_each_entry(): a copy of @entry as the next element of @arg. */
 int ftnl_array_take(const void *entry, void *arg);
 /*
@@ -91,6 +92,13 @@ long ftnl_each_entry(struct nl_msg *msg, int type, size_t size,
 		     int (*fn)(const void *entry, void *arg), void *arg);
 #define ftnl_each_demand(msg, fn, arg) \
 	ftnl_each_entry(msg, FATTREE_A_DEMAND_ENTRY, sizeof(struct fattree_demand), fn, arg)
+
+/*
+ * The demand entries of one message copied out to a new array (the caller
+ * frees it; NULL when there are none): their number, or -EPROTO for a
+ * torn array, -ENOMEM.
+ */
+long ftnl_demand_entries(struct nl_msg *msg, struct fattree_demand **out);
 
 /* "strerror: extended-ack message" for a failed transaction. */
 const char *ftnl_strerror(const struct ftnl *nl, int err);

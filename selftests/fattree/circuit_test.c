@@ -18,6 +18,7 @@
 
 #include "kselftest_harness.h"
 #include "ft_selftest.h"
+#include "ft_reserve.h"
 #include "ft_topo.h"
 
 static double now_s(void)
@@ -52,49 +53,6 @@ static struct fattree_circuit dmodk_circuit(const struct ft_topo *t, uint32_t s,
 	for (i = 1; i <= t->h; i++)
 		c.port[i - 1] = ft_topo_dmodk_port(t, d, i);
 	return c;
-}
-
-/*
- * For every link, the lanes of the circuits crossing it (from the circuit
- * dump) must equal its reserved lanes (from the link dump), and reserved
- * never exceeds lanes. Returns the number of links that disagree.
- */
-static int check_reservations(struct __test_metadata *_metadata, struct ftnl *nl,
-			      const char *name, const struct ft_topo *t)
-{
-	struct ft_circuit_info *c = NULL;
-	struct ft_link_info *l = NULL;
-	uint64_t *sum;
-	int nc, nl_, i, bad = 0;
-
-	nc = ft_circuits(nl, name, &c);
-	nl_ = ft_links(nl, name, &l);
-	EXPECT_GE(nc, 0);
-	EXPECT_GT(nl_, 0);
-	if (nc < 0 || nl_ <= 0)
-		return -1;
-	sum = calloc(nl_, sizeof(*sum));
-	for (i = 0; i < nc; i++) {
-		u32 port[FT_MAX_LEVELS] = { 0 };
-		struct ft_path p;
-		uint32_t j;
-
-		for (j = 0; j < c[i].nports; j++)
-			port[j] = c[i].port[j];
-		if (ft_topo_path(t, c[i].src, c[i].dst, port, &p)) {
-			bad++;
-			continue;
-		}
-		for (j = 0; j < p.n; j++)
-			sum[p.link[j]] += c[i].lanes;
-	}
-	for (i = 0; i < nl_; i++)
-		if (sum[l[i].id] != l[i].reserved || l[i].reserved > l[i].lanes)
-			bad++;
-	free(sum);
-	free(c);
-	free(l);
-	return bad;
 }
 
 FIXTURE(circuit) {
@@ -163,7 +121,7 @@ TEST_F(circuit, waits_as_demand_then_flows)
 TEST_F(circuit, capacity_exact_batch_and_one_lane_more)
 {
 	struct fattree_circuit c[16];
-	struct ft_link_info *l = NULL;
+	struct ftobj_link *l = NULL;
 	int i, n, bad, full = 0;
 
 	ASSERT_EQ(0, ft_fabric_new(&self->nl, &self->s));
@@ -175,7 +133,7 @@ TEST_F(circuit, capacity_exact_batch_and_one_lane_more)
 	EXPECT_EQ(7, bad);
 	EXPECT_NE(0, strlen(self->nl.errmsg));
 	/* Nothing changed. */
-	n = ft_links(&self->nl, "c0", &l);
+	n = ftobj_links(&self->nl, "c0", &l);
 	ASSERT_GT(n, 0);
 	for (i = 0; i < n; i++)
 		EXPECT_EQ(0, l[i].reserved);
@@ -183,13 +141,13 @@ TEST_F(circuit, capacity_exact_batch_and_one_lane_more)
 
 	c[7].lanes = 1;
 	ASSERT_EQ(0, ft_circuit_add(&self->nl, "c0", c, 16, &bad, NULL));
-	n = ft_links(&self->nl, "c0", &l);
+	n = ftobj_links(&self->nl, "c0", &l);
 	for (i = 0; i < n; i++)
 		full += l[i].reserved == l[i].lanes && l[i].lanes;
 	free(l);
 	/* 16 up and 16 down links at level 1, 16 and 16 at level 2. */
 	EXPECT_EQ(64, full);
-	EXPECT_EQ(0, check_reservations(_metadata, &self->nl, "c0", &self->t));
+	EXPECT_EQ(0, ft_check_reservations(&self->nl, "c0", &self->t));
 }
 
 TEST_F(circuit, bad_entries_refused_and_named)
@@ -213,29 +171,29 @@ TEST_F(circuit, bad_entries_refused_and_named)
 	c[1] = dmodk_circuit(&self->t, 4, 4, 1);	/* a leaf to itself */
 	EXPECT_EQ(-EINVAL, ft_circuit_add(&self->nl, "c0", c, 3, &bad, NULL));
 	EXPECT_EQ(1, bad);
-	EXPECT_EQ(0, check_reservations(_metadata, &self->nl, "c0", &self->t));
+	EXPECT_EQ(0, ft_check_reservations(&self->nl, "c0", &self->t));
 }
 
 TEST_F(circuit, leases_end_on_time)
 {
 	struct fattree_circuit c = dmodk_circuit(&self->t, 3, 12, 1);
-	struct ft_circuit_info *ci = NULL;
+	struct ftobj_circuit *ci = NULL;
 
 	c.lease = 5;
 	ASSERT_EQ(0, ft_fabric_new(&self->nl, &self->s));
 	ASSERT_EQ(0, ft_fabric_step(&self->nl, "c0", 2));
 	ASSERT_EQ(0, ft_circuit_add(&self->nl, "c0", &c, 1, NULL, NULL));
-	ASSERT_EQ(1, ft_circuits(&self->nl, "c0", &ci));
+	ASSERT_EQ(1, ftobj_circuits(&self->nl, "c0", &ci));
 	EXPECT_EQ(2, ci[0].created);
 	EXPECT_EQ(7, ci[0].expires);
 	free(ci);
 	ASSERT_EQ(0, ft_fabric_step(&self->nl, "c0", 4));	/* cycle 6 */
-	EXPECT_EQ(1, ft_circuits(&self->nl, "c0", &ci));
+	EXPECT_EQ(1, ftobj_circuits(&self->nl, "c0", &ci));
 	free(ci);
 	ASSERT_EQ(0, ft_fabric_step(&self->nl, "c0", 1));	/* cycle 7: its last */
-	EXPECT_EQ(0, ft_circuits(&self->nl, "c0", &ci));
+	EXPECT_EQ(0, ftobj_circuits(&self->nl, "c0", &ci));
 	free(ci);
-	EXPECT_EQ(0, check_reservations(_metadata, &self->nl, "c0", &self->t));
+	EXPECT_EQ(0, ft_check_reservations(&self->nl, "c0", &self->t));
 }
 
 TEST_F(circuit, reservations_consistent_after_random_changes)
@@ -264,7 +222,7 @@ TEST_F(circuit, reservations_consistent_after_random_changes)
 			ft_circuit_del(&self->nl, "c0", &p, 1);
 		}
 		if (i % 50 == 49)
-			ASSERT_EQ(0, check_reservations(_metadata, &self->nl, "c0", &self->t));
+			ASSERT_EQ(0, ft_check_reservations(&self->nl, "c0", &self->t));
 	}
 	TH_LOG("%d admitted, %d refused", added, refused);
 	EXPECT_GT(added, 20);
@@ -274,7 +232,7 @@ TEST_F(circuit, reservations_consistent_after_random_changes)
 TEST_F_TIMEOUT(circuit, whole_4096_permutation_in_one_batch, 120)
 {
 	struct fattree_circuit *c = calloc(4096, sizeof(*c));
-	struct ft_circuit_info *ci = NULL;
+	struct ftobj_circuit *ci = NULL;
 	struct ft_topo t;
 	size_t bytes = 0;
 	double t0, t1;
@@ -292,9 +250,9 @@ TEST_F_TIMEOUT(circuit, whole_4096_permutation_in_one_batch, 120)
 	t1 = now_s();
 	TH_LOG("4096 circuits admitted in one request of %zu bytes in %.1f ms",
 	       bytes, (t1 - t0) * 1e3);
-	EXPECT_EQ(4096, ft_circuits(&self->nl, "c0", &ci));
+	EXPECT_EQ(4096, ftobj_circuits(&self->nl, "c0", &ci));
 	free(ci);
-	EXPECT_EQ(0, check_reservations(_metadata, &self->nl, "c0", &t));
+	EXPECT_EQ(0, ft_check_reservations(&self->nl, "c0", &t));
 	free(c);
 }
 
@@ -321,19 +279,24 @@ TEST_F(circuit, demand_is_announced)
 
 		len = nl_recv(sk, &who, &buf, NULL);
 		for (h = (struct nlmsghdr *)buf; len > 0 && nlmsg_ok(h, len); h = nlmsg_next(h, &len)) {
-			struct nlattr *tb[FATTREE_A_DEMAND_MAX + 1];
-			const struct fattree_demand *d;
+			struct nl_msg *m = nlmsg_convert(h);
+			struct fattree_demand *d = NULL;
+			struct ftobj_demand dm;
+			long n;
 
-			if (genlmsg_parse(h, 0, tb, FATTREE_A_DEMAND_MAX, NULL) ||
-			    !tb[FATTREE_A_DEMAND_ENTRY])
+			if (!m)
 				continue;
-			d = nla_data(tb[FATTREE_A_DEMAND_ENTRY]);
-			EXPECT_STREQ("c0", nla_get_string(tb[FATTREE_A_DEMAND_FABRIC]));
-			EXPECT_TRUE(tb[FATTREE_A_DEMAND_LAST] != NULL);
+			n = ftobj_demand_decode(m, &dm) ? -EPROTO : ftnl_demand_entries(m, &d);
+			nlmsg_free(m);
+			if (n <= 0)
+				continue;
+			EXPECT_STREQ("c0", dm.fabric);
+			EXPECT_TRUE(dm.last);
 			EXPECT_EQ(2, d->src);
 			EXPECT_EQ(9, d->dst);
 			EXPECT_EQ(3, d->backlog);
 			EXPECT_EQ(4, d->age);
+			free(d);
 			got = 1;
 		}
 		free(buf);

@@ -111,9 +111,9 @@ TEST_F(fabric, large_1024_leaves)
 
 TEST_F(fabric, dump_of_missing_fabric_refused)
 {
-	struct ft_link_info *l = NULL;
+	struct ftobj_link *l = NULL;
 
-	EXPECT_EQ(-ENOENT, ft_links(&self->nl, "nosuch", &l));
+	EXPECT_EQ(-ENOENT, ftobj_links(&self->nl, "nosuch", &l));
 	EXPECT_EQ(NULL, l);
 	EXPECT_NE(NULL, strstr(self->nl.errmsg, "no fabric"));
 }
@@ -148,13 +148,13 @@ static int recreate_once(struct nl_msg *msg, void *arg)
 TEST_F(fabric, dump_ends_when_its_fabric_is_recreated)
 {
 	struct recreate r = { .s = &self->s };
-	struct ft_link_info *l = NULL;
+	struct ftobj_link *l = NULL;
 	struct nl_msg *msg;
 	int n;
 
 	/* FT(3,4): 384 directed links, several parts of a dump. */
 	ASSERT_EQ(0, ft_fabric_new(&self->nl, &self->s));
-	n = ft_links(&self->nl, "t0", &l);
+	n = ftobj_links(&self->nl, "t0", &l);
 	free(l);
 	ASSERT_EQ(384, n);
 	msg = ftnl_msg(&self->nl, FATTREE_CMD_LINK_GET, NLM_F_DUMP);
@@ -172,11 +172,11 @@ TEST_F(fabric, dump_ends_when_its_fabric_is_recreated)
 /* A fabric-get dump's reply: its fabric's name, appended to @arg. */
 static int dumped_name(struct nl_msg *msg, void *arg)
 {
-	struct nlattr *tb[FATTREE_A_FABRIC_MAX + 1];
+	struct ftobj_fabric f;
 
-	if (ftnl_parse(msg, tb, FATTREE_A_FABRIC_MAX) || !tb[FATTREE_A_FABRIC_NAME])
+	if (ftobj_fabric_decode(msg, &f))
 		return -EPROTO;
-	strcat(arg, nla_get_string(tb[FATTREE_A_FABRIC_NAME]));
+	strcat(arg, f.name);
 	strcat(arg, " ");
 	return 0;
 }
@@ -407,7 +407,7 @@ TEST_F(fabric, saturation_capped_by_lanes)
 {
 	struct fattree_inject_row rows[63];
 	struct ft_fabric_info fi;
-	struct ft_link_info *l;
+	struct ftobj_link *l;
 	uint64_t hot_carried = 0, hot_saturated = 0;
 	int n, i;
 
@@ -421,7 +421,7 @@ TEST_F(fabric, saturation_capped_by_lanes)
 	ASSERT_EQ(0, ft_fabric_step(&self->nl, "t0", 200));
 	ASSERT_EQ(0, ft_fabric_get(&self->nl, "t0", &fi));
 	EXPECT_EQ(252, fi.synth_delivered);
-	n = ft_links(&self->nl, "t0", &l);
+	n = ftobj_links(&self->nl, "t0", &l);
 	ASSERT_GT(n, 0);
 	for (i = 0; i < n; i++) {
 		EXPECT_LE(l[i].max_cycle, l[i].lanes);
@@ -446,7 +446,7 @@ TEST_F(fabric, saturated_link_carries_exactly_its_lanes)
 {
 	struct fattree_inject_row rows[] = { { 1, 0, 4 }, { 2, 0, 4 }, { 3, 0, 4 } };
 	struct ft_fabric_info fi;
-	struct ft_link_info *l;
+	struct ftobj_link *l;
 	int n, i, found = 0;
 
 	self->s.lanes[0] = 2;
@@ -458,7 +458,7 @@ TEST_F(fabric, saturated_link_carries_exactly_its_lanes)
 	ASSERT_EQ(0, ft_fabric_get(&self->nl, "t0", &fi));
 	EXPECT_EQ(12, fi.synth_delivered);
 	EXPECT_EQ(6, fi.drained_cycle);
-	n = ft_links(&self->nl, "t0", &l);
+	n = ftobj_links(&self->nl, "t0", &l);
 	ASSERT_GT(n, 0);
 	for (i = 0; i < n; i++) {
 		if (l[i].level == 1 && l[i].node == 0 && !l[i].up) {

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "ft_selftest.h"
+#include "ftshape.h"
 
 const char *ft_module_path(void)
 {
@@ -156,15 +157,14 @@ long long ft_pages_allocated(void)
 
 void ft_spec_kary(struct ft_spec *s, const char *name, uint32_t levels, uint32_t k)
 {
-	uint32_t i;
+	struct ft_shape sh;
 
+	ft_shape_kary(&sh, levels, k);
 	memset(s, 0, sizeof(*s));
 	s->name = name;
 	s->h = levels;
-	for (i = 0; i < levels; i++) {
-		s->m[i] = k;
-		s->w[i] = i ? k : 1;
-	}
+	memcpy(s->m, sh.m, levels * sizeof(*s->m));
+	memcpy(s->w, sh.w, levels * sizeof(*s->w));
 	s->profile = s->path = s->injection = s->arbitration = -1;
 	s->seed = 1;
 }
@@ -219,38 +219,32 @@ int ft_fabric_del(struct ftnl *nl, const char *name)
 	return ftnl_transact(nl, ft_named(nl, FATTREE_CMD_FABRIC_DEL, name), NULL, NULL);
 }
 
-static uint64_t ft_u64(struct nlattr **tb, int type)
-{
-	return tb[type] ? nla_get_u64(tb[type]) : 0;
-}
-
 static int ft_fabric_reply(struct nl_msg *msg, void *arg)
 {
-	struct nlattr *tb[FATTREE_A_FABRIC_MAX + 1];
-	struct nlattr *st[FATTREE_A_STATS_MAX + 1];
 	struct ft_fabric_info *fi = arg;
+	struct ftobj_fabric f;
+	const uint64_t *st = f.stats.v;
+	int err;
 
-	if (ftnl_parse(msg, tb, FATTREE_A_FABRIC_MAX))
-		return -EINVAL;
+	err = ftobj_fabric_decode(msg, &f);
+	if (err)
+		return err;
 	memset(fi, 0, sizeof(*fi));
-	fi->leaves = nla_get_u32(tb[FATTREE_A_FABRIC_LEAVES]);
-	fi->levels = nla_get_u32(tb[FATTREE_A_FABRIC_LEVELS]);
-	memcpy(fi->lanes, nla_data(tb[FATTREE_A_FABRIC_LANES]),
-	       nla_len(tb[FATTREE_A_FABRIC_LANES]));
-	fi->cycle = ft_u64(tb, FATTREE_A_FABRIC_CYCLE);
-	if (nla_parse_nested(st, FATTREE_A_STATS_MAX, tb[FATTREE_A_FABRIC_STATS], NULL))
-		return -EINVAL;
-	fi->queued = ft_u64(st, FATTREE_A_STATS_QUEUED);
-	fi->delivered = ft_u64(st, FATTREE_A_STATS_DELIVERED);
-	fi->offered = ft_u64(st, FATTREE_A_STATS_OFFERED);
-	fi->blocked = ft_u64(st, FATTREE_A_STATS_BLOCKED);
-	fi->synth_queued = ft_u64(st, FATTREE_A_STATS_SYNTH_QUEUED);
-	fi->synth_delivered = ft_u64(st, FATTREE_A_STATS_SYNTH_DELIVERED);
-	fi->drained_cycle = ft_u64(st, FATTREE_A_STATS_DRAINED_CYCLE);
-	fi->failed_links = ft_u64(st, FATTREE_A_STATS_FAILED_LINKS);
-	fi->failure_held = ft_u64(st, FATTREE_A_STATS_FAILURE_HELD);
-	fi->circuits_cut = ft_u64(st, FATTREE_A_STATS_CIRCUITS_CUT);
-	fi->circuits = ft_u64(st, FATTREE_A_STATS_CIRCUITS);
+	fi->leaves = f.leaves;
+	fi->levels = f.levels;
+	memcpy(fi->lanes, f.lanes, (f.nlanes < 8 ? f.nlanes : 8) * sizeof(*f.lanes));
+	fi->cycle = f.cycle;
+	fi->queued = st[FATTREE_A_STATS_QUEUED];
+	fi->delivered = st[FATTREE_A_STATS_DELIVERED];
+	fi->offered = st[FATTREE_A_STATS_OFFERED];
+	fi->blocked = st[FATTREE_A_STATS_BLOCKED];
+	fi->synth_queued = st[FATTREE_A_STATS_SYNTH_QUEUED];
+	fi->synth_delivered = st[FATTREE_A_STATS_SYNTH_DELIVERED];
+	fi->drained_cycle = st[FATTREE_A_STATS_DRAINED_CYCLE];
+	fi->failed_links = st[FATTREE_A_STATS_FAILED_LINKS];
+	fi->failure_held = st[FATTREE_A_STATS_FAILURE_HELD];
+	fi->circuits_cut = st[FATTREE_A_STATS_CIRCUITS_CUT];
+	fi->circuits = st[FATTREE_A_STATS_CIRCUITS];
 	return 0;
 }
 
@@ -293,37 +287,6 @@ int ft_fabric_inject(struct ftnl *nl, const char *name,
 					name, FATTREE_A_FABRIC_INJECT, rows, n, sizeof(*rows));
 
 	return msg ? ftnl_transact(nl, msg, NULL, NULL) : -ENOMEM;
-}
-
-static int ft_link_reply(struct nl_msg *msg, void *arg)
-{
-	struct nlattr *tb[FATTREE_A_LINK_MAX + 1];
-	struct ft_link_info *l;
-
-	if (ftnl_parse(msg, tb, FATTREE_A_LINK_MAX))
-		return -EINVAL;
-	l = ftnl_array_next(arg);
-	if (!l)
-		return -ENOMEM;
-	l->id = nla_get_u32(tb[FATTREE_A_LINK_ID]);
-	l->level = nla_get_u32(tb[FATTREE_A_LINK_LEVEL]);
-	l->node = nla_get_u32(tb[FATTREE_A_LINK_NODE]);
-	l->port = nla_get_u32(tb[FATTREE_A_LINK_PORT]);
-	l->up = !!tb[FATTREE_A_LINK_UP];
-	l->lanes = nla_get_u32(tb[FATTREE_A_LINK_LANES]);
-	l->reserved = nla_get_u32(tb[FATTREE_A_LINK_RESERVED]);
-	l->max_cycle = nla_get_u32(tb[FATTREE_A_LINK_MAX_CYCLE]);
-	l->carried = nla_get_u64(tb[FATTREE_A_LINK_CARRIED]);
-	l->saturated = nla_get_u64(tb[FATTREE_A_LINK_SATURATED]);
-	l->blocked = nla_get_u64(tb[FATTREE_A_LINK_BLOCKED]);
-	l->failed = tb[FATTREE_A_LINK_FAILED] ? nla_get_u8(tb[FATTREE_A_LINK_FAILED]) : 0;
-	return 0;
-}
-
-int ft_links(struct ftnl *nl, const char *name, struct ft_link_info **out)
-{
-	return ftnl_dump_array(nl, FATTREE_CMD_LINK_GET, FATTREE_A_LINK_FABRIC, name,
-			       ft_link_reply, sizeof(**out), (void **)out);
 }
 
 int ft_circuit_add(struct ftnl *nl, const char *name, const struct fattree_circuit *c,
@@ -376,35 +339,6 @@ int ft_circuit_del(struct ftnl *nl, const char *name, const struct fattree_pair 
 					name, FATTREE_A_CIRCUIT_PAIR, p, n, sizeof(*p));
 
 	return msg ? ftnl_transact(nl, msg, NULL, NULL) : -ENOMEM;
-}
-
-static int ft_circuit_reply(struct nl_msg *msg, void *arg)
-{
-	struct nlattr *tb[FATTREE_A_CIRCUIT_MAX + 1];
-	struct ft_circuit_info *c;
-
-	if (ftnl_parse(msg, tb, FATTREE_A_CIRCUIT_MAX))
-		return -EINVAL;
-	c = ftnl_array_next(arg);
-	if (!c)
-		return -ENOMEM;
-	memset(c, 0, sizeof(*c));
-	c->src = nla_get_u32(tb[FATTREE_A_CIRCUIT_SRC]);
-	c->dst = nla_get_u32(tb[FATTREE_A_CIRCUIT_DST]);
-	c->lanes = nla_get_u32(tb[FATTREE_A_CIRCUIT_LANES]);
-	c->nports = nla_len(tb[FATTREE_A_CIRCUIT_PORTS]);
-	memcpy(c->port, nla_data(tb[FATTREE_A_CIRCUIT_PORTS]), c->nports);
-	c->created = nla_get_u64(tb[FATTREE_A_CIRCUIT_CREATED]);
-	c->expires = nla_get_u64(tb[FATTREE_A_CIRCUIT_EXPIRES]);
-	c->carried = nla_get_u64(tb[FATTREE_A_CIRCUIT_CARRIED]);
-	c->idle = nla_get_u64(tb[FATTREE_A_CIRCUIT_IDLE]);
-	return 0;
-}
-
-int ft_circuits(struct ftnl *nl, const char *name, struct ft_circuit_info **out)
-{
-	return ftnl_dump_array(nl, FATTREE_CMD_CIRCUIT_GET, FATTREE_A_CIRCUIT_FABRIC, name,
-			       ft_circuit_reply, sizeof(**out), (void **)out);
 }
 
 int ft_demand(struct ftnl *nl, const char *name, struct fattree_demand **out)

@@ -84,6 +84,7 @@ long long ft_pages_allocated(void);
 
 /* Fabric requests over the fattree family (see fabric_test.c). */
 #include "ftnl.h"
+#include "ftobj.h"
 #include "linux/fattree_structs.h"
 
 struct ft_spec {
@@ -103,13 +104,6 @@ struct ft_fabric_info {
 	uint64_t failed_links, failure_held, circuits_cut, circuits;
 };
 
-struct ft_link_info {
-	uint32_t id, level, node, port, lanes, reserved, max_cycle;
-	int up;
-	uint64_t carried, saturated, blocked;
-	uint8_t failed;		/* enum fattree_link_fail bits */
-};
-
 /* Fill @s with FT(levels, k): m = (k..k), w = (1, k..k). */
 void ft_spec_kary(struct ft_spec *s, const char *name, uint32_t levels, uint32_t k);
 /* The module loaded (ft_module_ensure()) and @nl open on its family. */
@@ -127,16 +121,9 @@ int ft_fabric_count(struct ftnl *nl);
 int ft_fabric_step(struct ftnl *nl, const char *name, uint32_t steps);
 int ft_fabric_inject(struct ftnl *nl, const char *name,
 		     const struct fattree_inject_row *rows, uint32_t n);
-/* Dump a fabric's links into a malloc'd array; returns the count or -errno. */
-int ft_links(struct ftnl *nl, const char *name, struct ft_link_info **out);
+/* A fabric's links and circuits: ftobj_links(), ftobj_circuits(). */
 
 /* Circuits and demand (see circuit_test.c). */
-struct ft_circuit_info {
-	uint32_t src, dst, lanes, nports;
-	uint8_t port[FATTREE_MAX_LEVELS];
-	uint64_t created, expires, carried, idle;
-};
-
 /* Admit @n circuits in one request; on a refusal *@bad (if set) is the
  * index of the entry the kernel pointed at, or -1.
  */
@@ -144,8 +131,7 @@ int ft_circuit_add(struct ftnl *nl, const char *name, const struct fattree_circu
 		   uint32_t n, int *bad, size_t *msg_bytes);
 int ft_circuit_del(struct ftnl *nl, const char *name, const struct fattree_pair *p,
 		   uint32_t n);
-/* Dumps into malloc'd arrays; return the count or -errno. */
-int ft_circuits(struct ftnl *nl, const char *name, struct ft_circuit_info **out);
+/* The demand dump into a malloc'd array: the count or -errno. */
 int ft_demand(struct ftnl *nl, const char *name, struct fattree_demand **out);
 /* Wait for child @pid: its exit status, -1 when it did not exit (a signal). */
 int ft_wait_exit(pid_t pid);

@@ -50,6 +50,7 @@
 #include "kselftest.h"
 #include "ftnl.h"
 #include "ft_selftest.h"
+#include "ft_reserve.h"
 #include "ft_cmds.h"
 #include "ft_topo.h"
 #include "linux/fattree_structs.h"
@@ -989,14 +990,13 @@ struct names {
 
 static int names_reply(struct nl_msg *msg, void *arg)
 {
-	struct nlattr *tb[FATTREE_A_FABRIC_MAX + 1];
 	struct names *nm = arg;
+	struct ftobj_fabric f;
 
-	if (ftnl_parse(msg, tb, FATTREE_A_FABRIC_MAX) || !tb[FATTREE_A_FABRIC_NAME])
+	if (ftobj_fabric_decode(msg, &f))
 		return -EINVAL;
 	if (nm->n < 16)
-		snprintf(nm->name[nm->n++], FATTREE_NAME_LEN, "%s",
-			 nla_get_string(tb[FATTREE_A_FABRIC_NAME]));
+		snprintf(nm->name[nm->n++], FATTREE_NAME_LEN, "%s", f.name);
 	return 0;
 }
 
@@ -1102,7 +1102,7 @@ static void valid_live(struct ftnl *nl, struct valid *v)
 static void valid_circuit(struct ftnl *nl, struct valid *v)
 {
 	struct fattree_circuit c = { .src = rn(4), .lanes = 1 };
-	struct ft_circuit_info *ci = NULL;
+	struct ftobj_circuit *ci = NULL;
 	struct fattree_pair p;
 	int err, n;
 
@@ -1110,7 +1110,7 @@ static void valid_circuit(struct ftnl *nl, struct valid *v)
 	c.port[1] = rn(2);
 	p = (struct fattree_pair){ c.src, c.dst };
 	err = vc(v, FATTREE_CMD_CIRCUIT_ADD, ft_circuit_add(nl, "live", &c, 1, NULL, NULL));
-	n = err ? err : vc(v, FATTREE_CMD_CIRCUIT_GET, ft_circuits(nl, "live", &ci));
+	n = err ? err : vc(v, FATTREE_CMD_CIRCUIT_GET, ftobj_circuits(nl, "live", &ci));
 	free(ci);
 	err = err ?: vc(v, FATTREE_CMD_CIRCUIT_DEL, ft_circuit_del(nl, "live", &p, 1));
 	if (err || n != 1)
@@ -1123,10 +1123,10 @@ static void valid_circuit(struct ftnl *nl, struct valid *v)
 static void valid_dumps(struct ftnl *nl, struct valid *v)
 {
 	struct fattree_demand *d = NULL;
-	struct ft_link_info *l = NULL;
+	struct ftobj_link *l = NULL;
 	int nlinks, nleaves, nd;
 
-	nlinks = vc(v, FATTREE_CMD_LINK_GET, ft_links(nl, "live", &l));
+	nlinks = vc(v, FATTREE_CMD_LINK_GET, ftobj_links(nl, "live", &l));
 	nleaves = leaves(nl, v, "live");
 	nd = vc(v, FATTREE_CMD_DEMAND_GET, ft_demand(nl, "live", &d));
 	free(l);
@@ -1186,9 +1186,9 @@ static void valid_repair(struct ftnl *nl, struct valid *v, long round)
 		}
 	}
 	if (round % 4 == 0) {
-		struct ft_circuit_info *ci = NULL;
+		struct ftobj_circuit *ci = NULL;
 		struct fattree_pair p[64];
-		int n = vc(v, FATTREE_CMD_CIRCUIT_GET, ft_circuits(nl, "fz1", &ci));
+		int n = vc(v, FATTREE_CMD_CIRCUIT_GET, ftobj_circuits(nl, "fz1", &ci));
 
 		for (i = 0; i < n && i < 64; i++)
 			p[i] = (struct fattree_pair){ ci[i].src, ci[i].dst };
@@ -1213,22 +1213,19 @@ static void valid_round(struct ftnl *nl, struct valid *v)
 
 static int shape_reply(struct nl_msg *msg, void *arg)
 {
-	struct nlattr *tb[FATTREE_A_FABRIC_MAX + 1];
 	struct ft_topo *t = arg;
 	u32 m[FT_MAX_LEVELS], w[FT_MAX_LEVELS], c[FT_MAX_LEVELS];
-	uint32_t h;
+	struct ftobj_fabric f;
+	uint32_t h, i;
 
-	if (ftnl_parse(msg, tb, FATTREE_A_FABRIC_MAX) || !tb[FATTREE_A_FABRIC_LEVELS] ||
-	    !tb[FATTREE_A_FABRIC_DOWN] || !tb[FATTREE_A_FABRIC_UP] || !tb[FATTREE_A_FABRIC_LANES])
+	if (ftobj_fabric_decode(msg, &f) || ftobj_fabric_shape(&f) || f.levels > FT_MAX_LEVELS)
 		return -EINVAL;
-	h = nla_get_u32(tb[FATTREE_A_FABRIC_LEVELS]);
-	if (!h || h > FT_MAX_LEVELS || nla_len(tb[FATTREE_A_FABRIC_DOWN]) != (int)(4 * h) ||
-	    nla_len(tb[FATTREE_A_FABRIC_UP]) != (int)(4 * h) ||
-	    nla_len(tb[FATTREE_A_FABRIC_LANES]) != (int)(4 * h))
-		return -EINVAL;
-	memcpy(m, nla_data(tb[FATTREE_A_FABRIC_DOWN]), 4 * h);
-	memcpy(w, nla_data(tb[FATTREE_A_FABRIC_UP]), 4 * h);
-	memcpy(c, nla_data(tb[FATTREE_A_FABRIC_LANES]), 4 * h);
+	h = f.levels;
+	for (i = 0; i < h; i++) {
+		m[i] = f.down[i];
+		w[i] = f.up[i];
+		c[i] = f.lanes[i];
+	}
 	return ft_topo_init(t, h, m, w, c) ? -EINVAL : 0;
 }
 
@@ -1239,48 +1236,13 @@ static int shape_reply(struct nl_msg *msg, void *arg)
  */
 static int check_reservations(struct ftnl *nl, const char *name)
 {
-	struct ft_circuit_info *c = NULL;
-	struct ft_link_info *l = NULL;
 	struct nl_msg *msg = ftnl_msg(nl, FATTREE_CMD_FABRIC_GET, 0);
 	struct ft_topo t;
-	uint64_t *sum;
-	int nc, nlk, i, bad = 0, err;
+	int err;
 
 	nla_put_string(msg, FATTREE_A_FABRIC_NAME, name);
 	err = ftnl_transact(nl, msg, shape_reply, &t);
-	if (err)
-		return err;
-	nc = ft_circuits(nl, name, &c);
-	nlk = ft_links(nl, name, &l);
-	if (nc < 0 || nlk <= 0) {
-		free(c);
-		free(l);
-		return nc < 0 ? nc : -EPROTO;
-	}
-	sum = calloc(nlk, sizeof(*sum));
-	for (i = 0; i < nc; i++) {
-		u32 port[FT_MAX_LEVELS] = { 0 };
-		struct ft_path p;
-		uint32_t j;
-
-		for (j = 0; j < c[i].nports; j++)
-			port[j] = c[i].port[j];
-		if (ft_topo_path(&t, c[i].src, c[i].dst, port, &p)) {
-			bad++;
-			continue;
-		}
-		for (j = 0; j < p.n; j++)
-			if (p.link[j] < (uint32_t)nlk)
-				sum[p.link[j]] += c[i].lanes;
-	}
-	for (i = 0; i < nlk; i++)
-		if (l[i].id >= (uint32_t)nlk || sum[l[i].id] != l[i].reserved ||
-		    l[i].reserved > l[i].lanes)
-			bad++;
-	free(sum);
-	free(c);
-	free(l);
-	return bad;
+	return err ? err : ft_check_reservations(nl, name, &t);
 }
 
 /* ---- the kernel's side: counters, log, memory ---- */

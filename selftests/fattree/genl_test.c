@@ -14,29 +14,21 @@
 #include "linux/fattree.h"
 
 struct info {
-	char version[64];
-	uint32_t genl_version, max_fabrics, max_leaves, max_levels, max_lanes;
+	struct ftobj_info i;
 	int replies;
 };
 
 static int info_reply(struct nl_msg *msg, void *arg)
 {
-	struct nlattr *tb[FATTREE_A_INFO_MAX + 1];
 	struct info *in = arg;
-	int i;
+	int a;
 
-	if (ftnl_parse(msg, tb, FATTREE_A_INFO_MAX))
+	if (ftobj_info_decode(msg, &in->i))
 		return -EINVAL;
-	for (i = FATTREE_A_INFO_VERSION; i <= FATTREE_A_INFO_MAX; i++)
-		if (!tb[i])
+	/* every attribute of the set, none left out */
+	for (a = FATTREE_A_INFO_VERSION; a <= FATTREE_A_INFO_MAX; a++)
+		if (!FTOBJ_HAS(&in->i, a))
 			return -ENODATA;
-	snprintf(in->version, sizeof(in->version), "%s",
-		 nla_get_string(tb[FATTREE_A_INFO_VERSION]));
-	in->genl_version = nla_get_u32(tb[FATTREE_A_INFO_GENL_VERSION]);
-	in->max_fabrics = nla_get_u32(tb[FATTREE_A_INFO_MAX_FABRICS]);
-	in->max_leaves = nla_get_u32(tb[FATTREE_A_INFO_MAX_LEAVES]);
-	in->max_levels = nla_get_u32(tb[FATTREE_A_INFO_MAX_LEVELS]);
-	in->max_lanes = nla_get_u32(tb[FATTREE_A_INFO_MAX_LANES]);
 	in->replies++;
 	return 0;
 }
@@ -70,12 +62,12 @@ TEST_F(genl, info_answers)
 				   info_reply, &in));
 	ASSERT_EQ(1, in.replies);
 	ASSERT_EQ(0, ft_sysfs_str("/sys/module/fattree/version", version, sizeof(version)));
-	EXPECT_STREQ(version, in.version);
-	EXPECT_EQ(FATTREE_GENL_VERSION, in.genl_version);
-	EXPECT_EQ(ft_sysfs_num("/sys/module/fattree/parameters/max_fabrics"), in.max_fabrics);
-	EXPECT_EQ(ft_sysfs_num("/sys/module/fattree/parameters/max_leaves"), in.max_leaves);
-	EXPECT_EQ(ft_sysfs_num("/sys/module/fattree/parameters/max_levels"), in.max_levels);
-	EXPECT_EQ(ft_sysfs_num("/sys/module/fattree/parameters/max_lanes"), in.max_lanes);
+	EXPECT_STREQ(version, in.i.version);
+	EXPECT_EQ(FATTREE_GENL_VERSION, in.i.genl_version);
+	EXPECT_EQ(ft_sysfs_num("/sys/module/fattree/parameters/max_fabrics"), in.i.max_fabrics);
+	EXPECT_EQ(ft_sysfs_num("/sys/module/fattree/parameters/max_leaves"), in.i.max_leaves);
+	EXPECT_EQ(ft_sysfs_num("/sys/module/fattree/parameters/max_levels"), in.i.max_levels);
+	EXPECT_EQ(ft_sysfs_num("/sys/module/fattree/parameters/max_lanes"), in.i.max_lanes);
 }
 
 TEST_F(genl, unknown_command_refused)

@@ -471,8 +471,8 @@ TEST_F(limits, namespaces_are_isolated)
 	struct fattree_circuit c = { .src = 0, .dst = 1, .lanes = 1 };
 	struct fattree_pair p = { 0, 1 };
 	struct ft_fabric_info fi;
-	struct ft_circuit_info *ci = NULL;
-	struct ft_link_info *l = NULL;
+	struct ftobj_circuit *ci = NULL;
+	struct ftobj_link *l = NULL;
 	struct fattree_demand *dm = NULL;
 	struct nl_sock *here_l;
 	struct nl_msg *msg;
@@ -504,8 +504,8 @@ TEST_F(limits, namespaces_are_isolated)
 	/* Invisible from here: no get, no dump lists it, no dump of it. */
 	EXPECT_EQ(-ENOENT, ft_fabric_get(&self->nl, "iso", &fi));
 	EXPECT_EQ(0, ft_fabric_count(&self->nl));
-	EXPECT_EQ(-ENOENT, ft_links(&self->nl, "iso", &l));
-	EXPECT_EQ(-ENOENT, ft_circuits(&self->nl, "iso", &ci));
+	EXPECT_EQ(-ENOENT, ftobj_links(&self->nl, "iso", &l));
+	EXPECT_EQ(-ENOENT, ftobj_circuits(&self->nl, "iso", &ci));
 	EXPECT_EQ(-ENOENT, ft_demand(&self->nl, "iso", &dm));
 	msg = ftnl_msg(&self->nl, FATTREE_CMD_LEAF_GET, NLM_F_DUMP);
 	nla_put_string(msg, FATTREE_A_LEAF_FABRIC, "iso");
@@ -557,8 +557,8 @@ static int changes_refused(const char *name)
 	struct fattree_inject_row row = { 0, 1, 5 };
 	struct fattree_circuit c = { .src = 2, .dst = 3, .lanes = 1 };
 	struct fattree_pair p = { 0, 1 };
-	struct ft_circuit_info *ci = NULL;
-	struct ft_link_info *l = NULL;
+	struct ftobj_circuit *ci = NULL;
+	struct ftobj_link *l = NULL;
 	struct fattree_demand *dm = NULL;
 	struct ft_fabric_info fi;
 	struct nl_msg *msg;
@@ -579,7 +579,7 @@ static int changes_refused(const char *name)
 	bad += ft_circuit_del(&nl, name, &p, 1) != -EPERM;
 	/* Reads: all open. */
 	bad += 10 * (ft_fabric_get(&nl, name, &fi) != 0 || ft_fabric_count(&nl) != 1);
-	bad += 10 * (ft_links(&nl, name, &l) <= 0 || ft_circuits(&nl, name, &ci) != 1 ||
+	bad += 10 * (ftobj_links(&nl, name, &l) <= 0 || ftobj_circuits(&nl, name, &ci) != 1 ||
 		     ft_demand(&nl, name, &dm) != 1);
 	bad += 10 * (ftnl_transact(&nl, ftnl_msg(&nl, FATTREE_CMD_INFO_GET, 0), NULL, NULL) != 0);
 	free(l);
@@ -592,10 +592,10 @@ static int changes_refused(const char *name)
 static void fabric_state(struct __test_metadata *_metadata, struct ftnl *nl,
 			 struct ft_fabric_info *fi, int *ncirc)
 {
-	struct ft_circuit_info *ci = NULL;
+	struct ftobj_circuit *ci = NULL;
 
 	ASSERT_EQ(0, ft_fabric_get(nl, "lim", fi));
-	*ncirc = ft_circuits(nl, "lim", &ci);
+	*ncirc = ftobj_circuits(nl, "lim", &ci);
 	free(ci);
 }
 

@@ -37,15 +37,14 @@ struct ls_reply {
 
 static int ls_reply(struct nl_msg *msg, void *arg)
 {
-	struct nlattr *tb[FATTREE_A_LINK_MAX + 1];
 	struct ls_reply *r = arg;
+	struct ftobj_link_set o;
 
-	if (ftnl_parse(msg, tb, FATTREE_A_LINK_MAX) || !tb[FATTREE_A_LINK_CHANGED] ||
-	    !tb[FATTREE_A_LINK_CIRCUITS_CUT] || !tb[FATTREE_A_LINK_FAILED_LINKS])
+	if (ftobj_link_set_decode(msg, &o))
 		return -EPROTO;
-	r->changed = nla_get_u32(tb[FATTREE_A_LINK_CHANGED]);
-	r->cut = nla_get_u32(tb[FATTREE_A_LINK_CIRCUITS_CUT]);
-	r->failed = nla_get_u32(tb[FATTREE_A_LINK_FAILED_LINKS]);
+	r->changed = o.changed;
+	r->cut = o.circuits_cut;
+	r->failed = o.failed_links;
 	r->seen = 1;
 	return 0;
 }
@@ -105,10 +104,10 @@ static int stats_reset(struct ftnl *nl, const char *name)
 /* Failed links of the dump, with their bits in @bits (64 entries). */
 static int failed_links(struct ftnl *nl, uint8_t *bits, uint32_t *lanes)
 {
-	struct ft_link_info *l = NULL;
+	struct ftobj_link *l = NULL;
 	int n, i, nf = 0;
 
-	n = ft_links(nl, "lf", &l);
+	n = ftobj_links(nl, "lf", &l);
 	if (n < 0)
 		return n;
 	for (i = 0; i < n && l[i].id < 64; i++) {
@@ -268,7 +267,7 @@ TEST_F(linkfail, dmodk_goes_around_a_failed_link)
 {
 	struct fattree_inject_row rows[] = { { 1, 14, 20 }, { 2, 6, 20 } };
 	struct ftnl *nl = &self->nl;
-	struct ft_link_info *l = NULL;
+	struct ftobj_link *l = NULL;
 	struct ft_fabric_info fi;
 	uint64_t around = 0;
 	int n, i;
@@ -281,7 +280,7 @@ TEST_F(linkfail, dmodk_goes_around_a_failed_link)
 	ASSERT_EQ(0, ft_fabric_get(nl, "lf", &fi));
 	EXPECT_EQ(40, fi.synth_delivered);
 	EXPECT_EQ(0, fi.failure_held);
-	n = ft_links(nl, "lf", &l);
+	n = ftobj_links(nl, "lf", &l);
 	ASSERT_EQ(64, n);
 	for (i = 0; i < n; i++) {
 		if (l[i].id == lid(2, 0, 2, 0) || l[i].id == lid(2, 0, 2, 1)) {
@@ -332,7 +331,7 @@ TEST_F(linkfail, circuits_across_a_failure_are_torn_down)
 	};
 	struct fattree_inject_row row = { 0, 13, 3 };
 	struct ftnl *nl = &self->nl;
-	struct ft_circuit_info *ci = NULL;
+	struct ftobj_circuit *ci = NULL;
 	struct fattree_demand *dm = NULL;
 	struct ft_fabric_info fi;
 	struct ls_reply r;
@@ -343,7 +342,7 @@ TEST_F(linkfail, circuits_across_a_failure_are_torn_down)
 	ASSERT_EQ(0, ft_circuit_add(nl, "lf", c, 3, NULL, NULL));
 	ASSERT_EQ(0, link_set(nl, LS(.level = 2, .node = 0, .port = 1), &r));
 	EXPECT_EQ(1, r.cut);
-	n = ft_circuits(nl, "lf", &ci);
+	n = ftobj_circuits(nl, "lf", &ci);
 	ASSERT_EQ(2, n);
 	for (i = 0; i < n; i++)
 		EXPECT_NE(0, ci[i].src);
@@ -378,7 +377,7 @@ TEST_F(linkfail, stats_reset_zeroes_counters_only)
 {
 	struct fattree_inject_row row = { 0, 15, 10 };
 	struct ftnl *nl = &self->nl;
-	struct ft_link_info *l = NULL;
+	struct ftobj_link *l = NULL;
 	struct ft_fabric_info fi;
 	uint64_t carried = 0;
 	int n, i;
@@ -394,7 +393,7 @@ TEST_F(linkfail, stats_reset_zeroes_counters_only)
 	EXPECT_EQ(6, fi.synth_queued);
 	EXPECT_EQ(6, fi.queued);
 	EXPECT_EQ(4, fi.cycle);
-	n = ft_links(nl, "lf", &l);
+	n = ftobj_links(nl, "lf", &l);
 	for (i = 0; i < n; i++)
 		carried += l[i].carried + l[i].saturated + l[i].blocked + l[i].max_cycle;
 	free(l);

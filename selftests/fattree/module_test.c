@@ -63,22 +63,9 @@ TEST(bad_parameters_refused)
 	}
 }
 
-static int info_limits(struct nl_msg *msg, void *arg)
-{
-	struct nlattr *tb[FATTREE_A_INFO_MAX + 1];
-	uint32_t *lim = arg;
-
-	if (ftnl_parse(msg, tb, FATTREE_A_INFO_MAX) ||
-	    !tb[FATTREE_A_INFO_MAX_FABRICS] || !tb[FATTREE_A_INFO_MAX_LEAVES])
-		return -EINVAL;
-	lim[0] = nla_get_u32(tb[FATTREE_A_INFO_MAX_FABRICS]);
-	lim[1] = nla_get_u32(tb[FATTREE_A_INFO_MAX_LEAVES]);
-	return 0;
-}
-
 TEST(parameters_reported)
 {
-	uint32_t lim[2] = { 0, 0 };
+	struct ftobj_info i;
 	struct ftnl nl;
 
 	unload_if_loaded(_metadata);
@@ -86,10 +73,11 @@ TEST(parameters_reported)
 	EXPECT_EQ(3, ft_sysfs_num("/sys/module/fattree/parameters/max_fabrics"));
 	EXPECT_EQ(1024, ft_sysfs_num("/sys/module/fattree/parameters/max_leaves"));
 	ASSERT_EQ(0, ftnl_open(&nl));
-	EXPECT_EQ(0, ftnl_transact(&nl, ftnl_msg(&nl, FATTREE_CMD_INFO_GET, 0),
-				   info_limits, lim));
-	EXPECT_EQ(3U, lim[0]);
-	EXPECT_EQ(1024U, lim[1]);
+	EXPECT_EQ(0, ftobj_info_get(&nl, &i));
+	EXPECT_TRUE(FTOBJ_HAS(&i, FATTREE_A_INFO_MAX_FABRICS) &&
+		    FTOBJ_HAS(&i, FATTREE_A_INFO_MAX_LEAVES));
+	EXPECT_EQ(3U, i.max_fabrics);
+	EXPECT_EQ(1024U, i.max_leaves);
 	ftnl_close(&nl);
 	ASSERT_EQ(0, ft_module_unload());
 }

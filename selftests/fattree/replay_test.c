@@ -71,7 +71,7 @@ VARIANT(firstfree_random_rprime, FATTREE_PATH_FIRSTFREE, FATTREE_ARBITRATION_RAN
 TEST_F(replay, kernel_equals_userspace)
 {
 	struct ft_fabric_info fi;
-	struct ft_link_info *l;
+	struct ftobj_link *l;
 	uint64_t cycle, drained, delivered, carried, saturated, blocked;
 	unsigned int id, max;
 	char cmd[512], line[256];
@@ -91,7 +91,7 @@ TEST_F(replay, kernel_equals_userspace)
 	ASSERT_EQ(0, ft_fabric_inject(&self->nl, "r0", self->rows, NROWS));
 	ASSERT_EQ(0, ft_fabric_step(&self->nl, "r0", STEPS));
 	ASSERT_EQ(0, ft_fabric_get(&self->nl, "r0", &fi));
-	n = ft_links(&self->nl, "r0", &l);
+	n = ftobj_links(&self->nl, "r0", &l);
 	ASSERT_GT(n, 0);
 
 	snprintf(cmd, sizeof(cmd),

@@ -37,67 +37,50 @@ static int ifexists(const char *name)
 	return access(path, F_OK) == 0;
 }
 
-static uint64_t u64_or0(struct nlattr **tb, int a)
-{
-	return tb[a] ? nla_get_u64(tb[a]) : 0;
-}
-
-static uint32_t u32_or0(struct nlattr **tb, int a)
-{
-	return tb[a] ? nla_get_u32(tb[a]) : 0;
-}
-
 static int saf_reply(struct nl_msg *msg, void *arg)
 {
-	struct nlattr *tb[FATTREE_A_FABRIC_MAX + 1];
-	struct nlattr *st[FATTREE_A_STATS_MAX + 1];
-	struct nlattr *sf[FATTREE_A_SAF_MAX + 1];
 	struct saf_info *i = arg;
+	struct ftobj_fabric f;
+	const struct ftobj_saf *sf = &f.saf;
+	const uint64_t *v = sf->v;
 
-	if (ftnl_parse(msg, tb, FATTREE_A_FABRIC_MAX))
+	if (ftobj_fabric_decode(msg, &f))
 		return -EINVAL;
 	memset(i, 0, sizeof(*i));
-	i->mode = u32_or0(tb, FATTREE_A_FABRIC_MODE);
-	i->q = u32_or0(tb, FATTREE_A_FABRIC_SAF_Q);
-	i->discipline = u32_or0(tb, FATTREE_A_FABRIC_SAF_DISCIPLINE);
-	i->ghosts = u32_or0(tb, FATTREE_A_FABRIC_SAF_GHOSTS);
-	if (tb[FATTREE_A_FABRIC_STATS] &&
-	    !nla_parse_nested(st, FATTREE_A_STATS_MAX, tb[FATTREE_A_FABRIC_STATS], NULL)) {
-		i->queued = u64_or0(st, FATTREE_A_STATS_QUEUED);
-		i->synth_queued = u64_or0(st, FATTREE_A_STATS_SYNTH_QUEUED);
-	}
-	if (!tb[FATTREE_A_FABRIC_SAF] ||
-	    nla_parse_nested(sf, FATTREE_A_SAF_MAX, tb[FATTREE_A_FABRIC_SAF], NULL))
+	i->mode = f.mode;
+	i->q = f.saf_q;
+	i->discipline = f.saf_discipline;
+	i->ghosts = f.saf_ghosts;
+	i->queued = f.stats.v[FATTREE_A_STATS_QUEUED];
+	i->synth_queued = f.stats.v[FATTREE_A_STATS_SYNTH_QUEUED];
+	if (!FTOBJ_HAS(&f, FATTREE_A_FABRIC_SAF))
 		return 0;
 	i->has_saf = 1;
-	i->pool = u32_or0(sf, FATTREE_A_SAF_POOL);
-	i->qmax = u32_or0(sf, FATTREE_A_SAF_QMAX);
-	i->bpackets = u32_or0(sf, FATTREE_A_SAF_BATCH_PACKETS);
-	i->bdelivered = u32_or0(sf, FATTREE_A_SAF_BATCH_DELIVERED);
-	i->bsteps = u32_or0(sf, FATTREE_A_SAF_BATCH_STEPS);
-	i->bt = u32_or0(sf, FATTREE_A_SAF_BATCH_T);
-	i->bc = u32_or0(sf, FATTREE_A_SAF_BATCH_CONGESTION);
-	i->bdone = !!sf[FATTREE_A_SAF_BATCH_DONE];
-	i->delivered = u64_or0(sf, FATTREE_A_SAF_DELIVERED);
-	i->batches = u64_or0(sf, FATTREE_A_SAF_BATCHES);
-	i->hops = u64_or0(sf, FATTREE_A_SAF_HOPS);
-	i->ghosts_sent = u64_or0(sf, FATTREE_A_SAF_GHOSTS);
-	i->eos = u64_or0(sf, FATTREE_A_SAF_EOS);
-	i->stalls = u64_or0(sf, FATTREE_A_SAF_STALLS);
-	i->rescues = u64_or0(sf, FATTREE_A_SAF_RESCUES);
-	i->busy_steps = u64_or0(sf, FATTREE_A_SAF_BUSY_STEPS);
-	if (sf[FATTREE_A_SAF_LEVEL_QUEUES]) {
-		i->nl = nla_len(sf[FATTREE_A_SAF_LEVEL_QUEUES]) / sizeof(uint32_t);
-		if (i->nl > NLEVELS_MAX)
-			return -EINVAL;
-		memcpy(i->lq, nla_data(sf[FATTREE_A_SAF_LEVEL_QUEUES]), i->nl * 4);
-	}
-	if (!sf[FATTREE_A_SAF_LEVEL_OCC_MAX] || !sf[FATTREE_A_SAF_LEVEL_OCC_SUM] ||
-	    nla_len(sf[FATTREE_A_SAF_LEVEL_OCC_MAX]) != (int)(i->nl * 4) ||
-	    nla_len(sf[FATTREE_A_SAF_LEVEL_OCC_SUM]) != (int)(i->nl * 8))
+	i->pool = (uint32_t)v[FATTREE_A_SAF_POOL];
+	i->qmax = (uint32_t)v[FATTREE_A_SAF_QMAX];
+	i->bpackets = (uint32_t)v[FATTREE_A_SAF_BATCH_PACKETS];
+	i->bdelivered = (uint32_t)v[FATTREE_A_SAF_BATCH_DELIVERED];
+	i->bsteps = (uint32_t)v[FATTREE_A_SAF_BATCH_STEPS];
+	i->bt = (uint32_t)v[FATTREE_A_SAF_BATCH_T];
+	i->bc = (uint32_t)v[FATTREE_A_SAF_BATCH_CONGESTION];
+	i->bdone = sf->batch_done;
+	i->delivered = v[FATTREE_A_SAF_DELIVERED];
+	i->batches = v[FATTREE_A_SAF_BATCHES];
+	i->hops = v[FATTREE_A_SAF_HOPS];
+	i->ghosts_sent = v[FATTREE_A_SAF_GHOSTS];
+	i->eos = v[FATTREE_A_SAF_EOS];
+	i->stalls = v[FATTREE_A_SAF_STALLS];
+	i->rescues = v[FATTREE_A_SAF_RESCUES];
+	i->busy_steps = v[FATTREE_A_SAF_BUSY_STEPS];
+	/* the three per-level arrays come whole and alike, or not at all */
+	i->nl = sf->nlevel_queues;
+	if (i->nl > NLEVELS_MAX || !FTOBJ_HAS(sf, FATTREE_A_SAF_LEVEL_OCC_MAX) ||
+	    !FTOBJ_HAS(sf, FATTREE_A_SAF_LEVEL_OCC_SUM) || sf->nlevel_occ_max != i->nl ||
+	    sf->nlevel_occ_sum != i->nl)
 		return -EINVAL;
-	memcpy(i->lmax, nla_data(sf[FATTREE_A_SAF_LEVEL_OCC_MAX]), i->nl * 4);
-	memcpy(i->lsum, nla_data(sf[FATTREE_A_SAF_LEVEL_OCC_SUM]), i->nl * 8);
+	memcpy(i->lq, sf->level_queues, i->nl * 4);
+	memcpy(i->lmax, sf->level_occ_max, i->nl * 4);
+	memcpy(i->lsum, sf->level_occ_sum, i->nl * 8);
 	return 0;
 }
 

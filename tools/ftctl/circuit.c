@@ -22,6 +22,7 @@
 #include <json-c/json.h>
 
 #include "ftctl.h"
+#include "ftobj.h"
 #include "linux/fattree_structs.h"
 
 #define MAXP		FATTREE_MAX_LEVELS
@@ -49,11 +50,10 @@ static struct circ_req {
 } cr;
 
 /* The fabric's shape, from FABRIC_GET. */
+/* The fabric's shape: h levels of m down and w up ports, n leaves. */
 struct fab_shape {
 	uint32_t h, leaves;
-	uint32_t m[FTCTL_MAX_LEVELS], w[FTCTL_MAX_LEVELS];
-	unsigned int nm, nw;
-	bool has_h, has_leaves;
+	uint32_t m[FATTREE_MAX_LEVELS], w[FATTREE_MAX_LEVELS];
 };
 
 static const char *fmt_ports(const uint8_t *p, unsigned int n, char *buf,
@@ -264,36 +264,30 @@ static int check_duplicates(const char *cmd, bool add)
 
 static int shape_reply(struct nl_msg *msg, void *arg)
 {
-	struct nlattr *tb[FATTREE_A_FABRIC_MAX + 1];
-	struct fab_shape *s = arg;
-
-	if (ftnl_parse(msg, tb, FATTREE_A_FABRIC_MAX))
-		return -EINVAL;
-	s->has_h = ftctl_nla_u32(tb[FATTREE_A_FABRIC_LEVELS], &s->h);
-	s->has_leaves = ftctl_nla_u32(tb[FATTREE_A_FABRIC_LEAVES], &s->leaves);
-	s->nm = ftctl_nla_u32_array(tb[FATTREE_A_FABRIC_DOWN], s->m,
-				    FTCTL_MAX_LEVELS);
-	s->nw = ftctl_nla_u32_array(tb[FATTREE_A_FABRIC_UP], s->w,
-				    FTCTL_MAX_LEVELS);
-	return 0;
+	return ftobj_fabric_decode(msg, arg);
 }
 
 static int get_shape(struct ftctl *ctl, const char *what, struct fab_shape *s)
 {
+	struct ftobj_fabric f = { 0 };
 	unsigned int i;
 	int rc;
 
 	memset(s, 0, sizeof(*s));
 	rc = FTCTL_FABRIC_REQ(ctl, FATTREE_CMD_FABRIC_GET, 0, FATTREE_A_FABRIC_NAME,
-			      cr.name, what, shape_reply, s);
+			      cr.name, what, shape_reply, &f);
 	if (rc)
 		return rc;
-	if (!s->has_h || !s->has_leaves || !s->h || s->h > MAXP ||
-	    s->nm != s->h || s->nw != s->h)
+	if (!FTOBJ_HAS(&f, FATTREE_A_FABRIC_LEVELS) || !FTOBJ_HAS(&f, FATTREE_A_FABRIC_LEAVES) ||
+	    !f.levels || f.levels > MAXP || f.ndown != f.levels || f.nup != f.levels)
 		return ftctl_fail(ctl, what, -EPROTO);
-	for (i = 0; i < s->h; i++)
-		if (!s->m[i] || !s->w[i])
+	for (i = 0; i < f.levels; i++)
+		if (!f.down[i] || !f.up[i])
 			return ftctl_fail(ctl, what, -EPROTO);
+	s->h = f.levels;
+	s->leaves = f.leaves;
+	memcpy(s->m, f.down, sizeof(s->m));
+	memcpy(s->w, f.up, sizeof(s->w));
 	return FTCTL_EXIT_OK;
 }
 
@@ -419,12 +413,15 @@ static bool batch_explain(const struct ftctl_req *r, const char *what, int off,
 
 static int count_reply(struct nl_msg *msg, void *arg)
 {
-	struct nlattr *tb[FATTREE_A_CIRCUIT_MAX + 1];
 	struct batch *b = arg;
+	struct ftobj_circuit_count c;
+	int err;
 
-	if (ftnl_parse(msg, tb, FATTREE_A_CIRCUIT_MAX))
-		return -EINVAL;
-	b->has_count = ftctl_nla_u32(tb[FATTREE_A_CIRCUIT_COUNT], &b->count);
+	err = ftobj_circuit_count_decode(msg, &c);
+	if (err)
+		return err;
+	b->count = c.count;
+	b->has_count = true;
 	return 0;
 }
 
@@ -687,47 +684,16 @@ static int del_parse(struct ftctl *ctl, int argc, char **argv)
 	return err;
 }
 
-/* A circuit of a CIRCUIT_GET dump. */
-struct circ_info {
-	uint32_t src, dst, lanes;
-	uint64_t created, expires, carried, idle;
-	uint8_t port[MAXP];
-	unsigned int nports;
-	bool ok;
-};
-
-static void circ_parse(struct nlattr **tb, struct circ_info *c)
-{
-	const struct nlattr *p = tb[FATTREE_A_CIRCUIT_PORTS];
-
-	memset(c, 0, sizeof(*c));
-	c->ok = ftctl_nla_u32(tb[FATTREE_A_CIRCUIT_SRC], &c->src) &&
-		ftctl_nla_u32(tb[FATTREE_A_CIRCUIT_DST], &c->dst);
-	ftctl_nla_u32(tb[FATTREE_A_CIRCUIT_LANES], &c->lanes);
-	ftctl_nla_u64(tb[FATTREE_A_CIRCUIT_CREATED], &c->created);
-	ftctl_nla_u64(tb[FATTREE_A_CIRCUIT_EXPIRES], &c->expires);
-	ftctl_nla_u64(tb[FATTREE_A_CIRCUIT_CARRIED], &c->carried);
-	ftctl_nla_u64(tb[FATTREE_A_CIRCUIT_IDLE], &c->idle);
-	if (p) {
-		c->nports = (unsigned int)nla_len(p);
-		if (c->nports > MAXP)
-			c->nports = MAXP;
-		memcpy(c->port, nla_data(p), c->nports);
-	}
-}
-
 static int del_all_reply(struct nl_msg *msg, void *arg)
 {
-	struct nlattr *tb[FATTREE_A_CIRCUIT_MAX + 1];
-	struct circ_info c;
+	struct ftobj_circuit c;
 	struct circ_row *row;
+	int err;
 
 	(void)arg;
-	if (ftnl_parse(msg, tb, FATTREE_A_CIRCUIT_MAX))
-		return -EINVAL;
-	circ_parse(tb, &c);
-	if (!c.ok)
-		return -EPROTO;
+	err = ftobj_circuit_decode(msg, &c);
+	if (err)
+		return err;
 	row = new_row("circuit del");
 	if (!row)
 		return -ENOMEM;
@@ -799,18 +765,16 @@ struct show_dump {
 
 static int show_reply(struct nl_msg *msg, void *arg)
 {
-	struct nlattr *tb[FATTREE_A_CIRCUIT_MAX + 1];
 	struct show_dump *d = arg;
 	struct json_object *o, *ports;
 	char pb[96], eb[24];
-	struct circ_info c;
+	struct ftobj_circuit c;
 	unsigned int i;
+	int err;
 
-	if (ftnl_parse(msg, tb, FATTREE_A_CIRCUIT_MAX))
-		return -EINVAL;
-	circ_parse(tb, &c);
-	if (!c.ok)
-		return -EPROTO;
+	err = ftobj_circuit_decode(msg, &c);
+	if (err)
+		return err;
 	d->n++;
 	if (d->ctl->json) {
 		if (!d->started)
@@ -822,7 +786,7 @@ static int show_reply(struct nl_msg *msg, void *arg)
 		json_object_object_add(o, "lanes", json_object_new_uint64(c.lanes));
 		ports = json_object_new_array();
 		for (i = 0; i < c.nports; i++)
-			json_object_array_add(ports, json_object_new_uint64(c.port[i]));
+			json_object_array_add(ports, json_object_new_uint64(c.ports[i]));
 		json_object_object_add(o, "ports", ports);
 		json_object_object_add(o, "created", json_object_new_uint64(c.created));
 		json_object_object_add(o, "expires", c.expires ?
@@ -843,7 +807,7 @@ static int show_reply(struct nl_msg *msg, void *arg)
 	else
 		snprintf(eb, sizeof(eb), "-");
 	printf("%8" PRIu32 " %8" PRIu32 " %5" PRIu32 " %-16s %12" PRIu64 " %12s %12" PRIu64 " %12" PRIu64 "\n",
-	       c.src, c.dst, c.lanes, fmt_ports(c.port, c.nports, pb, sizeof(pb)),
+	       c.src, c.dst, c.lanes, fmt_ports(c.ports, c.nports, pb, sizeof(pb)),
 	       c.created, eb, c.carried, c.idle);
 	return 0;
 }

@@ -16,53 +16,15 @@
 #include <netlink/genl/ctrl.h>
 
 #include "ftctl.h"
+#include "ftobj.h"
 #include "linux/fattree_structs.h"
 
-#define ENTRY_SIZE	sizeof(struct fattree_demand)
 
 static struct demand_req {
 	char name[FATTREE_NAME_LEN];
 	bool has_name;
 	uint32_t count;		/* watch: notifications to print, 0: no end */
 } dq;
-
-struct entries {
-	struct fattree_demand *e;
-	size_t n, cap;
-};
-
-static int entry_take(const void *e, void *arg)
-{
-	struct entries *v = arg;
-	struct fattree_demand *ne;
-
-	if (v->n == v->cap) {
-		v->cap = v->cap ? 2 * v->cap : 64;
-		ne = realloc(v->e, v->cap * ENTRY_SIZE);
-		if (!ne)
-			return -ENOMEM;
-		v->e = ne;
-	}
-	memcpy(&v->e[v->n++], e, ENTRY_SIZE);
-	return 0;
-}
-
-/*
- * The demand entries of @msg, copied out into a new array. Returns the
- * number, or -EPROTO for a torn array, -ENOMEM.
- */
-static long demand_entries(struct nl_msg *msg, struct fattree_demand **out)
-{
-	struct entries v = { 0 };
-	long n = ftnl_each_demand(msg, entry_take, &v);
-
-	if (n < 0) {
-		free(v.e);
-		v.e = NULL;
-	}
-	*out = v.e;
-	return n;
-}
 
 static struct json_object *entry_json(const struct fattree_demand *e)
 {
@@ -104,24 +66,25 @@ struct show_dump {
 
 static int show_reply(struct nl_msg *msg, void *arg)
 {
-	struct nlattr *tb[FATTREE_A_DEMAND_MAX + 1];
 	struct show_dump *d = arg;
 	struct fattree_demand *e;
+	struct ftobj_demand dm;
 	struct json_object *o;
 	uint64_t cycle;
 	char lanes[16];
 	long n, i;
+	int err;
 
-	if (ftnl_parse(msg, tb, FATTREE_A_DEMAND_MAX))
-		return -EINVAL;
-	if (!ftctl_nla_u64(tb[FATTREE_A_DEMAND_CYCLE], &cycle))
-		return -EPROTO;
+	err = ftobj_demand_decode(msg, &dm);
+	if (err)
+		return err;
+	cycle = dm.cycle;
 	if (!d->has_cycle || cycle < d->cycle_lo)
 		d->cycle_lo = cycle;
 	if (!d->has_cycle || cycle > d->cycle_hi)
 		d->cycle_hi = cycle;
 	d->has_cycle = true;
-	n = demand_entries(msg, &e);
+	n = ftnl_demand_entries(msg, &e);
 	if (n < 0)
 		return (int)n;
 	for (i = 0; i < n; i++) {
@@ -276,11 +239,11 @@ static void watch_print(struct ftctl *ctl, const char *fabric, uint64_t cycle,
 
 static int watch_msg(struct nl_msg *msg, void *arg)
 {
-	struct nlattr *tb[FATTREE_A_DEMAND_MAX + 1];
 	struct nlmsghdr *nlh = nlmsg_hdr(msg);
 	struct watch *w = arg;
 	struct fattree_demand *e;
-	char fabric[FATTREE_NAME_LEN + 8];
+	struct ftobj_demand dm;
+	const char *fabric;
 	uint64_t cycle;
 	long n;
 
@@ -288,15 +251,15 @@ static int watch_msg(struct nl_msg *msg, void *arg)
 	    !genlmsg_valid_hdr(nlh, 0) ||
 	    genlmsg_hdr(nlh)->cmd != FATTREE_CMD_DEMAND_NTF)
 		return NL_SKIP;
-	if (ftnl_parse(msg, tb, FATTREE_A_DEMAND_MAX) ||
-	    !ftctl_nla_str(tb[FATTREE_A_DEMAND_FABRIC], fabric, sizeof(fabric)) ||
-	    !ftctl_nla_u64(tb[FATTREE_A_DEMAND_CYCLE], &cycle)) {
+	if (ftobj_demand_decode(msg, &dm) || !FTOBJ_HAS(&dm, FATTREE_A_DEMAND_FABRIC)) {
 		fprintf(stderr, "ftctl demand watch: a malformed notification, skipped\n");
 		return NL_SKIP;
 	}
+	fabric = dm.fabric;
+	cycle = dm.cycle;
 	if (dq.has_name && strcmp(fabric, dq.name))
 		return NL_SKIP;
-	n = demand_entries(msg, &e);
+	n = ftnl_demand_entries(msg, &e);
 	if (n < 0) {
 		fprintf(stderr, "ftctl demand watch: %s notification of %s, skipped\n",
 			n == -ENOMEM ? "no memory for a" : "a malformed", fabric);

@@ -13,51 +13,15 @@
 #include <json-c/json.h>
 
 #include "ftctl.h"
+#include "ftobj.h"
 #include "ftshape.h"
 #include "linux/fattree.h"
 
 #define MAXL		FTCTL_MAX_LEVELS
 
-/* Levels of a store-and-forward fabric's leveled network: 0..2h. */
-#define SAF_LEVELS	(2 * MAXL + 1)
-
-struct fab_info {
-	char name[64];
-	uint64_t v[FATTREE_A_FABRIC_MAX + 1];
-	bool has[FATTREE_A_FABRIC_MAX + 1];
-	uint32_t m[MAXL], w[MAXL], lanes[MAXL];
-	unsigned int nm, nw, nlanes;
-	uint64_t st[FATTREE_A_STATS_MAX + 1];
-	bool has_st[FATTREE_A_STATS_MAX + 1];
-	/* store-and-forward counters (FATTREE_A_FABRIC_SAF) */
-	bool saf;
-	uint64_t sv[FATTREE_A_SAF_MAX + 1];
-	bool has_sv[FATTREE_A_SAF_MAX + 1];
-	uint32_t lq[SAF_LEVELS], lmax[SAF_LEVELS];
-	uint64_t lsum[SAF_LEVELS];
-	unsigned int nl;
-};
-
 struct fab_list {
-	struct fab_info *v;
+	struct ftobj_fabric *v;
 	size_t n, cap;
-};
-
-static const bool fab_attr_u64[FATTREE_A_FABRIC_MAX + 1] = {
-	[FATTREE_A_FABRIC_PERIOD_NS] = true,
-	[FATTREE_A_FABRIC_SEED] = true,
-	[FATTREE_A_FABRIC_CYCLE] = true,
-};
-
-static const int fab_scalars[] = {
-	FATTREE_A_FABRIC_LEVELS, FATTREE_A_FABRIC_PROFILE,
-	FATTREE_A_FABRIC_PROFILE_BASE, FATTREE_A_FABRIC_PROFILE_ROOT,
-	FATTREE_A_FABRIC_PATH, FATTREE_A_FABRIC_INJECTION,
-	FATTREE_A_FABRIC_ARBITRATION, FATTREE_A_FABRIC_BACKLOG,
-	FATTREE_A_FABRIC_LEAVES, FATTREE_A_FABRIC_STEPS,
-	FATTREE_A_FABRIC_PERIOD_NS, FATTREE_A_FABRIC_SEED,
-	FATTREE_A_FABRIC_CYCLE, FATTREE_A_FABRIC_MODE, FATTREE_A_FABRIC_SAF_Q,
-	FATTREE_A_FABRIC_SAF_DISCIPLINE, FATTREE_A_FABRIC_SAF_GHOSTS,
 };
 
 static const char *const stat_names[FATTREE_A_STATS_MAX + 1] = {
@@ -103,61 +67,14 @@ static const char *const saf_names[FATTREE_A_SAF_MAX + 1] = {
 	[FATTREE_A_SAF_BATCH_CONGESTION] = "congestion",
 };
 
-static bool saf_u32(int a)
-{
-	return a == FATTREE_A_SAF_POOL || a == FATTREE_A_SAF_LATENCY_MAX ||
-	       a == FATTREE_A_SAF_QMAX || (a >= FATTREE_A_SAF_BATCH_PACKETS &&
-					   a <= FATTREE_A_SAF_BATCH_CONGESTION);
-}
-
-static void saf_parse(struct fab_info *f, struct nlattr *nest)
-{
-	struct nlattr *tb[FATTREE_A_SAF_MAX + 1];
-	uint32_t v32;
-	unsigned int k;
-	int a;
-
-	if (nla_parse_nested(tb, FATTREE_A_SAF_MAX, nest, NULL))
-		return;
-	f->saf = true;
-	for (a = 0; a <= FATTREE_A_SAF_MAX; a++) {
-		if (!saf_names[a])
-			continue;
-		if (saf_u32(a)) {
-			f->has_sv[a] = ftctl_nla_u32(tb[a], &v32);
-			f->sv[a] = v32;
-		} else {
-			f->has_sv[a] = ftctl_nla_u64(tb[a], &f->sv[a]);
-		}
-	}
-	f->has_sv[FATTREE_A_SAF_BATCH_DONE] = true;
-	f->sv[FATTREE_A_SAF_BATCH_DONE] = !!tb[FATTREE_A_SAF_BATCH_DONE];
-	f->nl = ftctl_nla_u32_array(tb[FATTREE_A_SAF_LEVEL_QUEUES], f->lq, SAF_LEVELS);
-	if (ftctl_nla_u32_array(tb[FATTREE_A_SAF_LEVEL_OCC_MAX], f->lmax, SAF_LEVELS) != f->nl)
-		f->nl = 0;
-	if (!tb[FATTREE_A_SAF_LEVEL_OCC_SUM] ||
-	    nla_len(tb[FATTREE_A_SAF_LEVEL_OCC_SUM]) != (int)(f->nl * sizeof(uint64_t)))
-		f->nl = 0;
-	else
-		for (k = 0; k < f->nl; k++)
-			memcpy(&f->lsum[k], (const char *)nla_data(tb[FATTREE_A_SAF_LEVEL_OCC_SUM]) +
-			       k * sizeof(uint64_t), sizeof(uint64_t));
-}
-
 static int fab_reply(struct nl_msg *msg, void *arg)
 {
-	struct nlattr *tb[FATTREE_A_FABRIC_MAX + 1];
-	struct nlattr *stb[FATTREE_A_STATS_MAX + 1];
 	struct fab_list *l = arg;
-	struct fab_info *f;
-	unsigned int i;
-	int a;
+	struct ftobj_fabric *f;
 
-	if (ftnl_parse(msg, tb, FATTREE_A_FABRIC_MAX))
-		return -EINVAL;
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? 2 * l->cap : 8;
-		struct fab_info *v = realloc(l->v, cap * sizeof(*v));
+		struct ftobj_fabric *v = realloc(l->v, cap * sizeof(*v));
 
 		if (!v)
 			return -ENOMEM;
@@ -165,31 +82,21 @@ static int fab_reply(struct nl_msg *msg, void *arg)
 		l->cap = cap;
 	}
 	f = &l->v[l->n++];
-	memset(f, 0, sizeof(*f));
-	ftctl_nla_str(tb[FATTREE_A_FABRIC_NAME], f->name, sizeof(f->name));
-	for (i = 0; i < FTCTL_ARRAY_SIZE(fab_scalars); i++) {
-		uint32_t v32 = 0;
+	return ftobj_fabric_decode(msg, f);
+}
 
-		a = fab_scalars[i];
-		if (fab_attr_u64[a])
-			f->has[a] = ftctl_nla_u64(tb[a], &f->v[a]);
-		else
-			f->has[a] = ftctl_nla_u32(tb[a], &v32);
-		if (f->has[a] && !fab_attr_u64[a])
-			f->v[a] = v32;
-	}
-	f->nm = ftctl_nla_u32_array(tb[FATTREE_A_FABRIC_DOWN], f->m, MAXL);
-	f->nw = ftctl_nla_u32_array(tb[FATTREE_A_FABRIC_UP], f->w, MAXL);
-	f->nlanes = ftctl_nla_u32_array(tb[FATTREE_A_FABRIC_LANES], f->lanes, MAXL);
-	if (tb[FATTREE_A_FABRIC_STATS] &&
-	    !nla_parse_nested(stb, FATTREE_A_STATS_MAX, tb[FATTREE_A_FABRIC_STATS],
-			      NULL))
-		for (a = 0; a <= FATTREE_A_STATS_MAX; a++)
-			if (stat_names[a])
-				f->has_st[a] = ftctl_nla_u64(stb[a], &f->st[a]);
-	if (tb[FATTREE_A_FABRIC_SAF])
-		saf_parse(f, tb[FATTREE_A_FABRIC_SAF]);
-	return 0;
+static bool has_saf(const struct ftobj_fabric *f)
+{
+	return FTOBJ_HAS(f, FATTREE_A_FABRIC_SAF);
+}
+
+/* Levels with queues, maximum and summed occupancy alike; else none. */
+static unsigned int saf_nlevels(const struct ftobj_fabric *f)
+{
+	const struct ftobj_saf *v = &f->saf;
+
+	return v->nlevel_occ_max == v->nlevel_queues &&
+	       v->nlevel_occ_sum == v->nlevel_queues ? v->nlevel_queues : 0;
 }
 
 /* Derived shape: per level counts, valid for levels 0..h. */
@@ -202,25 +109,25 @@ struct shape {
 	char name[128];
 };
 
-static void fab_shape(const struct fab_info *f, struct shape *s)
+static void fab_shape(const struct ftobj_fabric *f, struct shape *s)
 {
 	char mb[96], wb[96];
 	unsigned int i, h;
 	bool kary, bin;
 
 	memset(s, 0, sizeof(*s));
-	h = f->nm < f->nw ? f->nm : f->nw;
-	if (f->has[FATTREE_A_FABRIC_LEVELS] && f->v[FATTREE_A_FABRIC_LEVELS] < h)
-		h = (unsigned int)f->v[FATTREE_A_FABRIC_LEVELS];
+	h = f->ndown < f->nup ? f->ndown : f->nup;
+	if (FTOBJ_HAS(f, FATTREE_A_FABRIC_LEVELS) && f->levels < h)
+		h = f->levels;
 	for (i = 0; i < h; i++)
-		if (!f->m[i] || !f->w[i])
+		if (!f->down[i] || !f->up[i])
 			h = i;	/* a malformed reply: show what makes sense */
 	s->h = h;
 	s->lanes = f->nlanes >= h;
 	s->mprod[0] = s->wprod[0] = 1;
 	for (i = 1; i <= h; i++) {
-		s->mprod[i] = s->mprod[i - 1] * f->m[i - 1];
-		s->wprod[i] = s->wprod[i - 1] * f->w[i - 1];
+		s->mprod[i] = s->mprod[i - 1] * f->down[i - 1];
+		s->wprod[i] = s->wprod[i - 1] * f->up[i - 1];
 	}
 	s->n = s->mprod[h];
 	for (i = 0; i <= h; i++) {
@@ -228,31 +135,31 @@ static void fab_shape(const struct fab_info *f, struct shape *s)
 		if (i)
 			s->switches += s->nodes[i];
 		if (i)	/* physical links between i-1 and i */
-			s->links += s->nodes[i - 1] * f->w[i - 1];
+			s->links += s->nodes[i - 1] * f->up[i - 1];
 	}
 	kary = h > 0;
 	bin = h > 0;
 	for (i = 0; i < h; i++) {
-		if (f->m[i] != f->m[0] || f->w[i] != (i ? f->m[0] : 1))
+		if (f->down[i] != f->down[0] || f->up[i] != (i ? f->down[0] : 1))
 			kary = false;
-		if (f->m[i] != 2 || f->w[i] != 1)
+		if (f->down[i] != 2 || f->up[i] != 1)
 			bin = false;
 	}
-	if (kary && f->m[0] > 1 && !bin)
-		snprintf(s->name, sizeof(s->name), "FT(%u,%" PRIu32 ")", h, f->m[0]);
+	if (kary && f->down[0] > 1 && !bin)
+		snprintf(s->name, sizeof(s->name), "FT(%u,%" PRIu32 ")", h, f->down[0]);
 	else if (bin)
 		snprintf(s->name, sizeof(s->name), "binary fat-tree");
 	else
 		snprintf(s->name, sizeof(s->name), "XGFT(%u; %s; %s)", h,
-			 ftctl_fmt_u32_list(f->m, h, mb, sizeof(mb)),
-			 ftctl_fmt_u32_list(f->w, h, wb, sizeof(wb)));
+			 ftctl_fmt_u32_list(f->down, h, mb, sizeof(mb)),
+			 ftctl_fmt_u32_list(f->up, h, wb, sizeof(wb)));
 }
 
 /* Capacity of a level-i channel (0 <= i < h): W_i * w_(i+1) * lanes_(i+1). */
-static uint64_t chan_cap(const struct fab_info *f, const struct shape *s,
+static uint64_t chan_cap(const struct ftobj_fabric *f, const struct shape *s,
 			 unsigned int i)
 {
-	return s->wprod[i] * f->w[i] * f->lanes[i];
+	return s->wprod[i] * f->up[i] * f->lanes[i];
 }
 
 static uint64_t gcd64(uint64_t a, uint64_t b)
@@ -267,7 +174,7 @@ static uint64_t gcd64(uint64_t a, uint64_t b)
 }
 
 static void print_ports(char *buf, size_t len, uint64_t ports,
-			const struct fab_info *f, const struct shape *s,
+			const struct ftobj_fabric *f, const struct shape *s,
 			unsigned int lvl)
 {
 	if (!ports)
@@ -295,11 +202,11 @@ static void saf_level_name(char *buf, size_t len, unsigned int k,
 		snprintf(buf, len, "sinks");
 }
 
-static double saf_mean(const struct fab_info *f, unsigned int k)
+static double saf_mean(const struct ftobj_fabric *f, unsigned int k)
 {
-	uint64_t busy = f->sv[FATTREE_A_SAF_BUSY_STEPS];
+	uint64_t busy = f->saf.v[FATTREE_A_SAF_BUSY_STEPS];
 
-	return f->lq[k] && busy ? (double)f->lsum[k] / ((double)f->lq[k] * busy) : 0;
+	return f->saf.level_queues[k] && busy ? (double)f->saf.level_occ_sum[k] / ((double)f->saf.level_queues[k] * busy) : 0;
 }
 
 static unsigned int lg_ceil(uint64_t x)
@@ -312,21 +219,21 @@ static unsigned int lg_ceil(uint64_t x)
 }
 
 /* T / (c + L + lg N) of the last batch, or a negative number. */
-static double saf_ratio(const struct fab_info *f, unsigned int h)
+static double saf_ratio(const struct ftobj_fabric *f, unsigned int h)
 {
-	const uint64_t *v = f->sv;
+	const uint64_t *v = f->saf.v;
 	uint64_t den;
 
-	if (!v[FATTREE_A_SAF_BATCH_DONE] || !v[FATTREE_A_SAF_BATCH_PACKETS])
+	if (!f->saf.batch_done || !v[FATTREE_A_SAF_BATCH_PACKETS])
 		return -1;
 	den = v[FATTREE_A_SAF_BATCH_CONGESTION] + 2 * h +
 	      lg_ceil(v[FATTREE_A_SAF_BATCH_PACKETS]);
 	return den ? (double)v[FATTREE_A_SAF_BATCH_T] / den : -1;
 }
 
-static void saf_print_text(const struct fab_info *f, unsigned int h)
+static void saf_print_text(const struct ftobj_fabric *f, unsigned int h)
 {
-	const uint64_t *v = f->sv;
+	const uint64_t *v = f->saf.v;
 	char b[32];
 	double r = saf_ratio(f, h);
 	unsigned int k;
@@ -344,31 +251,31 @@ static void saf_print_text(const struct fab_info *f, unsigned int h)
 	       v[FATTREE_A_SAF_DELIVERED] ? (double)v[FATTREE_A_SAF_LATENCY_SUM] /
 	       v[FATTREE_A_SAF_DELIVERED] : 0.0, v[FATTREE_A_SAF_LATENCY_MAX],
 	       v[FATTREE_A_SAF_QMAX]);
-	if (f->has[FATTREE_A_FABRIC_SAF_Q])
-		printf(" (q %" PRIu64 ")", f->v[FATTREE_A_FABRIC_SAF_Q]);
+	if (FTOBJ_HAS(f, FATTREE_A_FABRIC_SAF_Q))
+		printf(" (q %" PRIu32 ")", f->saf_q);
 	printf("\n");
 	printf("  batch   %" PRIu64 " packets, %" PRIu64 " delivered, %" PRIu64 " steps run",
 	       v[FATTREE_A_SAF_BATCH_PACKETS], v[FATTREE_A_SAF_BATCH_DELIVERED],
 	       v[FATTREE_A_SAF_BATCH_STEPS]);
-	if (v[FATTREE_A_SAF_BATCH_DONE])
+	if (f->saf.batch_done)
 		printf(", done: T %" PRIu64, v[FATTREE_A_SAF_BATCH_T]);
 	printf(", congestion c %" PRIu64, v[FATTREE_A_SAF_BATCH_CONGESTION]);
 	if (r >= 0)
 		printf(", T/(c+L+lg N) %.2f (L %u)", r, 2 * h);
 	printf("\n");
-	if (!f->nl)
+	if (!saf_nlevels(f))
 		return;
 	printf("  queues  %-8s %9s %4s %7s\n", "level", "queues", "max", "mean");
-	for (k = 0; k < f->nl; k++) {
-		if (!f->lq[k])
+	for (k = 0; k < saf_nlevels(f); k++) {
+		if (!f->saf.level_queues[k])
 			continue;
 		saf_level_name(b, sizeof(b), k, h);
-		printf("          %-8s %9" PRIu32 " %4" PRIu32 " %7.3f\n", b, f->lq[k],
-		       f->lmax[k], saf_mean(f, k));
+		printf("          %-8s %9" PRIu32 " %4" PRIu32 " %7.3f\n", b, f->saf.level_queues[k],
+		       f->saf.level_occ_max[k], saf_mean(f, k));
 	}
 }
 
-static void fab_print_text(const struct fab_info *f)
+static void fab_print_text(const struct ftobj_fabric *f)
 {
 	char b1[96], b2[96], b3[64];
 	struct shape s;
@@ -377,55 +284,55 @@ static void fab_print_text(const struct fab_info *f)
 
 	fab_shape(f, &s);
 	printf("fabric %s: %s: %" PRIu64 " leaves, %" PRIu64 " switches, %u level%s, %" PRIu64 " links\n",
-	       f->name, s.name, f->has[FATTREE_A_FABRIC_LEAVES] ?
-	       f->v[FATTREE_A_FABRIC_LEAVES] : s.n, s.switches, s.h,
+	       f->name, s.name, FTOBJ_HAS(f, FATTREE_A_FABRIC_LEAVES) ?
+	       f->leaves : s.n, s.switches, s.h,
 	       s.h == 1 ? "" : "s", s.links);
-	printf("  shape   m %s  w %s", ftctl_fmt_u32_list(f->m, s.h, b1, sizeof(b1)),
-	       ftctl_fmt_u32_list(f->w, s.h, b2, sizeof(b2)));
+	printf("  shape   m %s  w %s", ftctl_fmt_u32_list(f->down, s.h, b1, sizeof(b1)),
+	       ftctl_fmt_u32_list(f->up, s.h, b2, sizeof(b2)));
 	if (f->nlanes)
 		printf("  lanes %s", ftctl_fmt_u32_list(f->lanes, f->nlanes, b1, sizeof(b1)));
-	if (f->has[FATTREE_A_FABRIC_PROFILE])
+	if (FTOBJ_HAS(f, FATTREE_A_FABRIC_PROFILE))
 		printf("  profile %s", ftctl_enum_name(ftn_profile_names, FTN_PROFILE_NR,
-							(uint32_t)f->v[FATTREE_A_FABRIC_PROFILE]));
-	if (f->has[FATTREE_A_FABRIC_PROFILE_BASE])
-		printf(" base %" PRIu64, f->v[FATTREE_A_FABRIC_PROFILE_BASE]);
-	if (f->has[FATTREE_A_FABRIC_PROFILE_ROOT])
-		printf(" root %" PRIu64, f->v[FATTREE_A_FABRIC_PROFILE_ROOT]);
+							f->profile));
+	if (FTOBJ_HAS(f, FATTREE_A_FABRIC_PROFILE_BASE))
+		printf(" base %" PRIu32, f->profile_base);
+	if (FTOBJ_HAS(f, FATTREE_A_FABRIC_PROFILE_ROOT))
+		printf(" root %" PRIu32, f->profile_root);
 	printf("\n  policy ");
-	if (f->has[FATTREE_A_FABRIC_PATH])
+	if (FTOBJ_HAS(f, FATTREE_A_FABRIC_PATH))
 		printf(" path %s", ftctl_enum_name(ftn_path_names, FTN_PATH_NR,
-						   (uint32_t)f->v[FATTREE_A_FABRIC_PATH]));
-	if (f->has[FATTREE_A_FABRIC_INJECTION])
+						   f->path));
+	if (FTOBJ_HAS(f, FATTREE_A_FABRIC_INJECTION))
 		printf("  injection %s", ftctl_enum_name(ftn_injection_names,
 							 FTN_INJECTION_NR,
-							 (uint32_t)f->v[FATTREE_A_FABRIC_INJECTION]));
-	if (f->has[FATTREE_A_FABRIC_ARBITRATION])
+							 f->injection));
+	if (FTOBJ_HAS(f, FATTREE_A_FABRIC_ARBITRATION))
 		printf("  arbitration %s", ftctl_enum_name(ftn_arbitration_names,
 							   FTN_ARBITRATION_NR,
-							   (uint32_t)f->v[FATTREE_A_FABRIC_ARBITRATION]));
-	if (f->saf) {
+							   f->arbitration));
+	if (has_saf(f)) {
 		printf("\n  mode     store-and-forward");
-		if (f->has[FATTREE_A_FABRIC_SAF_Q])
-			printf("  q %" PRIu64, f->v[FATTREE_A_FABRIC_SAF_Q]);
-		if (f->has[FATTREE_A_FABRIC_SAF_DISCIPLINE])
+		if (FTOBJ_HAS(f, FATTREE_A_FABRIC_SAF_Q))
+			printf("  q %" PRIu32, f->saf_q);
+		if (FTOBJ_HAS(f, FATTREE_A_FABRIC_SAF_DISCIPLINE))
 			printf("  discipline %s",
 			       ftctl_enum_name(ftn_saf_discipline_names, FTN_SAF_DISCIPLINE_NR,
-					       (uint32_t)f->v[FATTREE_A_FABRIC_SAF_DISCIPLINE]));
-		if (f->has[FATTREE_A_FABRIC_SAF_GHOSTS])
+					       f->saf_discipline));
+		if (FTOBJ_HAS(f, FATTREE_A_FABRIC_SAF_GHOSTS))
 			printf("  ghosts %s",
 			       ftctl_enum_name(ftctl_onoff_names, ftctl_n_onoff,
-					       (uint32_t)f->v[FATTREE_A_FABRIC_SAF_GHOSTS]));
+					       f->saf_ghosts));
 	}
 	printf("\n  engine ");
-	if (f->has[FATTREE_A_FABRIC_PERIOD_NS])
-		printf(" period %s", ftctl_fmt_period(f->v[FATTREE_A_FABRIC_PERIOD_NS],
+	if (FTOBJ_HAS(f, FATTREE_A_FABRIC_PERIOD_NS))
+		printf(" period %s", ftctl_fmt_period(f->period_ns,
 						      b3, sizeof(b3)));
-	if (f->has[FATTREE_A_FABRIC_CYCLE])
-		printf("  cycle %" PRIu64, f->v[FATTREE_A_FABRIC_CYCLE]);
-	if (f->has[FATTREE_A_FABRIC_BACKLOG])
-		printf("  backlog %" PRIu64, f->v[FATTREE_A_FABRIC_BACKLOG]);
-	if (f->has[FATTREE_A_FABRIC_SEED])
-		printf("  seed %" PRIu64, f->v[FATTREE_A_FABRIC_SEED]);
+	if (FTOBJ_HAS(f, FATTREE_A_FABRIC_CYCLE))
+		printf("  cycle %" PRIu64, f->cycle);
+	if (FTOBJ_HAS(f, FATTREE_A_FABRIC_BACKLOG))
+		printf("  backlog %" PRIu32, f->backlog);
+	if (FTOBJ_HAS(f, FATTREE_A_FABRIC_SEED))
+		printf("  seed %" PRIu64, f->seed);
 	printf("\n");
 
 	/* The tree from the top; channels above each level's subtrees. */
@@ -433,9 +340,9 @@ static void fab_print_text(const struct fab_info *f)
 		char line[256];
 		int n;
 
-		print_ports(b1, sizeof(b1), i < s.h ? f->w[i] : 0, f, &s, i + 1);
+		print_ports(b1, sizeof(b1), i < s.h ? f->up[i] : 0, f, &s, i + 1);
 		if (i)
-			print_ports(b2, sizeof(b2), f->m[i - 1], f, &s, i);
+			print_ports(b2, sizeof(b2), f->down[i - 1], f, &s, i);
 		else
 			snprintf(b2, sizeof(b2), "-");
 		n = snprintf(line, sizeof(line), "  level %-2u %7" PRIu64 " %-8s  up %-14s down %-14s",
@@ -463,16 +370,16 @@ static void fab_print_text(const struct fab_info *f)
 
 	a = 0;
 	for (i = 0; i <= FATTREE_A_STATS_MAX; i++) {
-		if (!f->has_st[i])
+		if (!FTOBJ_HAS(&f->stats, i))
 			continue;
 		if (a % 6 == 0)
 			printf(a ? "\n         " : "  stats  ");
-		printf(" %s %" PRIu64, stat_names[i], f->st[i]);
+		printf(" %s %" PRIu64, stat_names[i], f->stats.v[i]);
 		a++;
 	}
 	if (a)
 		printf("\n");
-	if (f->saf)
+	if (has_saf(f))
 		saf_print_text(f, s.h);
 }
 
@@ -491,7 +398,7 @@ static struct json_object *jarray_u32(const uint32_t *v, unsigned int n)
 	return a;
 }
 
-static struct json_object *saf_json(const struct fab_info *f, unsigned int h)
+static struct json_object *saf_json(const struct ftobj_fabric *f, unsigned int h)
 {
 	struct json_object *o = json_object_new_object(), *b, *lv, *arr;
 	char name[32];
@@ -499,41 +406,41 @@ static struct json_object *saf_json(const struct fab_info *f, unsigned int h)
 	double r;
 	int a;
 
-	if (f->has[FATTREE_A_FABRIC_SAF_Q])
-		jadd_u64(o, "q", f->v[FATTREE_A_FABRIC_SAF_Q]);
-	if (f->has[FATTREE_A_FABRIC_SAF_DISCIPLINE])
+	if (FTOBJ_HAS(f, FATTREE_A_FABRIC_SAF_Q))
+		jadd_u64(o, "q", f->saf_q);
+	if (FTOBJ_HAS(f, FATTREE_A_FABRIC_SAF_DISCIPLINE))
 		json_object_object_add(o, "discipline",
 				       json_object_new_string(ftctl_enum_name(ftn_saf_discipline_names,
 									      FTN_SAF_DISCIPLINE_NR,
-									      (uint32_t)f->v[FATTREE_A_FABRIC_SAF_DISCIPLINE])));
-	if (f->has[FATTREE_A_FABRIC_SAF_GHOSTS])
+									      f->saf_discipline)));
+	if (FTOBJ_HAS(f, FATTREE_A_FABRIC_SAF_GHOSTS))
 		json_object_object_add(o, "ghosts",
-				       json_object_new_boolean(f->v[FATTREE_A_FABRIC_SAF_GHOSTS] != 0));
+				       json_object_new_boolean(f->saf_ghosts != 0));
 	for (a = 0; a < FATTREE_A_SAF_BATCH_PACKETS; a++)
-		if (saf_names[a] && f->has_sv[a])
-			jadd_u64(o, saf_names[a], f->sv[a]);
+		if (saf_names[a] && FTOBJ_HAS(&f->saf, a))
+			jadd_u64(o, saf_names[a], f->saf.v[a]);
 	json_object_object_add(o, "latency_mean",
-			       json_object_new_double(f->sv[FATTREE_A_SAF_DELIVERED] ?
-						      (double)f->sv[FATTREE_A_SAF_LATENCY_SUM] /
-						      f->sv[FATTREE_A_SAF_DELIVERED] : 0.0));
+			       json_object_new_double(f->saf.v[FATTREE_A_SAF_DELIVERED] ?
+						      (double)f->saf.v[FATTREE_A_SAF_LATENCY_SUM] /
+						      f->saf.v[FATTREE_A_SAF_DELIVERED] : 0.0));
 	b = json_object_new_object();
 	for (a = FATTREE_A_SAF_BATCH_PACKETS; a <= FATTREE_A_SAF_BATCH_CONGESTION; a++)
-		if (f->has_sv[a])
-			jadd_u64(b, saf_names[a], f->sv[a]);
+		if (FTOBJ_HAS(&f->saf, a))
+			jadd_u64(b, saf_names[a], f->saf.v[a]);
 	json_object_object_add(b, "done",
-			       json_object_new_boolean(f->sv[FATTREE_A_SAF_BATCH_DONE] != 0));
+			       json_object_new_boolean(f->saf.batch_done != 0));
 	jadd_u64(b, "depth", 2 * h);
 	r = saf_ratio(f, h);
 	json_object_object_add(b, "t_over_c_l_lgn", r >= 0 ? json_object_new_double(r) : NULL);
 	json_object_object_add(o, "batch", b);
 	arr = json_object_new_array();
-	for (k = 0; k < f->nl; k++) {
+	for (k = 0; k < saf_nlevels(f); k++) {
 		lv = json_object_new_object();
 		jadd_u64(lv, "level", k);
 		saf_level_name(name, sizeof(name), k, h);
 		json_object_object_add(lv, "name", json_object_new_string(name));
-		jadd_u64(lv, "queues", f->lq[k]);
-		jadd_u64(lv, "occupancy_max", f->lmax[k]);
+		jadd_u64(lv, "queues", f->saf.level_queues[k]);
+		jadd_u64(lv, "occupancy_max", f->saf.level_occ_max[k]);
 		json_object_object_add(lv, "occupancy_mean",
 				       json_object_new_double(saf_mean(f, k)));
 		json_object_array_add(arr, lv);
@@ -542,27 +449,28 @@ static struct json_object *saf_json(const struct fab_info *f, unsigned int h)
 	return o;
 }
 
-static struct json_object *fab_json(const struct fab_info *f)
+static struct json_object *fab_json(const struct ftobj_fabric *f)
 {
 	struct json_object *o = json_object_new_object(), *tree, *lv, *st;
+#define SCALAR(a, key, f, wide, names, n) \
+	{ FTCTL_COL(FABRIC, a, key, NULL, struct ftobj_fabric, f, wide), names, n }
 	static const struct {
-		int attr;
-		const char *key;
-		const char *const *names;
+		struct ftctl_col col;
+		const char *const *names;	/* an enum's, by value */
 		unsigned int n;
 	} scalars[] = {
-		{ FATTREE_A_FABRIC_PROFILE, "profile", ftn_profile_names, FTN_PROFILE_NR },
-		{ FATTREE_A_FABRIC_PROFILE_BASE, "profile_base", NULL, 0 },
-		{ FATTREE_A_FABRIC_PROFILE_ROOT, "profile_root", NULL, 0 },
-		{ FATTREE_A_FABRIC_PATH, "path", ftn_path_names, FTN_PATH_NR },
-		{ FATTREE_A_FABRIC_INJECTION, "injection", ftn_injection_names,
-		  FTN_INJECTION_NR },
-		{ FATTREE_A_FABRIC_ARBITRATION, "arbitration", ftn_arbitration_names,
-		  FTN_ARBITRATION_NR },
-		{ FATTREE_A_FABRIC_PERIOD_NS, "period_ns", NULL, 0 },
-		{ FATTREE_A_FABRIC_BACKLOG, "backlog", NULL, 0 },
-		{ FATTREE_A_FABRIC_SEED, "seed", NULL, 0 },
-		{ FATTREE_A_FABRIC_CYCLE, "cycle", NULL, 0 },
+		SCALAR(PROFILE, "profile", profile, false, ftn_profile_names, FTN_PROFILE_NR),
+		SCALAR(PROFILE_BASE, "profile_base", profile_base, false, NULL, 0),
+		SCALAR(PROFILE_ROOT, "profile_root", profile_root, false, NULL, 0),
+		SCALAR(PATH, "path", path, false, ftn_path_names, FTN_PATH_NR),
+		SCALAR(INJECTION, "injection", injection, false, ftn_injection_names,
+		       FTN_INJECTION_NR),
+		SCALAR(ARBITRATION, "arbitration", arbitration, false, ftn_arbitration_names,
+		       FTN_ARBITRATION_NR),
+		SCALAR(PERIOD_NS, "period_ns", period_ns, true, NULL, 0),
+		SCALAR(BACKLOG, "backlog", backlog, false, NULL, 0),
+		SCALAR(SEED, "seed", seed, true, NULL, 0),
+		SCALAR(CYCLE, "cycle", cycle, true, NULL, 0),
 	};
 	struct shape s;
 	unsigned int i;
@@ -571,35 +479,37 @@ static struct json_object *fab_json(const struct fab_info *f)
 	json_object_object_add(o, "name", json_object_new_string(f->name));
 	json_object_object_add(o, "shape", json_object_new_string(s.name));
 	jadd_u64(o, "levels", s.h);
-	jadd_u64(o, "leaves", f->has[FATTREE_A_FABRIC_LEAVES] ?
-		 f->v[FATTREE_A_FABRIC_LEAVES] : s.n);
+	jadd_u64(o, "leaves", FTOBJ_HAS(f, FATTREE_A_FABRIC_LEAVES) ?
+		 f->leaves : s.n);
 	jadd_u64(o, "switches", s.switches);
 	jadd_u64(o, "links", s.links);
-	json_object_object_add(o, "down", jarray_u32(f->m, f->nm));
-	json_object_object_add(o, "up", jarray_u32(f->w, f->nw));
+	json_object_object_add(o, "down", jarray_u32(f->down, f->ndown));
+	json_object_object_add(o, "up", jarray_u32(f->up, f->nup));
 	json_object_object_add(o, "lanes", jarray_u32(f->lanes, f->nlanes));
 	for (i = 0; i < FTCTL_ARRAY_SIZE(scalars); i++) {
-		uint64_t v = f->v[scalars[i].attr];
+		uint64_t v;
+		bool has;
 
-		if (!f->has[scalars[i].attr])
+		ftctl_cols_read(&scalars[i].col, 1, f, f->has, &v, &has);
+		if (!has)
 			continue;
 		if (scalars[i].names)
-			json_object_object_add(o, scalars[i].key,
+			json_object_object_add(o, scalars[i].col.key,
 					       json_object_new_string(ftctl_enum_name(scalars[i].names,
 										      scalars[i].n,
 										      (uint32_t)v)));
 		else
-			jadd_u64(o, scalars[i].key, v);
+			jadd_u64(o, scalars[i].col.key, v);
 	}
 	tree = json_object_new_array();
 	for (i = s.h + 1; i-- > 0;) {
 		lv = json_object_new_object();
 		jadd_u64(lv, "level", i);
 		jadd_u64(lv, "nodes", s.nodes[i]);
-		jadd_u64(lv, "up_ports", i < s.h ? f->w[i] : 0);
+		jadd_u64(lv, "up_ports", i < s.h ? f->up[i] : 0);
 		if (i < s.h && s.lanes)
 			jadd_u64(lv, "up_lanes", f->lanes[i]);
-		jadd_u64(lv, "down_ports", i ? f->m[i - 1] : 0);
+		jadd_u64(lv, "down_ports", i ? f->down[i - 1] : 0);
 		if (i && s.lanes)
 			jadd_u64(lv, "down_lanes", f->lanes[i - 1]);
 		if (i < s.h) {
@@ -613,15 +523,15 @@ static struct json_object *fab_json(const struct fab_info *f)
 	json_object_object_add(o, "tree", tree);
 	st = json_object_new_object();
 	for (i = 0; i <= FATTREE_A_STATS_MAX; i++)
-		if (f->has_st[i])
-			jadd_u64(st, stat_names[i], f->st[i]);
+		if (FTOBJ_HAS(&f->stats, i))
+			jadd_u64(st, stat_names[i], f->stats.v[i]);
 	json_object_object_add(o, "stats", st);
-	if (f->has[FATTREE_A_FABRIC_MODE])
+	if (FTOBJ_HAS(f, FATTREE_A_FABRIC_MODE))
 		json_object_object_add(o, "mode",
 				       json_object_new_string(ftctl_enum_name(ftn_mode_names,
 									      FTN_MODE_NR,
-									      (uint32_t)f->v[FATTREE_A_FABRIC_MODE])));
-	if (f->saf)
+									      f->mode)));
+	if (has_saf(f))
 		json_object_object_add(o, "saf", saf_json(f, s.h));
 	return o;
 }
@@ -638,22 +548,22 @@ int ftctl_fabric_lookup(struct ftctl *ctl, const char *name, const char *what,
 			uint32_t *levels, uint32_t *leaves, uint64_t *cycle)
 {
 	struct fab_list l = { 0 };
-	const struct fab_info *f;
+	const struct ftobj_fabric *f;
 	int rc;
 
 	rc = fab_get(ctl, name, what, &l);
-	if (!rc && (l.n != 1 || !l.v[0].has[FATTREE_A_FABRIC_LEVELS] ||
-		    !l.v[0].has[FATTREE_A_FABRIC_LEAVES] ||
-		    !l.v[0].has[FATTREE_A_FABRIC_CYCLE]))
+	if (!rc && (l.n != 1 || !FTOBJ_HAS(&l.v[0], FATTREE_A_FABRIC_LEVELS) ||
+		    !FTOBJ_HAS(&l.v[0], FATTREE_A_FABRIC_LEAVES) ||
+		    !FTOBJ_HAS(&l.v[0], FATTREE_A_FABRIC_CYCLE)))
 		rc = ftctl_fail(ctl, what, -EPROTO);
 	if (!rc) {
 		f = &l.v[0];
 		if (levels)
-			*levels = (uint32_t)f->v[FATTREE_A_FABRIC_LEVELS];
+			*levels = f->levels;
 		if (leaves)
-			*leaves = (uint32_t)f->v[FATTREE_A_FABRIC_LEAVES];
+			*leaves = f->leaves;
 		if (cycle)
-			*cycle = f->v[FATTREE_A_FABRIC_CYCLE];
+			*cycle = f->cycle;
 	}
 	free(l.v);
 	return rc;

@@ -4,6 +4,7 @@
 #define FTCTL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -246,14 +247,25 @@ void ftctl_req_free(struct ftctl_req *r);
 int ftctl_link_set_run(struct ftctl *ctl, struct ftctl_req *r, const char *what,
 		       bool fail);
 
-/* Bounded attribute getters: false when absent or too short. */
-bool ftctl_nla_u32(const struct nlattr *a, uint32_t *v);
-bool ftctl_nla_u64(const struct nlattr *a, uint64_t *v);
-/* Copy a string attribute into @buf (always terminated). */
-bool ftctl_nla_str(const struct nlattr *a, char *buf, size_t len);
-/* A binary u32[] attribute: number of values copied (at most @max). */
-unsigned int ftctl_nla_u32_array(const struct nlattr *a, uint32_t *out,
-				 unsigned int max);
+/*
+ * A column of an object's table (link show, leaf show): the attribute that
+ * marks it present in the decoded struct's ->has, its JSON key, its table
+ * heading, and where its u32 or u64 value lies in that struct.
+ */
+struct ftctl_col {
+	int attr;
+	const char *key, *head;
+	size_t off;
+	bool u64;
+};
+
+#define FTCTL_COL(set, a, key, head, type, f, wide) \
+	{ FATTREE_A_##set##_##a, key, head, offsetof(type, f), wide }
+
+/* The @n columns' values of @obj, as u64, and whether each is present. */
+void ftctl_cols_read(const struct ftctl_col *c, size_t n, const void *obj, uint64_t has,
+		     uint64_t *v, bool *present);
+
 
 /* Make the socket fit big dumps and big requests (best effort). */
 void ftctl_tune_socket(struct ftctl *ctl);

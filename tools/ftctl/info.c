@@ -6,40 +6,10 @@
 #include <json-c/json.h>
 
 #include "ftctl.h"
+#include "ftobj.h"
 #include "linux/fattree.h"
 
-struct info_reply {
-	char version[64];
-	uint32_t genl_version;
-	uint32_t max_fabrics, max_leaves, max_levels, max_lanes;
-	int seen;
-};
-
-static uint32_t get_u32(struct nlattr **tb, int type)
-{
-	return tb[type] ? nla_get_u32(tb[type]) : 0;
-}
-
-static int info_reply(struct nl_msg *msg, void *arg)
-{
-	struct nlattr *tb[FATTREE_A_INFO_MAX + 1];
-	struct info_reply *r = arg;
-
-	if (ftnl_parse(msg, tb, FATTREE_A_INFO_MAX))
-		return -EINVAL;
-	if (tb[FATTREE_A_INFO_VERSION])
-		snprintf(r->version, sizeof(r->version), "%s",
-			 nla_get_string(tb[FATTREE_A_INFO_VERSION]));
-	r->genl_version = get_u32(tb, FATTREE_A_INFO_GENL_VERSION);
-	r->max_fabrics = get_u32(tb, FATTREE_A_INFO_MAX_FABRICS);
-	r->max_leaves = get_u32(tb, FATTREE_A_INFO_MAX_LEAVES);
-	r->max_levels = get_u32(tb, FATTREE_A_INFO_MAX_LEVELS);
-	r->max_lanes = get_u32(tb, FATTREE_A_INFO_MAX_LANES);
-	r->seen = 1;
-	return 0;
-}
-
-static void info_print_json(const struct info_reply *r)
+static void info_print_json(const struct ftobj_info *r)
 {
 	struct json_object *o = json_object_new_object();
 	struct json_object *lim = json_object_new_object();
@@ -72,16 +42,10 @@ static int info_parse(struct ftctl *ctl, int argc, char **argv)
 
 static int info_run(struct ftctl *ctl)
 {
-	struct info_reply r = { 0 };
-	struct nl_msg *msg;
+	struct ftobj_info r;
 	int err;
 
-	msg = ftnl_msg(&ctl->nl, FATTREE_CMD_INFO_GET, 0);
-	if (!msg)
-		return ftctl_fail(ctl, "info", -ENOMEM);
-	err = ftnl_transact(&ctl->nl, msg, info_reply, &r);
-	if (!err && !r.seen)
-		err = -EPROTO;
+	err = ftobj_info_get(&ctl->nl, &r);
 	if (err)
 		return ftctl_fail(ctl, "info", err);
 

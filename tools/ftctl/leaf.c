@@ -7,6 +7,7 @@
 #include <json-c/json.h>
 
 #include "ftctl.h"
+#include "ftobj.h"
 #include "linux/fattree.h"
 
 /* Room for a longer histogram than today's, should the kernel send one. */
@@ -21,23 +22,19 @@ struct leaf_dump {
 	bool started, first;
 };
 
-static const struct {
-	int attr;
-	const char *key;	/* JSON */
-	const char *head;	/* table */
-	bool u64;
-} leaf_cols[] = {
-	{ FATTREE_A_LEAF_INDEX, "index", "index", false },
-	{ FATTREE_A_LEAF_IFINDEX, "ifindex", NULL, false },
-	{ FATTREE_A_LEAF_QUEUED, "queued", "queued", true },
-	{ FATTREE_A_LEAF_SENT, "sent", "sent", true },
-	{ FATTREE_A_LEAF_DELIVERED, "delivered", "delivered", true },
-	{ FATTREE_A_LEAF_BLOCKED, "blocked", "blocked", true },
-	{ FATTREE_A_LEAF_DROP_NOROUTE, "drop_noroute", "drop:noroute", true },
-	{ FATTREE_A_LEAF_DROP_DOWN, "drop_down", "drop:down", true },
-	{ FATTREE_A_LEAF_DROP_TEARDOWN, "drop_teardown", "drop:teardown", true },
-	{ FATTREE_A_LEAF_CONTROL_TX, "control_tx", "ctl:tx", true },
-	{ FATTREE_A_LEAF_CONTROL_RX, "control_rx", "ctl:rx", true },
+#define LEAF_COL(a, key, head, f, wide) FTCTL_COL(LEAF, a, key, head, struct ftobj_leaf, f, wide)
+static const struct ftctl_col leaf_cols[] = {
+	LEAF_COL(INDEX, "index", "index", index, false),
+	LEAF_COL(IFINDEX, "ifindex", NULL, ifindex, false),
+	LEAF_COL(QUEUED, "queued", "queued", queued, true),
+	LEAF_COL(SENT, "sent", "sent", sent, true),
+	LEAF_COL(DELIVERED, "delivered", "delivered", delivered, true),
+	LEAF_COL(BLOCKED, "blocked", "blocked", blocked, true),
+	LEAF_COL(DROP_NOROUTE, "drop_noroute", "drop:noroute", drop_noroute, true),
+	LEAF_COL(DROP_DOWN, "drop_down", "drop:down", drop_down, true),
+	LEAF_COL(DROP_TEARDOWN, "drop_teardown", "drop:teardown", drop_teardown, true),
+	LEAF_COL(CONTROL_TX, "control_tx", "ctl:tx", control_tx, true),
+	LEAF_COL(CONTROL_RX, "control_rx", "ctl:rx", control_rx, true),
 };
 
 #define N_COLS FTCTL_ARRAY_SIZE(leaf_cols)
@@ -118,35 +115,27 @@ static struct json_object *json_bucket(int b)
 
 static int leaf_reply(struct nl_msg *msg, void *arg)
 {
-	struct nlattr *tb[FATTREE_A_LEAF_MAX + 1];
 	struct json_object *o, *lat, *hist;
 	struct leaf_dump *d = arg;
 	uint64_t v[N_COLS] = { 0 }, h[MAX_BUCKETS] = { 0 };
 	bool has[N_COLS] = { 0 };
 	char cell[N_COLS][24], ifname[64] = "-", p50[48], p99[48], pmax[48];
 	unsigned int nb = 0, b;
-	int q50, q99, qmax;
+	bool has_ifname, has_latency;
+	int q50, q99, qmax, err;
+	struct ftobj_leaf l;
 	size_t i;
 
-	if (ftnl_parse(msg, tb, FATTREE_A_LEAF_MAX))
-		return -EINVAL;
-	for (i = 0; i < N_COLS; i++) {
-		uint32_t v32 = 0;
-
-		if (leaf_cols[i].u64)
-			has[i] = ftctl_nla_u64(tb[leaf_cols[i].attr], &v[i]);
-		else
-			has[i] = ftctl_nla_u32(tb[leaf_cols[i].attr], &v32);
-		if (has[i] && !leaf_cols[i].u64)
-			v[i] = v32;
-	}
-	ftctl_nla_str(tb[FATTREE_A_LEAF_IFNAME], ifname, sizeof(ifname));
-	if (tb[FATTREE_A_LEAF_LATENCY]) {
-		nb = (unsigned int)nla_len(tb[FATTREE_A_LEAF_LATENCY]) / sizeof(uint64_t);
-		if (nb > MAX_BUCKETS)
-			nb = MAX_BUCKETS;
-		memcpy(h, nla_data(tb[FATTREE_A_LEAF_LATENCY]), nb * sizeof(uint64_t));
-	}
+	err = ftobj_leaf_decode(msg, &l);
+	if (err)
+		return err;
+	ftctl_cols_read(leaf_cols, N_COLS, &l, l.has, v, has);
+	has_ifname = FTOBJ_HAS(&l, FATTREE_A_LEAF_IFNAME);
+	if (has_ifname)
+		snprintf(ifname, sizeof(ifname), "%s", l.ifname);
+	has_latency = FTOBJ_HAS(&l, FATTREE_A_LEAF_LATENCY);
+	nb = l.nlatency < MAX_BUCKETS ? l.nlatency : MAX_BUCKETS;
+	memcpy(h, l.latency, nb * sizeof(uint64_t));
 	q50 = percentile(h, nb, 50);
 	q99 = percentile(h, nb, 99);
 	qmax = highest(h, nb);
@@ -160,11 +149,11 @@ static int leaf_reply(struct nl_msg *msg, void *arg)
 			if (has[i])
 				json_object_object_add(o, leaf_cols[i].key,
 						       json_object_new_uint64(v[i]));
-			if (i == 1 && tb[FATTREE_A_LEAF_IFNAME])
+			if (i == 1 && has_ifname)
 				json_object_object_add(o, "ifname",
 						       json_object_new_string(ifname));
 		}
-		if (tb[FATTREE_A_LEAF_LATENCY]) {
+		if (has_latency) {
 			lat = json_object_new_object();
 			hist = json_object_new_array();
 			for (b = 0; b < nb; b++)

@@ -9,6 +9,7 @@
 #include <json-c/json.h>
 
 #include "ftctl.h"
+#include "ftobj.h"
 #include "linux/fattree.h"
 
 static struct link_req {
@@ -30,21 +31,19 @@ struct link_dump {
 	uint64_t shown, total;
 };
 
-static const struct {
-	int attr;
-	const char *key;
-	bool u64;
-} link_cols[] = {
-	{ FATTREE_A_LINK_ID, "id", false },
-	{ FATTREE_A_LINK_LEVEL, "level", false },
-	{ FATTREE_A_LINK_NODE, "node", false },
-	{ FATTREE_A_LINK_PORT, "port", false },
-	{ FATTREE_A_LINK_LANES, "lanes", false },
-	{ FATTREE_A_LINK_RESERVED, "reserved", false },
-	{ FATTREE_A_LINK_CARRIED, "carried", true },
-	{ FATTREE_A_LINK_MAX_CYCLE, "max_cycle", false },
-	{ FATTREE_A_LINK_SATURATED, "saturated", true },
-	{ FATTREE_A_LINK_BLOCKED, "blocked", true },
+/* The columns, in order; each shown as "-" when the kernel left it out. */
+#define LINK_COL(a, key, f, wide) FTCTL_COL(LINK, a, key, NULL, struct ftobj_link, f, wide)
+static const struct ftctl_col link_cols[] = {
+	LINK_COL(ID, "id", id, false),
+	LINK_COL(LEVEL, "level", level, false),
+	LINK_COL(NODE, "node", node, false),
+	LINK_COL(PORT, "port", port, false),
+	LINK_COL(LANES, "lanes", lanes, false),
+	LINK_COL(RESERVED, "reserved", reserved, false),
+	LINK_COL(CARRIED, "carried", carried, true),
+	LINK_COL(MAX_CYCLE, "max_cycle", max_cycle, false),
+	LINK_COL(SATURATED, "saturated", saturated, true),
+	LINK_COL(BLOCKED, "blocked", blocked, true),
 };
 
 #define N_COLS FTCTL_ARRAY_SIZE(link_cols)
@@ -80,31 +79,23 @@ static struct json_object *fail_json(uint8_t bits)
 
 static int link_reply(struct nl_msg *msg, void *arg)
 {
-	struct nlattr *tb[FATTREE_A_LINK_MAX + 1];
 	struct link_dump *d = arg;
 	uint64_t v[N_COLS] = { 0 };
 	bool has[N_COLS] = { 0 };
 	struct json_object *o;
 	char cell[N_COLS][24], why[24];
-	uint8_t fail = 0;
+	struct ftobj_link l;
+	uint8_t fail;
 	bool up;
 	size_t i;
+	int err;
 
-	if (ftnl_parse(msg, tb, FATTREE_A_LINK_MAX))
-		return -EINVAL;
-	for (i = 0; i < N_COLS; i++) {
-		uint32_t v32 = 0;
-
-		if (link_cols[i].u64)
-			has[i] = ftctl_nla_u64(tb[link_cols[i].attr], &v[i]);
-		else
-			has[i] = ftctl_nla_u32(tb[link_cols[i].attr], &v32);
-		if (has[i] && !link_cols[i].u64)
-			v[i] = v32;
-	}
-	up = !!tb[FATTREE_A_LINK_UP];
-	if (tb[FATTREE_A_LINK_FAILED] && nla_len(tb[FATTREE_A_LINK_FAILED]) >= 1)
-		fail = nla_get_u8(tb[FATTREE_A_LINK_FAILED]);
+	err = ftobj_link_decode(msg, &l);
+	if (err)
+		return err;
+	ftctl_cols_read(link_cols, N_COLS, &l, l.has, v, has);
+	up = l.up;
+	fail = l.failed;
 	d->total++;
 	if (lr.has_level && (!has[1] || v[1] != lr.level))
 		return 0;
@@ -268,29 +259,16 @@ static int fail_parse(struct ftctl *ctl, int argc, char **argv)
 	return 0;
 }
 
-struct fail_reply {
-	bool seen;
-	uint32_t changed, cut, failed;
-};
-
 static int fail_reply(struct nl_msg *msg, void *arg)
 {
-	struct nlattr *tb[FATTREE_A_LINK_MAX + 1];
-	struct fail_reply *r = arg;
-
-	if (ftnl_parse(msg, tb, FATTREE_A_LINK_MAX))
-		return -EINVAL;
-	r->seen = ftctl_nla_u32(tb[FATTREE_A_LINK_CHANGED], &r->changed) &&
-		  ftctl_nla_u32(tb[FATTREE_A_LINK_CIRCUITS_CUT], &r->cut) &&
-		  ftctl_nla_u32(tb[FATTREE_A_LINK_FAILED_LINKS], &r->failed);
-	return 0;
+	return ftobj_link_set_decode(msg, arg);
 }
 
 /* Send a LINK_SET and print its outcome; shared with "switch fail|restore". */
 int ftctl_link_set_run(struct ftctl *ctl, struct ftctl_req *r, const char *what,
 		       bool fail)
 {
-	struct fail_reply rep = { 0 };
+	struct ftobj_link_set rep = { 0 };
 	uint32_t changed, cut, failed;
 	struct json_object *o;
 	int rc;
@@ -298,11 +276,11 @@ int ftctl_link_set_run(struct ftctl *ctl, struct ftctl_req *r, const char *what,
 	rc = ftctl_req_run(ctl, r, what, fail_reply, &rep);
 	if (rc)
 		return rc;
-	if (!rep.seen)
+	if (!rep.has)
 		return ftctl_fail(ctl, what, -EPROTO);
 	changed = rep.changed;
-	cut = rep.cut;
-	failed = rep.failed;
+	cut = rep.circuits_cut;
+	failed = rep.failed_links;
 
 	if (ctl->json) {
 		o = json_object_new_object();

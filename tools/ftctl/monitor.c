@@ -25,6 +25,7 @@
 
 #include "ftunits.h"
 #include "ftctl.h"
+#include "ftobj.h"
 #include "linux/fattree_structs.h"
 
 #define CMD		"monitor"
@@ -218,38 +219,38 @@ static void shape_derive(struct mon_shape *sh)
 
 static int fab_reply(struct nl_msg *msg, void *arg)
 {
-	struct nlattr *tb[FATTREE_A_FABRIC_MAX + 1], *stb[FATTREE_A_STATS_MAX + 1];
 	struct fab_read *r = arg;
 	struct mon_shape *sh = r->sh;
-	uint32_t h, v[MAXH];
-	int a;
+	struct ftobj_fabric f;
+	uint32_t h;
+	int a, err;
 
-	if (ftnl_parse(msg, tb, FATTREE_A_FABRIC_MAX) ||
-	    !ftctl_nla_u64(tb[FATTREE_A_FABRIC_CYCLE], &r->s->cycle))
+	err = ftobj_fabric_decode(msg, &f);
+	if (err)
+		return err;
+	if (!FTOBJ_HAS(&f, FATTREE_A_FABRIC_CYCLE))
 		return -EPROTO;
+	r->s->cycle = f.cycle;
 	if (r->first) {
-		if (!ftctl_nla_u32(tb[FATTREE_A_FABRIC_LEVELS], &h) || !h || h > MAXH ||
-		    !ftctl_nla_u32(tb[FATTREE_A_FABRIC_LEAVES], &sh->n))
+		h = f.levels;
+		if (ftobj_fabric_shape(&f) || h > MAXH || !FTOBJ_HAS(&f, FATTREE_A_FABRIC_LEAVES))
 			return -EPROTO;
 		sh->h = h;
-		if (ftctl_nla_u32_array(tb[FATTREE_A_FABRIC_DOWN], v, h) != h)
-			return -EPROTO;
-		memcpy(sh->m + 1, v, h * sizeof(*v));
-		if (ftctl_nla_u32_array(tb[FATTREE_A_FABRIC_UP], v, h) != h)
-			return -EPROTO;
-		memcpy(sh->w + 1, v, h * sizeof(*v));
-		if (ftctl_nla_u32_array(tb[FATTREE_A_FABRIC_LANES], v, h) != h)
-			return -EPROTO;
-		memcpy(sh->lanes + 1, v, h * sizeof(*v));
-		ftctl_nla_u32(tb[FATTREE_A_FABRIC_PATH], &sh->path);
-		ftctl_nla_u64(tb[FATTREE_A_FABRIC_PERIOD_NS], &sh->period_ns);
-		ftctl_nla_str(tb[FATTREE_A_FABRIC_NAME], sh->name, sizeof(sh->name));
+		sh->n = f.leaves;
+		memcpy(sh->m + 1, f.down, h * sizeof(*f.down));
+		memcpy(sh->w + 1, f.up, h * sizeof(*f.up));
+		memcpy(sh->lanes + 1, f.lanes, h * sizeof(*f.lanes));
+		if (FTOBJ_HAS(&f, FATTREE_A_FABRIC_PATH))
+			sh->path = f.path;
+		if (FTOBJ_HAS(&f, FATTREE_A_FABRIC_PERIOD_NS))
+			sh->period_ns = f.period_ns;
+		memcpy(sh->name, f.name, sizeof(sh->name));
 		shape_derive(sh);
 	}
-	if (tb[FATTREE_A_FABRIC_STATS] &&
-	    !nla_parse_nested(stb, FATTREE_A_STATS_MAX, tb[FATTREE_A_FABRIC_STATS], NULL))
-		for (a = 0; a <= FATTREE_A_STATS_MAX; a++)
-			ftctl_nla_u64(stb[a], &r->s->st[a]);
+	/* A counter left out keeps its last value. */
+	for (a = 0; a <= FATTREE_A_STATS_MAX; a++)
+		if (FTOBJ_HAS(&f.stats, a))
+			r->s->st[a] = f.stats.v[a];
 	r->s->seen = true;
 	return 0;
 }
@@ -261,22 +262,19 @@ struct link_read {
 
 static int link_reply(struct nl_msg *msg, void *arg)
 {
-	struct nlattr *tb[FATTREE_A_LINK_MAX + 1];
 	struct link_read *r = arg;
-	struct mon_link *l;
-	uint32_t id;
+	struct ftobj_link o;
+	int err;
 
-	if (ftnl_parse(msg, tb, FATTREE_A_LINK_MAX) ||
-	    !ftctl_nla_u32(tb[FATTREE_A_LINK_ID], &id) || id >= r->sh->ndl)
+	err = ftobj_link_decode(msg, &o);
+	if (err)
+		return err;
+	if (o.id >= r->sh->ndl)
 		return -EPROTO;
-	l = &r->s->link[id];
-	ftctl_nla_u64(tb[FATTREE_A_LINK_CARRIED], &l->carried);
-	ftctl_nla_u64(tb[FATTREE_A_LINK_SATURATED], &l->saturated);
-	ftctl_nla_u64(tb[FATTREE_A_LINK_BLOCKED], &l->blocked);
-	ftctl_nla_u32(tb[FATTREE_A_LINK_LANES], &l->lanes);
-	ftctl_nla_u32(tb[FATTREE_A_LINK_RESERVED], &l->reserved);
-	if (tb[FATTREE_A_LINK_FAILED] && nla_len(tb[FATTREE_A_LINK_FAILED]) >= 1)
-		l->fail = nla_get_u8(tb[FATTREE_A_LINK_FAILED]);
+	r->s->link[o.id] = (struct mon_link){
+		.carried = o.carried, .saturated = o.saturated, .blocked = o.blocked,
+		.lanes = o.lanes, .reserved = o.reserved, .fail = o.failed,
+	};
 	return 0;
 }
 

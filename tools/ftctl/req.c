@@ -141,48 +141,23 @@ int ftctl_fail(const struct ftctl *ctl, const char *what, int err)
 	return FTCTL_EXIT_FAIL;
 }
 
-bool ftctl_nla_u32(const struct nlattr *a, uint32_t *v)
+void ftctl_cols_read(const struct ftctl_col *c, size_t n, const void *obj, uint64_t has,
+		     uint64_t *v, bool *present)
 {
-	if (!a || nla_len(a) < (int)sizeof(uint32_t))
-		return false;
-	*v = nla_get_u32((struct nlattr *)a);
-	return true;
-}
+	uint32_t v32;
+	size_t i;
 
-bool ftctl_nla_u64(const struct nlattr *a, uint64_t *v)
-{
-	if (!a || nla_len(a) < (int)sizeof(uint64_t))
-		return false;
-	memcpy(v, nla_data(a), sizeof(*v));
-	return true;
-}
+	for (i = 0; i < n; i++) {
+		const char *p = (const char *)obj + c[i].off;
 
-bool ftctl_nla_str(const struct nlattr *a, char *buf, size_t len)
-{
-	size_t n;
-
-	if (!a || !len)
-		return false;
-	n = (size_t)nla_len(a);
-	if (n >= len)
-		n = len - 1;
-	memcpy(buf, nla_data(a), n);
-	buf[n] = '\0';
-	return true;
-}
-
-unsigned int ftctl_nla_u32_array(const struct nlattr *a, uint32_t *out,
-				 unsigned int max)
-{
-	unsigned int n;
-
-	if (!a)
-		return 0;
-	n = (unsigned int)nla_len(a) / sizeof(uint32_t);
-	if (n > max)
-		n = max;
-	memcpy(out, nla_data(a), n * sizeof(uint32_t));
-	return n;
+		present[i] = (has >> c[i].attr) & 1;
+		if (c[i].u64) {
+			memcpy(&v[i], p, sizeof(v[i]));
+		} else {
+			memcpy(&v32, p, sizeof(v32));
+			v[i] = v32;
+		}
+	}
 }
 
 void ftctl_tune_socket(struct ftctl *ctl)

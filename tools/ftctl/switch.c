@@ -12,6 +12,7 @@
 #include <json-c/json.h>
 
 #include "ftctl.h"
+#include "ftobj.h"
 #include "linux/fattree.h"
 
 static struct switch_req {
@@ -114,17 +115,18 @@ struct sw_shape {
 
 static int shape_reply(struct nl_msg *msg, void *arg)
 {
-	struct nlattr *tb[FATTREE_A_FABRIC_MAX + 1];
 	struct sw_shape *s = arg;
 	uint64_t n = 1, mprod = 1;
+	struct ftobj_fabric f;
 	uint32_t i;
+	int err;
 
-	if (ftnl_parse(msg, tb, FATTREE_A_FABRIC_MAX) ||
-	    !ftctl_nla_u32(tb[FATTREE_A_FABRIC_LEVELS], &s->h) || !s->h ||
-	    s->h > FATTREE_MAX_LEVELS ||
-	    ftctl_nla_u32_array(tb[FATTREE_A_FABRIC_DOWN], s->m, s->h) != s->h ||
-	    ftctl_nla_u32_array(tb[FATTREE_A_FABRIC_UP], s->w, s->h) != s->h)
-		return -EPROTO;
+	err = ftobj_fabric_decode(msg, &f);
+	if (err || (err = ftobj_fabric_shape(&f)))
+		return err;
+	s->h = f.levels;
+	memcpy(s->m, f.down, sizeof(s->m));
+	memcpy(s->w, f.up, sizeof(s->w));
 	for (i = 0; i < s->h; i++)
 		n *= s->m[i];
 	s->wprod[0] = 1;
@@ -152,20 +154,23 @@ struct sw_dump {
 /* Account link (level, node, port) at both its switches. */
 static int sw_link_reply(struct nl_msg *msg, void *arg)
 {
-	struct nlattr *tb[FATTREE_A_LINK_MAX + 1];
 	struct sw_dump *d = arg;
 	const struct sw_shape *s = d->s;
 	uint32_t level, node, port;
 	uint64_t x, y, upper, sw;
-	uint8_t fail = 0;
+	struct ftobj_link l;
+	uint8_t fail;
+	int err;
 
-	if (ftnl_parse(msg, tb, FATTREE_A_LINK_MAX) ||
-	    !ftctl_nla_u32(tb[FATTREE_A_LINK_LEVEL], &level) ||
-	    !ftctl_nla_u32(tb[FATTREE_A_LINK_NODE], &node) ||
-	    !ftctl_nla_u32(tb[FATTREE_A_LINK_PORT], &port) || !level || level > s->h)
+	err = ftobj_link_decode(msg, &l);
+	if (err)
+		return err;
+	level = l.level;
+	node = l.node;
+	port = l.port;
+	fail = l.failed;
+	if (!level || level > s->h)
 		return -EPROTO;
-	if (tb[FATTREE_A_LINK_FAILED] && nla_len(tb[FATTREE_A_LINK_FAILED]) >= 1)
-		fail = nla_get_u8(tb[FATTREE_A_LINK_FAILED]);
 	/* Upper end: level-L node (X div m_L, Y * w_L + port). */
 	x = node / s->wprod[level - 1];
 	y = node % s->wprod[level - 1];

@@ -9,60 +9,34 @@
 #include <string.h>
 
 #include "fabric.h"
-
-static uint64_t get_u64(struct nlattr *a)
-{
-	return a ? nla_get_u64(a) : 0;
-}
-
-static uint32_t get_u32(struct nlattr *a)
-{
-	return a ? nla_get_u32(a) : 0;
-}
-
-static uint32_t get_array(struct nlattr *a, uint32_t *v, uint32_t max)
-{
-	uint32_t n;
-
-	if (!a)
-		return 0;
-	n = (uint32_t)nla_len(a) / sizeof(uint32_t);
-	if (n > max)
-		n = max;
-	memcpy(v, nla_data(a), n * sizeof(uint32_t));
-	return n;
-}
+#include "ftobj.h"
 
 static int fabric_reply(struct nl_msg *msg, void *arg)
 {
-	struct nlattr *tb[FATTREE_A_FABRIC_MAX + 1], *st[FATTREE_A_STATS_MAX + 1];
 	struct ftt_fabric *f = arg;
-	uint32_t nm, nw, nl;
+	struct ftobj_fabric o;
+	int err;
 
-	if (ftnl_parse(msg, tb, FATTREE_A_FABRIC_MAX))
-		return -EINVAL;
-	f->h = get_u32(tb[FATTREE_A_FABRIC_LEVELS]);
-	nm = get_array(tb[FATTREE_A_FABRIC_DOWN], f->m, FATTREE_MAX_LEVELS);
-	nw = get_array(tb[FATTREE_A_FABRIC_UP], f->w, FATTREE_MAX_LEVELS);
-	nl = get_array(tb[FATTREE_A_FABRIC_LANES], f->lanes, FATTREE_MAX_LEVELS);
-	if (!f->h || f->h > FATTREE_MAX_LEVELS || nm < f->h || nw < f->h || nl < f->h)
-		return -EPROTO;
-	f->n = get_u32(tb[FATTREE_A_FABRIC_LEAVES]);
-	f->path = get_u32(tb[FATTREE_A_FABRIC_PATH]);
-	f->injection = get_u32(tb[FATTREE_A_FABRIC_INJECTION]);
-	f->period_ns = get_u64(tb[FATTREE_A_FABRIC_PERIOD_NS]);
-	f->backlog = get_u32(tb[FATTREE_A_FABRIC_BACKLOG]);
-	f->cycle = get_u64(tb[FATTREE_A_FABRIC_CYCLE]);
-	if (tb[FATTREE_A_FABRIC_STATS] &&
-	    !nla_parse_nested(st, FATTREE_A_STATS_MAX, tb[FATTREE_A_FABRIC_STATS], NULL)) {
-		f->queued = get_u64(st[FATTREE_A_STATS_QUEUED]);
-		f->delivered = get_u64(st[FATTREE_A_STATS_DELIVERED]);
-		f->synth_queued = get_u64(st[FATTREE_A_STATS_SYNTH_QUEUED]);
-		f->drained_cycle = get_u64(st[FATTREE_A_STATS_DRAINED_CYCLE]);
-		f->overruns = get_u64(st[FATTREE_A_STATS_OVERRUNS]);
-		f->cycle_ns = get_u64(st[FATTREE_A_STATS_CYCLE_NS]);
-		f->run_ns = get_u64(st[FATTREE_A_STATS_RUN_NS]);
-	}
+	err = ftobj_fabric_decode(msg, &o);
+	if (err || (err = ftobj_fabric_shape(&o)))
+		return err;
+	f->h = o.levels;
+	memcpy(f->m, o.down, sizeof(f->m));
+	memcpy(f->w, o.up, sizeof(f->w));
+	memcpy(f->lanes, o.lanes, sizeof(f->lanes));
+	f->n = o.leaves;
+	f->path = o.path;
+	f->injection = o.injection;
+	f->period_ns = o.period_ns;
+	f->backlog = o.backlog;
+	f->cycle = o.cycle;
+	f->queued = o.stats.v[FATTREE_A_STATS_QUEUED];
+	f->delivered = o.stats.v[FATTREE_A_STATS_DELIVERED];
+	f->synth_queued = o.stats.v[FATTREE_A_STATS_SYNTH_QUEUED];
+	f->drained_cycle = o.stats.v[FATTREE_A_STATS_DRAINED_CYCLE];
+	f->overruns = o.stats.v[FATTREE_A_STATS_OVERRUNS];
+	f->cycle_ns = o.stats.v[FATTREE_A_STATS_CYCLE_NS];
+	f->run_ns = o.stats.v[FATTREE_A_STATS_RUN_NS];
 	return 0;
 }
 
@@ -75,29 +49,23 @@ int ftt_fabric_get(struct ftnl *nl, const char *name, struct ftt_fabric *f)
 
 static int leaf_reply(struct nl_msg *msg, void *arg)
 {
-	struct nlattr *tb[FATTREE_A_LEAF_MAX + 1];
 	struct ftt_leaves *l = arg;
+	struct ftobj_leaf o;
 	struct ftt_leaf *lf;
-	uint32_t i, nb;
+	int err;
 
-	if (ftnl_parse(msg, tb, FATTREE_A_LEAF_MAX) || !tb[FATTREE_A_LEAF_INDEX])
-		return -EINVAL;
-	i = nla_get_u32(tb[FATTREE_A_LEAF_INDEX]);
-	if (i >= l->n)
+	err = ftobj_leaf_decode(msg, &o);
+	if (err)
+		return err;
+	if (o.index >= l->n)
 		return -EPROTO;
-	lf = &l->leaf[i];
-	if (tb[FATTREE_A_LEAF_IFNAME])
-		nla_strlcpy(lf->ifname, tb[FATTREE_A_LEAF_IFNAME], sizeof(lf->ifname));
-	lf->sent = get_u64(tb[FATTREE_A_LEAF_SENT]);
-	lf->delivered = get_u64(tb[FATTREE_A_LEAF_DELIVERED]);
-	lf->queued = get_u64(tb[FATTREE_A_LEAF_QUEUED]);
-	memset(lf->latency, 0, sizeof(lf->latency));
-	if (tb[FATTREE_A_LEAF_LATENCY]) {
-		nb = (uint32_t)nla_len(tb[FATTREE_A_LEAF_LATENCY]) / sizeof(uint64_t);
-		if (nb > FATTREE_LATENCY_BUCKETS)
-			nb = FATTREE_LATENCY_BUCKETS;
-		memcpy(lf->latency, nla_data(tb[FATTREE_A_LEAF_LATENCY]), nb * sizeof(uint64_t));
-	}
+	lf = &l->leaf[o.index];
+	if (FTOBJ_HAS(&o, FATTREE_A_LEAF_IFNAME))
+		memcpy(lf->ifname, o.ifname, sizeof(lf->ifname));
+	lf->sent = o.sent;
+	lf->delivered = o.delivered;
+	lf->queued = o.queued;
+	memcpy(lf->latency, o.latency, sizeof(lf->latency));
 	return 0;
 }
 
@@ -109,12 +77,14 @@ int ftt_leaves_get(struct ftnl *nl, const char *name, struct ftt_leaves *l)
 
 static int link_reply(struct nl_msg *msg, void *arg)
 {
-	struct nlattr *tb[FATTREE_A_LINK_MAX + 1];
 	struct ftt_links *l = arg;
+	struct ftobj_link o;
 	struct ftt_link *k;
+	int err;
 
-	if (ftnl_parse(msg, tb, FATTREE_A_LINK_MAX))
-		return -EINVAL;
+	err = ftobj_link_decode(msg, &o);
+	if (err)
+		return err;
 	if (l->n == l->cap) {
 		uint32_t cap = l->cap ? 2 * l->cap : 256;
 		struct ftt_link *v = realloc(l->link, cap * sizeof(*v));
@@ -125,13 +95,9 @@ static int link_reply(struct nl_msg *msg, void *arg)
 		l->cap = cap;
 	}
 	k = &l->link[l->n++];
-	k->id = get_u32(tb[FATTREE_A_LINK_ID]);
-	k->level = get_u32(tb[FATTREE_A_LINK_LEVEL]);
-	k->up = !!tb[FATTREE_A_LINK_UP];
-	k->lanes = get_u32(tb[FATTREE_A_LINK_LANES]);
-	k->carried = get_u64(tb[FATTREE_A_LINK_CARRIED]);
-	k->max_cycle = get_u32(tb[FATTREE_A_LINK_MAX_CYCLE]);
-	k->saturated = get_u64(tb[FATTREE_A_LINK_SATURATED]);
+	*k = (struct ftt_link){ .id = o.id, .level = o.level, .up = o.up, .lanes = o.lanes,
+				.carried = o.carried, .max_cycle = o.max_cycle,
+				.saturated = o.saturated };
 	return 0;
 }
 
