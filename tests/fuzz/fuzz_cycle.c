@@ -87,9 +87,10 @@ static void op_circuits_del(struct fz_bytes *b, struct rig *r)
 
 /* --- direct mode: offers straight to the cycle --- */
 
+/* Under path choice circuit only a leaf's messages to itself contend. */
 static u32 contending(const struct rig *r, const struct ft_offer *o)
 {
-	return r->f.cfg.path == FT_PATH_CIRCUIT ? 0 :
+	return r->f.cfg.path == FT_PATH_CIRCUIT && o->src != o->dst ? 0 :
 	       o->count - ft_min_u32(o->count, o->clanes);
 }
 
@@ -191,7 +192,8 @@ static void check_demand(struct rig *r)
 		got = ft_pairs_demand(&r->q, &r->cs, FLOWS, r->f.cycle, &pos, out, 4,
 				      pos % 2 ? 3 : 8);
 		for (k = 0; k < got; k++) {
-			FZ_CHECK(out[k].src < n && out[k].dst < n, "demand of no pair");
+			FZ_CHECK(out[k].src < n && out[k].dst < n && out[k].src != out[k].dst,
+				 "demand of no pair, or of a leaf to itself");
 			c = ft_circuits_find(&r->cs, out[k].src, out[k].dst);
 			for (backlog = 0, t = 0; t < FLOWS; t++)
 				backlog += *slot(r, out[k].src, out[k].dst, t);
@@ -207,7 +209,10 @@ static void check_demand(struct rig *r)
 	} while (pos < r->q.nactive);
 	FZ_CHECK(pos == r->q.nactive, "the demand listing stopped at %u of %u", pos,
 		 r->q.nactive);
+	/* A leaf's messages to itself need no circuit: never in demand. */
 	for (i = 0; i < n * n; i++) {
+		if (i / n == i % n)
+			continue;
 		c = ft_circuits_find(&r->cs, i / n, i % n);
 		for (backlog = 0, t = 0; t < FLOWS; t++)
 			backlog += r->model[(size_t)i * FLOWS + t];
