@@ -101,7 +101,6 @@ struct ftd {
 	struct ft_sched *sched;
 	uint32_t *free;			/* free lanes per directed link */
 	uint32_t *cap;			/* lanes of each link, from the last dump */
-	bool links_dumped;		/* this round read them from a link dump */
 	bool cap_stale;			/* a link failed since the last dump */
 	uint32_t nlinks;
 	uint64_t rounds;

@@ -38,8 +38,7 @@ static double now_us(void)
 
 int ftd_setup(struct ftd *d)
 {
-	u32 m[FT_MAX_LEVELS], w[FT_MAX_LEVELS], c[FT_MAX_LEVELS];
-	uint32_t i, failed;
+	uint32_t failed;
 	int err;
 
 	err = ftnl_open(&d->nl);
@@ -53,12 +52,7 @@ int ftd_setup(struct ftd *d)
 		ftd_log(LOG_ERR, "fabric %s: %s", d->cfg.fabric, ftnl_strerror(&d->nl, err));
 		return err;
 	}
-	for (i = 0; i < d->fab.levels; i++) {
-		m[i] = d->fab.down[i];
-		w[i] = d->fab.up[i];
-		c[i] = d->fab.lanes[i];
-	}
-	if (ft_topo_init(&d->topo, d->fab.levels, m, w, c)) {
+	if (ft_topo_init(&d->topo, d->fab.levels, d->fab.down, d->fab.up, d->fab.lanes)) {
 		ftd_log(LOG_ERR, "fabric %s: a shape the scheduler cannot take", d->cfg.fabric);
 		return -EINVAL;
 	}
@@ -136,7 +130,8 @@ static int ftd_release_idle(struct ftd *d, struct ftobj_circuit **cp, int *np)
 }
 
 /*
- * The links' free lanes into d->free. While no link is failed, each link's
+ * The links' free lanes into d->free, where they came from into
+ * d->last.links_dumped. While no link is failed, each link's
  * lanes less those held by @c, the @n circuits in the kernel now: the
  * circuit dump is read every round anyway, and a link dump is one
  * message per directed link (24,576 at 4,096 leaves), most of a round's
@@ -155,12 +150,13 @@ static int ftd_links(struct ftd *d, const struct ftobj_circuit *c, int n, uint32
 	err = ftd_fabric_get(&d->nl, d->cfg.fabric, &fab);
 	if (err)
 		return err;
-	d->links_dumped = d->cfg.links_dump || d->cap_stale ||
-			  !FTOBJ_HAS(&fab.stats, FATTREE_A_STATS_FAILED_LINKS) ||
-			  fab.stats.v[FATTREE_A_STATS_FAILED_LINKS];
-	if (d->links_dumped) {
+	d->last.links_dumped = d->cfg.links_dump || d->cap_stale ||
+			       !FTOBJ_HAS(&fab.stats, FATTREE_A_STATS_FAILED_LINKS) ||
+			       fab.stats.v[FATTREE_A_STATS_FAILED_LINKS];
+	if (d->last.links_dumped) {
 		err = ftd_free_lanes(&d->nl, d->cfg.fabric, d->free, d->cap, d->nlinks, failed);
-		d->cap_stale = !err && *failed;
+		/* A dump cut short leaves lanes unread: read them again. */
+		d->cap_stale = err || *failed;
 		return err;
 	}
 	*failed = 0;
@@ -272,7 +268,6 @@ int ftd_round(struct ftd *d)
 		if (err || (err = ft_sched_set_free(d->sched, d->free)))
 			goto out;
 		st->links_us = now_us() - t0;
-		st->links_dumped = d->links_dumped;
 		if (failed != d->failed_links) {
 			if (failed)
 				ftd_log(LOG_INFO, "fabric %s: %u directed links failed:"

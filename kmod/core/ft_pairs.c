@@ -455,8 +455,10 @@ u32 ft_pairs_demand(const struct ft_pairs *q, const struct ft_circuits *circ,
 		const struct ft_pair *p = &q->pair[q->active[*pos]];
 		const struct ft_circuit *c;
 		u64 backlog = p->queued, since = p->since;
-		bool first = p->src != p->dst;
+		bool first = true;
 
+		if (p->src == p->dst)
+			continue;
 		for (t = 0; t < ntags && first; t++) {
 			if (t == p->tag)
 				continue;
