@@ -90,11 +90,19 @@ sleep 1
 "$ftctl" link show lt level 2 >"$tmp/l3"
 wait $upid
 res=$(cat "$tmp/udp")
+# udp_diag: where a lost datagram could have gone (the two leaves' non-zero
+# counters, the fabric's stats, the stack's backlog drops)
+udp_diag() {
+	echo "l1: $(ip netns exec lA ethtool -S lt-l1 | awk '$2 != 0 && !/latency/' | tr -s ' \n' ' ');" \
+		"l14: $(ip netns exec lB ethtool -S lt-l14 | awk '$2 != 0 && !/latency/' | tr -s ' \n' ' ');" \
+		"fabric: $("$ftctl" fabric show lt | tr -s ' \n' ' ');" \
+		"softnet drops: $(awk '{ print $2 }' /proc/net/softnet_stat | tr '\n' ' ')"
+}
 # col FILE NODE PORT DIR: the carried column of a link show line
 col() { awk -v n="$2" -v p="$3" -v d="$4" '$3 == n && $4 == p && $5 == d { print $8 }' "$1"; }
 check "a UDP stream through failures arrives whole and in order" \
 	'[ $running = 1 ] && echo "$res" | grep -q "received $count lost 0 reordered 0"' \
-	"still running after the failures: $running; $res"
+	"still running after the failures: $running; $res; $(udp_diag)"
 check "the failed link and switch carried nothing while failed" \
 	'[ "$(col "$tmp/l1" 0 2 up)" = "$(col "$tmp/l3" 0 2 up)" ] && [ "$(col "$tmp/l2" 0 3 up)" = "$(col "$tmp/l3" 0 3 up)" ]' \
 	"port 2: $(col "$tmp/l1" 0 2 up) -> $(col "$tmp/l3" 0 2 up), port 3: $(col "$tmp/l2" 0 3 up) -> $(col "$tmp/l3" 0 3 up)"
