@@ -96,7 +96,16 @@ udp_diag() {
 	echo "l1: $(ip netns exec lA ethtool -S lt-l1 | awk '$2 != 0 && !/latency/' | tr -s ' \n' ' ');" \
 		"l14: $(ip netns exec lB ethtool -S lt-l14 | awk '$2 != 0 && !/latency/' | tr -s ' \n' ' ');" \
 		"fabric: $("$ftctl" fabric show lt | tr -s ' \n' ' ');" \
-		"softnet drops: $(awk '{ print $2 }' /proc/net/softnet_stat | tr '\n' ' ')"
+		"softnet drops: $(awk '{ print $2 }' /proc/net/softnet_stat | tr '\n' ' ');" \
+		"ARP unresolved discards: $(arp_discards)"
+}
+arp_discards() { # the neighbour table's, summed over the CPUs (hex columns)
+	local v sum=0
+
+	for v in $(awk 'NR > 1 { print $12 }' /proc/net/stat/arp_cache); do
+		sum=$((sum + 16#$v))
+	done
+	echo $sum
 }
 # col FILE NODE PORT DIR: the carried column of a link show line
 col() { awk -v n="$2" -v p="$3" -v d="$4" '$3 == n && $4 == p && $5 == d { print $8 }' "$1"; }
