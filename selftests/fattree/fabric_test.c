@@ -45,9 +45,7 @@ FIXTURE_SETUP(fabric)
 
 FIXTURE_TEARDOWN(fabric)
 {
-	ft_fabric_del(&self->nl, "t0");
-	ft_fabric_del(&self->nl, "t1");
-	ftnl_close(&self->nl);
+	ft_close(&self->nl);
 }
 
 TEST_F(fabric, ft34_create_and_delete)

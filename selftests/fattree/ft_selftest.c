@@ -281,7 +281,7 @@ int ft_fabric_get(struct ftnl *nl, const char *name, struct ft_fabric_info *fi)
 			     ft_fabric_reply, fi);
 }
 
-static int ft_count_reply(struct nl_msg *msg, void *arg)
+int ft_count_reply(struct nl_msg *msg, void *arg)
 {
 	(void)msg;
 	(*(int *)arg)++;
@@ -295,6 +295,45 @@ int ft_fabric_count(struct ftnl *nl)
 	err = ftnl_transact(nl, ftnl_msg(nl, FATTREE_CMD_FABRIC_GET, NLM_F_DUMP),
 			    ft_count_reply, &n);
 	return err ? err : n;
+}
+
+static int ft_names_reply(struct nl_msg *msg, void *arg)
+{
+	struct ft_names *nm = arg;
+	struct ftobj_fabric f;
+
+	if (ftobj_fabric_decode(msg, &f))
+		return -EPROTO;
+	if (nm->n < FT_NAMES_MAX)
+		snprintf(nm->name[nm->n++], FATTREE_NAME_LEN, "%s", f.name);
+	return 0;
+}
+
+int ft_fabric_names(struct ftnl *nl, struct ft_names *nm)
+{
+	nm->n = 0;
+	return ftnl_transact(nl, ftnl_msg(nl, FATTREE_CMD_FABRIC_GET, NLM_F_DUMP),
+			     ft_names_reply, nm);
+}
+
+int ft_fabrics_clear(struct ftnl *nl)
+{
+	struct ft_names nm;
+	int i, err;
+
+	/* A dump names FT_NAMES_MAX at most: again until it names fewer. */
+	do {
+		err = ft_fabric_names(nl, &nm);
+		for (i = 0; !err && i < nm.n; i++)
+			err = ft_fabric_del(nl, nm.name[i]);
+	} while (!err && nm.n == FT_NAMES_MAX);
+	return err;
+}
+
+void ft_close(struct ftnl *nl)
+{
+	ft_fabrics_clear(nl);
+	ftnl_close(nl);
 }
 
 int ft_fabric_step(struct ftnl *nl, const char *name, uint32_t steps)

@@ -119,6 +119,11 @@ void ft_spec_kary(struct ft_spec *s, const char *name, uint32_t levels, uint32_t
 void ft_spec_binary(struct ft_spec *s, const char *name, uint32_t levels);
 /* The module loaded (ft_module_ensure()) and @nl open on its family. */
 int ft_open(struct ftnl *nl);
+/*
+ * A fixture's teardown: every fabric of this network namespace deleted,
+ * whatever the test left, and @nl closed.
+ */
+void ft_close(struct ftnl *nl);
 int ft_fabric_new(struct ftnl *nl, const struct ft_spec *s);
 /*
  * A FABRIC_NEW request for fabric @name of shape (@h; @m; @w), for the
@@ -129,6 +134,20 @@ struct nl_msg *ft_fabric_new_msg(struct ftnl *nl, const char *name, uint32_t h,
 int ft_fabric_del(struct ftnl *nl, const char *name);
 int ft_fabric_get(struct ftnl *nl, const char *name, struct ft_fabric_info *fi);
 int ft_fabric_count(struct ftnl *nl);
+/* A reply callback that counts the replies in the int at @arg. */
+int ft_count_reply(struct nl_msg *msg, void *arg);
+
+/* The names of this namespace's fabrics, the first FT_NAMES_MAX of them. */
+#define FT_NAMES_MAX	16
+struct ft_names {
+	char name[FT_NAMES_MAX][FATTREE_NAME_LEN];
+	int n;
+};
+
+/* A FABRIC_GET dump into @nm: 0 or -errno. */
+int ft_fabric_names(struct ftnl *nl, struct ft_names *nm);
+/* Delete every fabric of this namespace: 0 or the first -errno. */
+int ft_fabrics_clear(struct ftnl *nl);
 int ft_fabric_step(struct ftnl *nl, const char *name, uint32_t steps);
 int ft_fabric_inject(struct ftnl *nl, const char *name,
 		     const struct fattree_inject_row *rows, uint32_t n);

@@ -985,36 +985,9 @@ static int vc(struct valid *v, int cmd, int err)
 	return err;
 }
 
-struct names {
-	char name[16][FATTREE_NAME_LEN];
-	int n;
-};
-
-static int names_reply(struct nl_msg *msg, void *arg)
+static int fabric_names(struct ftnl *nl, struct valid *v, struct ft_names *nm)
 {
-	struct names *nm = arg;
-	struct ftobj_fabric f;
-
-	if (ftobj_fabric_decode(msg, &f))
-		return -EINVAL;
-	if (nm->n < 16)
-		snprintf(nm->name[nm->n++], FATTREE_NAME_LEN, "%s", f.name);
-	return 0;
-}
-
-static int fabric_names(struct ftnl *nl, struct valid *v, struct names *nm)
-{
-	nm->n = 0;
-	return vc(v, FATTREE_CMD_FABRIC_GET,
-		  ftnl_transact(nl, ftnl_msg(nl, FATTREE_CMD_FABRIC_GET, NLM_F_DUMP),
-				names_reply, nm));
-}
-
-static int count_reply(struct nl_msg *msg, void *arg)
-{
-	(void)msg;
-	(*(int *)arg)++;
-	return 0;
+	return vc(v, FATTREE_CMD_FABRIC_GET, ft_fabric_names(nl, nm));
 }
 
 static int leaves(struct ftnl *nl, struct valid *v, const char *name)
@@ -1023,7 +996,7 @@ static int leaves(struct ftnl *nl, struct valid *v, const char *name)
 	int n = 0, err;
 
 	nla_put_string(msg, FATTREE_A_LEAF_FABRIC, name);
-	err = vc(v, FATTREE_CMD_LEAF_GET, ftnl_transact(nl, msg, count_reply, &n));
+	err = vc(v, FATTREE_CMD_LEAF_GET, ftnl_transact(nl, msg, ft_count_reply, &n));
 	return err ? err : n;
 }
 
@@ -1032,7 +1005,7 @@ static int info(struct ftnl *nl, struct valid *v)
 	int n = 0, err;
 
 	err = vc(v, FATTREE_CMD_INFO_GET,
-		 ftnl_transact(nl, ftnl_msg(nl, FATTREE_CMD_INFO_GET, 0), count_reply, &n));
+		 ftnl_transact(nl, ftnl_msg(nl, FATTREE_CMD_INFO_GET, 0), ft_count_reply, &n));
 	return err ? err : n;
 }
 
@@ -1168,7 +1141,7 @@ static void valid_repair(struct ftnl *nl, struct valid *v, long round)
 {
 	static const char *const fz[] = { "fz0", "fz1" };
 	struct ft_fabric_info fi;
-	struct names nm;
+	struct ft_names nm;
 	struct ft_spec s;
 	int i, err;
 
@@ -1397,7 +1370,7 @@ static struct stats *shared_stats(void)
 
 static int check_fabrics(struct ftnl *nl, struct valid *v)
 {
-	struct names nm;
+	struct ft_names nm;
 	int i, bad = 0, r;
 
 	if (fabric_names(nl, v, &nm))
@@ -1423,7 +1396,7 @@ int main(void)
 	struct stats *st[3];
 	struct valid v = { 0 };
 	struct ftnl nl;
-	struct names nm;
+	struct ft_names nm;
 	int i, ph, rc, tries, ok;
 	bool all;
 

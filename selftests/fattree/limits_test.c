@@ -127,18 +127,6 @@ static long long batch_pages(struct __test_metadata *_metadata, struct ftnl *nl,
 	return pages_for(nl, make_batch, b, err);
 }
 
-/* Every fabric of this namespace goes. */
-static void del_all(struct ftnl *nl)
-{
-	static const char *const names[] = {
-		"a", "b", "c", "d", "big", "iso", "lim", "u0", "seven77",
-	};
-	unsigned int i;
-
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		ft_fabric_del(nl, names[i]);
-}
-
 FIXTURE(limits) {
 	struct ftnl nl;
 };
@@ -147,14 +135,13 @@ FIXTURE_SETUP(limits)
 {
 	ASSERT_EQ(0, load_limited());
 	ASSERT_EQ(0, ftnl_open(&self->nl));
-	del_all(&self->nl);
+	ft_fabrics_clear(&self->nl);
 }
 
 /* The module goes, so that the tests after these load it as they like. */
 FIXTURE_TEARDOWN(limits)
 {
-	del_all(&self->nl);
-	ftnl_close(&self->nl);
+	ft_close(&self->nl);
 	system("ip netns del ftlimA 2>/dev/null; ip netns del ftlimB 2>/dev/null");
 	ft_module_unload();
 }
@@ -426,20 +413,13 @@ static struct nl_sock *demand_listener(void)
 	return sk;
 }
 
-static int count_msg(struct nl_msg *msg, void *arg)
-{
-	(void)msg;
-	(*(int *)arg)++;
-	return NL_OK;
-}
-
 /* Notifications waiting on @sk after @ms. */
 static int heard(struct nl_sock *sk, int ms)
 {
 	int n = 0;
 
 	usleep(ms * 1000);
-	nl_socket_modify_cb(sk, NL_CB_VALID, NL_CB_CUSTOM, count_msg, &n);
+	nl_socket_modify_cb(sk, NL_CB_VALID, NL_CB_CUSTOM, ft_count_reply, &n);
 	while (nl_recvmsgs_default(sk) >= 0)
 		;
 	return n;

@@ -116,8 +116,7 @@ FIXTURE_SETUP(linkfail)
 
 FIXTURE_TEARDOWN(linkfail)
 {
-	ft_fabric_del(&self->nl, "lf");
-	ftnl_close(&self->nl);
+	ft_close(&self->nl);
 }
 
 TEST_F(linkfail, malformed_requests_refused)

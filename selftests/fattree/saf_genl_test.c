@@ -110,9 +110,7 @@ FIXTURE_SETUP(saf)
 
 FIXTURE_TEARDOWN(saf)
 {
-	ft_fabric_del(&self->nl, "s0");
-	ft_fabric_del(&self->nl, "c0");
-	ftnl_close(&self->nl);
+	ft_close(&self->nl);
 }
 
 /* Every bad combination is refused, explained, and creates nothing. */

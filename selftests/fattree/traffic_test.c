@@ -120,8 +120,7 @@ FIXTURE_SETUP(traffic)
 FIXTURE_TEARDOWN(traffic)
 {
 	sh("ip netns del ftA 2>/dev/null; ip netns del ftB 2>/dev/null");
-	ft_fabric_del(&self->nl, "tr");
-	ftnl_close(&self->nl);
+	ft_close(&self->nl);
 }
 
 TEST_F_TIMEOUT(traffic, ping_between_namespaces, 90)
