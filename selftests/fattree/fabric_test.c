@@ -269,6 +269,21 @@ TEST_F(fabric, malformed_requests_refused)
 }
 
 /*
+ * Fabric t0 made here, then @checks run by a child that becomes @as: t0
+ * is still here afterwards, with its leaves, the namespace's only fabric.
+ * (The fixture keeps root for its teardown; only the child drops it.)
+ */
+static void t0_survives(struct __test_metadata *_metadata, struct ftnl *nl,
+			struct ft_spec *s, enum ft_child_as as,
+			int (*checks)(struct ftnl *nl, void *arg))
+{
+	ASSERT_EQ(0, ft_fabric_new(nl, s));
+	EXPECT_EQ(0, ft_child_run(as, checks, s));
+	EXPECT_EQ(1, ft_fabric_count(nl));
+	EXPECT_TRUE(ifexists("t0-l63"));
+}
+
+/*
  * From a child without CAP_NET_ADMIN in the initial namespace: every
  * change to fabric t0 is refused, reads are answered.
  */
@@ -294,10 +309,7 @@ static int changes_refused(struct ftnl *nl, void *arg)
 
 TEST_F(fabric, changes_refused_to_unprivileged)
 {
-	ASSERT_EQ(0, ft_fabric_new(&self->nl, &self->s));
-	/* A child drops root for good; the fixture keeps it for teardown. */
-	EXPECT_EQ(0, ft_child_run(FT_AS_NOBODY, changes_refused, &self->s));
-	EXPECT_EQ(1, ft_fabric_count(&self->nl));
+	t0_survives(_metadata, &self->nl, &self->s, FT_AS_NOBODY, changes_refused);
 }
 
 /* Root inside a new user namespace holds CAP_NET_ADMIN only there: no
@@ -305,9 +317,7 @@ TEST_F(fabric, changes_refused_to_unprivileged)
  */
 TEST_F(fabric, changes_refused_from_user_namespace)
 {
-	ASSERT_EQ(0, ft_fabric_new(&self->nl, &self->s));
-	EXPECT_EQ(0, ft_child_run(FT_AS_USERNS, changes_refused, &self->s));
-	EXPECT_EQ(1, ft_fabric_count(&self->nl));
+	t0_survives(_metadata, &self->nl, &self->s, FT_AS_USERNS, changes_refused);
 }
 
 /* From a network namespace of its own: no fabric t0, and the name is free. */
@@ -335,11 +345,7 @@ static int t0_not_here(struct ftnl *nl, void *arg)
  */
 TEST_F(fabric, fabrics_are_per_network_namespace)
 {
-	ASSERT_EQ(0, ft_fabric_new(&self->nl, &self->s));
-	EXPECT_EQ(0, ft_child_run(FT_AS_NETNS, t0_not_here, &self->s));
-	/* Ours is untouched. */
-	EXPECT_EQ(1, ft_fabric_count(&self->nl));
-	EXPECT_TRUE(ifexists("t0-l63"));
+	t0_survives(_metadata, &self->nl, &self->s, FT_AS_NETNS, t0_not_here);
 }
 
 TEST_F(fabric, manual_fabric_moves_only_when_stepped)
