@@ -101,11 +101,13 @@ static int drain(struct ftnl *nl, const char *name, int max_steps)
 
 FIXTURE(saf) {
 	struct ftnl nl;
+	struct ft_spec s;
 };
 
 FIXTURE_SETUP(saf)
 {
 	ASSERT_EQ(0, ft_open(&self->nl));
+	saf_spec(&self->s, "s0");
 }
 
 FIXTURE_TEARDOWN(saf)
@@ -116,9 +118,8 @@ FIXTURE_TEARDOWN(saf)
 /* Every bad combination is refused, explained, and creates nothing. */
 TEST_F(saf, bad_requests_refused)
 {
-	struct ft_spec s;
+	struct ft_spec s = self->s;
 
-	saf_spec(&s, "s0");
 	s.saf_q = 0;
 	EXPECT_EQ(-ERANGE, ft_fabric_new(&self->nl, &s));
 	EXPECT_NE(NULL, strstr(self->nl.errmsg, "q must be 1 to 64"));
@@ -132,29 +133,29 @@ TEST_F(saf, bad_requests_refused)
 	EXPECT_EQ(-EINVAL, ft_fabric_new(&self->nl, &s));
 	EXPECT_NE(NULL, strstr(self->nl.errmsg, "needs q"));
 
-	saf_spec(&s, "s0");
+	s = self->s;
 	s.mode = -1;			/* q in cycle mode */
 	EXPECT_EQ(-EINVAL, ft_fabric_new(&self->nl, &s));
 	EXPECT_NE(NULL, strstr(self->nl.errmsg, "mode saf"));
 
-	saf_spec(&s, "s0");
+	s = self->s;
 	s.mode = 2;			/* no such mode */
 	EXPECT_EQ(-ERANGE, ft_fabric_new(&self->nl, &s));
 
-	saf_spec(&s, "s0");
+	s = self->s;
 	s.saf_discipline = 3;		/* no such discipline */
 	EXPECT_EQ(-ERANGE, ft_fabric_new(&self->nl, &s));
 
-	saf_spec(&s, "s0");
+	s = self->s;
 	s.saf_ghosts = 2;
 	EXPECT_EQ(-ERANGE, ft_fabric_new(&self->nl, &s));
 
-	saf_spec(&s, "s0");
+	s = self->s;
 	s.path = FATTREE_PATH_CIRCUIT;
 	EXPECT_EQ(-EINVAL, ft_fabric_new(&self->nl, &s));
 	EXPECT_NE(NULL, strstr(self->nl.errmsg, "circuit"));
 
-	saf_spec(&s, "s0");
+	s = self->s;
 	s.injection = FATTREE_INJECTION_RANDOM;
 	EXPECT_EQ(-EINVAL, ft_fabric_new(&self->nl, &s));
 	EXPECT_NE(NULL, strstr(self->nl.errmsg, "injection"));
@@ -168,12 +169,10 @@ TEST_F(saf, mode_fixed_discipline_when_empty)
 {
 	struct fattree_inject_row row = { .src = 0, .dst = 15, .count = 3 };
 	struct ftobj_fabric f;
-	struct ft_spec s;
 	struct ft_spec c;
 	int k;
 
-	saf_spec(&s, "s0");
-	ASSERT_EQ(0, ft_fabric_new(&self->nl, &s));
+	ASSERT_EQ(0, ft_fabric_new(&self->nl, &self->s));
 	ASSERT_EQ(0, saf_get(&self->nl, "s0", &f));
 	EXPECT_EQ(FATTREE_MODE_SAF, f.mode);
 	EXPECT_EQ(2, f.saf_q);
@@ -235,10 +234,8 @@ TEST_F(saf, circuits_refused)
 {
 	struct fattree_circuit c = { .src = 0, .dst = 5, .lanes = 1 };
 	struct fattree_pair p = { .src = 0, .dst = 5 };
-	struct ft_spec s;
 
-	saf_spec(&s, "s0");
-	ASSERT_EQ(0, ft_fabric_new(&self->nl, &s));
+	ASSERT_EQ(0, ft_fabric_new(&self->nl, &self->s));
 	EXPECT_EQ(-EOPNOTSUPP, ft_circuit_add(&self->nl, "s0", &c, 1, NULL, NULL));
 	EXPECT_NE(NULL, strstr(self->nl.errmsg, "circuits do not apply"));
 	EXPECT_EQ(-EOPNOTSUPP, ft_circuit_del(&self->nl, "s0", &p, 1));
@@ -265,7 +262,7 @@ TEST_F(saf, permutations_every_discipline)
 				continue;
 			for (qi = 0; qi < 3; qi++) {
 				TH_LOG("discipline %u ghosts %u q %u", d, g, qs[qi]);
-				saf_spec(&s, "s0");
+				s = self->s;
 				s.saf_q = qs[qi];
 				s.saf_discipline = d;
 				s.saf_ghosts = g;
@@ -315,11 +312,9 @@ TEST_F(saf, full_pool_refuses_injection)
 		{ .src = 0, .dst = 1, .count = 10 }, { .src = 2, .dst = 3, .count = 7 },
 	};
 	struct ftobj_fabric f;
-	struct ft_spec s;
 
-	saf_spec(&s, "s0");
-	s.backlog = 1;			/* a pool of 16 */
-	ASSERT_EQ(0, ft_fabric_new(&self->nl, &s));
+	self->s.backlog = 1;		/* a pool of 16 */
+	ASSERT_EQ(0, ft_fabric_new(&self->nl, &self->s));
 	EXPECT_EQ(-ENOSPC, ft_fabric_inject(&self->nl, "s0", rows, 2));
 	EXPECT_NE(NULL, strstr(self->nl.errmsg, "pool"));
 	ASSERT_EQ(0, saf_get(&self->nl, "s0", &f));
@@ -335,11 +330,9 @@ TEST_F(saf, delete_mid_batch)
 {
 	struct fattree_inject_row rows[16];
 	struct ftobj_fabric f;
-	struct ft_spec s;
 
-	saf_spec(&s, "s0");
-	s.saf_discipline = FATTREE_SAF_DISCIPLINE_FIFO;
-	ASSERT_EQ(0, ft_fabric_new(&self->nl, &s));
+	self->s.saf_discipline = FATTREE_SAF_DISCIPLINE_FIFO;
+	ASSERT_EQ(0, ft_fabric_new(&self->nl, &self->s));
 	perm_rows(rows, 16, 4, 3);
 	ASSERT_EQ(0, ft_fabric_inject(&self->nl, "s0", rows, 16));
 	ASSERT_EQ(0, ft_fabric_step(&self->nl, "s0", 4));
