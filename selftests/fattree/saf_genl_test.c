@@ -284,19 +284,22 @@ TEST_F(saf, permutations_every_discipline)
 				EXPECT_EQ(msgs, sv[FATTREE_A_SAF_BATCH_DELIVERED]);
 				EXPECT_EQ((uint64_t)msgs * 4, sv[FATTREE_A_SAF_HOPS]);
 				EXPECT_LE(5, sv[FATTREE_A_SAF_BATCH_T]);	/* L + 1 */
-				EXPECT_LE(sv[FATTREE_A_SAF_BATCH_CONGESTION], sv[FATTREE_A_SAF_BATCH_T]);
+				EXPECT_LE(sv[FATTREE_A_SAF_BATCH_CONGESTION],
+					  sv[FATTREE_A_SAF_BATCH_T]);
 				EXPECT_LE(1, sv[FATTREE_A_SAF_QMAX]);
 				EXPECT_GE(qs[qi], sv[FATTREE_A_SAF_QMAX]);
 				for (k = 0; k < f.saf.nlevel_queues; k++)
 					EXPECT_GE(qs[qi], f.saf.level_occ_max[k]);
-				EXPECT_EQ(0, f.saf.level_queues[0]);	/* sources: initial queues */
+				/* sources: initial queues */
+				EXPECT_EQ(0, f.saf.level_queues[0]);
 				EXPECT_LT(0, f.saf.level_occ_sum[f.saf.nlevel_queues - 1]);
 				if (d == FATTREE_SAF_DISCIPLINE_RANK && g)
 					EXPECT_LT(0, sv[FATTREE_A_SAF_GHOSTS]);
 				if (d != FATTREE_SAF_DISCIPLINE_RANK)
 					EXPECT_EQ(0, sv[FATTREE_A_SAF_GHOSTS]);
 				if (!g)	/* ghosts only to end a stall */
-					EXPECT_EQ(!!sv[FATTREE_A_SAF_RESCUES], !!sv[FATTREE_A_SAF_GHOSTS]);
+					EXPECT_EQ(!!sv[FATTREE_A_SAF_RESCUES],
+						  !!sv[FATTREE_A_SAF_GHOSTS]);
 				if (d == FATTREE_SAF_DISCIPLINE_RANK)
 					EXPECT_LT(0, sv[FATTREE_A_SAF_EOS]);
 				EXPECT_EQ(0, ft_fabric_del(&self->nl, "s0"));
