@@ -72,8 +72,7 @@ FIXTURE_SETUP(circuit)
 FIXTURE_TEARDOWN(circuit)
 {
 	system("ip netns del ctA 2>/dev/null; ip netns del ctB 2>/dev/null");
-	ft_fabric_del(&self->nl, "c0");
-	ftnl_close(&self->nl);
+	ft_close(&self->nl);
 }
 
 TEST_F(circuit, waits_as_demand_then_flows)

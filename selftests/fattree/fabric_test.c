@@ -8,12 +8,10 @@
  * one-cycle message set crosses in one cycle, nothing is lost.
  */
 #include <errno.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/wait.h>
 
 #include "kselftest_harness.h"
 #include "ft_selftest.h"
@@ -47,9 +45,7 @@ FIXTURE_SETUP(fabric)
 
 FIXTURE_TEARDOWN(fabric)
 {
-	ft_fabric_del(&self->nl, "t0");
-	ft_fabric_del(&self->nl, "t1");
-	ftnl_close(&self->nl);
+	ft_close(&self->nl);
 }
 
 TEST_F(fabric, ft34_create_and_delete)
@@ -74,15 +70,9 @@ TEST_F(fabric, ft34_create_and_delete)
 TEST_F(fabric, binary_tree_with_doubling_profile)
 {
 	struct ft_fabric_info fi;
-	uint32_t i;
 
 	/* Leiserson's binary fat-tree of 16 leaves, capacities doubling. */
-	self->s.h = 4;
-	for (i = 0; i < 4; i++) {
-		self->s.m[i] = 2;
-		self->s.w[i] = 1;
-	}
-	self->s.profile = FATTREE_PROFILE_DOUBLING;
+	ft_spec_binary(&self->s, "t0", 4);
 	ASSERT_EQ(0, ft_fabric_new(&self->nl, &self->s));
 	ASSERT_EQ(0, ft_fabric_get(&self->nl, "t0", &fi));
 	EXPECT_EQ(16, fi.leaves);
@@ -278,37 +268,48 @@ TEST_F(fabric, malformed_requests_refused)
 	EXPECT_FALSE(ifexists("t1-l0"));
 }
 
+/*
+ * Fabric t0 made here, then @checks run by a child that becomes @as: t0
+ * is still here afterwards, with its leaves, the namespace's only fabric.
+ * (The fixture keeps root for its teardown; only the child drops it.)
+ */
+static void t0_survives(struct __test_metadata *_metadata, struct ftnl *nl,
+			struct ft_spec *s, enum ft_child_as as,
+			int (*checks)(struct ftnl *nl, void *arg))
+{
+	ASSERT_EQ(0, ft_fabric_new(nl, s));
+	EXPECT_EQ(0, ft_child_run(as, checks, s));
+	EXPECT_EQ(1, ft_fabric_count(nl));
+	EXPECT_TRUE(ifexists("t0-l63"));
+}
+
+/*
+ * From a child without CAP_NET_ADMIN in the initial namespace: every
+ * change to fabric t0 is refused, reads are answered.
+ */
+static int changes_refused(struct ftnl *nl, void *arg)
+{
+	const struct ft_spec *s = arg;
+	struct fattree_inject_row row = { 0, 1, 1 };
+	struct ft_fabric_info fi;
+
+	if (ft_fabric_new(nl, s) != -EPERM)
+		return 1;
+	if (ft_fabric_del(nl, "t0") != -EPERM)
+		return 2;
+	if (ft_fabric_step(nl, "t0", 1) != -EPERM)
+		return 3;
+	if (ft_fabric_inject(nl, "t0", &row, 1) != -EPERM)
+		return 4;
+	/* Reads stay open. */
+	if (ft_fabric_get(nl, "t0", &fi) || fi.leaves != 64)
+		return 5;
+	return 0;
+}
+
 TEST_F(fabric, changes_refused_to_unprivileged)
 {
-	struct ft_fabric_info fi;
-	struct fattree_inject_row row = { 0, 1, 1 };
-
-	pid_t pid;
-
-	ASSERT_EQ(0, ft_fabric_new(&self->nl, &self->s));
-	/* A child drops root for good; the fixture keeps it for teardown. */
-	pid = fork();
-	ASSERT_GE(pid, 0);
-	if (pid == 0) {
-		struct ftnl nl;
-
-		if (setgid(65534) || setuid(65534) || ftnl_open(&nl))
-			_exit(10);
-		if (ft_fabric_new(&nl, &self->s) != -EPERM)
-			_exit(1);
-		if (ft_fabric_del(&nl, "t0") != -EPERM)
-			_exit(2);
-		if (ft_fabric_step(&nl, "t0", 1) != -EPERM)
-			_exit(3);
-		if (ft_fabric_inject(&nl, "t0", &row, 1) != -EPERM)
-			_exit(4);
-		/* Reads stay open. */
-		if (ft_fabric_get(&nl, "t0", &fi) || fi.leaves != 64)
-			_exit(5);
-		_exit(0);
-	}
-	EXPECT_EQ(0, ft_wait_exit(pid));
-	EXPECT_EQ(1, ft_fabric_count(&self->nl));
+	t0_survives(_metadata, &self->nl, &self->s, FT_AS_NOBODY, changes_refused);
 }
 
 /* Root inside a new user namespace holds CAP_NET_ADMIN only there: no
@@ -316,27 +317,27 @@ TEST_F(fabric, changes_refused_to_unprivileged)
  */
 TEST_F(fabric, changes_refused_from_user_namespace)
 {
-	pid_t pid;
+	t0_survives(_metadata, &self->nl, &self->s, FT_AS_USERNS, changes_refused);
+}
 
-	ASSERT_EQ(0, ft_fabric_new(&self->nl, &self->s));
-	pid = fork();
-	ASSERT_GE(pid, 0);
-	if (pid == 0) {
-		struct ft_fabric_info fi;
-		struct ftnl nl;
+/* From a network namespace of its own: no fabric t0, and the name is free. */
+static int t0_not_here(struct ftnl *nl, void *arg)
+{
+	const struct ft_spec *s = arg;
+	struct ft_fabric_info fi;
 
-		if (unshare(CLONE_NEWUSER) || ftnl_open(&nl))
-			_exit(10);
-		if (ft_fabric_del(&nl, "t0") != -EPERM)
-			_exit(1);
-		if (ft_fabric_step(&nl, "t0", 1) != -EPERM)
-			_exit(2);
-		if (ft_fabric_get(&nl, "t0", &fi))
-			_exit(3);
-		_exit(0);
-	}
-	EXPECT_EQ(0, ft_wait_exit(pid));
-	EXPECT_EQ(1, ft_fabric_count(&self->nl));
+	if (ft_fabric_count(nl) != 0)
+		return 1;
+	if (ft_fabric_get(nl, "t0", &fi) != -ENOENT)
+		return 2;
+	if (ft_fabric_del(nl, "t0") != -ENOENT)
+		return 3;
+	if (ft_fabric_new(nl, s) || ft_fabric_count(nl) != 1)
+		return 4;
+	if (access("/sys/class/net/t0-l0", F_OK))
+		return 5;
+	/* Leaving the namespace takes this fabric with it. */
+	return 0;
 }
 
 /* Fabrics belong to a network namespace: another one neither sees nor
@@ -344,34 +345,7 @@ TEST_F(fabric, changes_refused_from_user_namespace)
  */
 TEST_F(fabric, fabrics_are_per_network_namespace)
 {
-	pid_t pid;
-
-	ASSERT_EQ(0, ft_fabric_new(&self->nl, &self->s));
-	pid = fork();
-	ASSERT_GE(pid, 0);
-	if (pid == 0) {
-		struct ft_fabric_info fi;
-		struct ftnl nl;
-
-		if (unshare(CLONE_NEWNET) || ftnl_open(&nl))
-			_exit(10);
-		if (ft_fabric_count(&nl) != 0)
-			_exit(1);
-		if (ft_fabric_get(&nl, "t0", &fi) != -ENOENT)
-			_exit(2);
-		if (ft_fabric_del(&nl, "t0") != -ENOENT)
-			_exit(3);
-		if (ft_fabric_new(&nl, &self->s) || ft_fabric_count(&nl) != 1)
-			_exit(4);
-		if (access("/sys/class/net/t0-l0", F_OK))
-			_exit(5);
-		/* Leaving the namespace takes this fabric with it. */
-		_exit(0);
-	}
-	EXPECT_EQ(0, ft_wait_exit(pid));
-	/* Ours is untouched. */
-	EXPECT_EQ(1, ft_fabric_count(&self->nl));
-	EXPECT_TRUE(ifexists("t0-l63"));
+	t0_survives(_metadata, &self->nl, &self->s, FT_AS_NETNS, t0_not_here);
 }
 
 TEST_F(fabric, manual_fabric_moves_only_when_stepped)
@@ -417,9 +391,7 @@ TEST_F(fabric, saturation_capped_by_lanes)
 	ASSERT_EQ(0, ft_fabric_new(&self->nl, &self->s));
 	for (i = 0; i < 63; i++)
 		rows[i] = (struct fattree_inject_row){ i + 1, 0, 4 };
-	ASSERT_EQ(0, ft_fabric_inject(&self->nl, "t0", rows, 63));
-	ASSERT_EQ(0, ft_fabric_step(&self->nl, "t0", 200));
-	ASSERT_EQ(0, ft_fabric_get(&self->nl, "t0", &fi));
+	ASSERT_EQ(0, ft_fabric_run(&self->nl, "t0", rows, 63, 200, &fi));
 	EXPECT_EQ(252, fi.synth_delivered);
 	n = ftobj_links(&self->nl, "t0", &l);
 	ASSERT_GT(n, 0);
@@ -453,9 +425,7 @@ TEST_F(fabric, saturated_link_carries_exactly_its_lanes)
 	self->s.lanes[1] = 2;
 	self->s.lanes[2] = 2;
 	ASSERT_EQ(0, ft_fabric_new(&self->nl, &self->s));
-	ASSERT_EQ(0, ft_fabric_inject(&self->nl, "t0", rows, 3));
-	ASSERT_EQ(0, ft_fabric_step(&self->nl, "t0", 20));
-	ASSERT_EQ(0, ft_fabric_get(&self->nl, "t0", &fi));
+	ASSERT_EQ(0, ft_fabric_run(&self->nl, "t0", rows, 3, 20, &fi));
 	EXPECT_EQ(12, fi.synth_delivered);
 	EXPECT_EQ(6, fi.drained_cycle);
 	n = ftobj_links(&self->nl, "t0", &l);
@@ -485,26 +455,16 @@ TEST_F(fabric, one_cycle_set_crosses_in_one_cycle)
 		for (arb = 0; arb <= 1; arb++) {
 			struct ft_spec s;
 
-			memset(&s, 0, sizeof(s));
-			s.name = "t1";
-			s.h = 6;
-			for (i = 0; i < 6; i++) {
-				s.m[i] = 2;
-				s.w[i] = 1;
-			}
-			s.profile = FATTREE_PROFILE_DOUBLING;
+			ft_spec_binary(&s, "t1", 6);
 			s.path = path;
 			s.arbitration = arb;
-			s.injection = -1;
 			s.seed = 7 + path;
 			ASSERT_EQ(0, ft_fabric_new(&self->nl, &s));
 			for (i = 0; i < 64; i++)	/* bit reversal */
 				rows[i] = (struct fattree_inject_row){
 					i, ((i & 1) << 5) | ((i & 2) << 3) | ((i & 4) << 1) |
 					   ((i & 8) >> 1) | ((i & 16) >> 3) | ((i & 32) >> 5), 1 };
-			ASSERT_EQ(0, ft_fabric_inject(&self->nl, "t1", rows, 64));
-			ASSERT_EQ(0, ft_fabric_step(&self->nl, "t1", 1));
-			ASSERT_EQ(0, ft_fabric_get(&self->nl, "t1", &fi));
+			ASSERT_EQ(0, ft_fabric_run(&self->nl, "t1", rows, 64, 1, &fi));
 			EXPECT_EQ(64, fi.synth_delivered) {
 				TH_LOG("path %d arbitration %d", path, arb);
 			}
@@ -530,12 +490,10 @@ TEST_F(fabric, nothing_lost_under_every_policy)
 
 		self->s.injection = inj;
 		self->s.path = FATTREE_PATH_RANDOM;
-		ASSERT_EQ(0, ft_fabric_new(&self->nl, &self->s));
-		ASSERT_EQ(0, ft_fabric_inject(&self->nl, "t0", rows, 200));
 		for (i = 0; i < 200; i++)
 			total += rows[i].count;
-		ASSERT_EQ(0, ft_fabric_step(&self->nl, "t0", 5000));
-		ASSERT_EQ(0, ft_fabric_get(&self->nl, "t0", &fi));
+		ASSERT_EQ(0, ft_fabric_new(&self->nl, &self->s));
+		ASSERT_EQ(0, ft_fabric_run(&self->nl, "t0", rows, 200, 5000, &fi));
 		EXPECT_EQ(total, fi.synth_delivered) {
 			TH_LOG("injection %d: %llu of %llu after %llu cycles", inj,
 			       (unsigned long long)fi.synth_delivered,

@@ -3,12 +3,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
+#include <grp.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/capability.h>
 
 #include "ft_selftest.h"
 #include "ftshape.h"
@@ -166,7 +169,27 @@ void ft_spec_kary(struct ft_spec *s, const char *name, uint32_t levels, uint32_t
 	memcpy(s->m, sh.m, levels * sizeof(*s->m));
 	memcpy(s->w, sh.w, levels * sizeof(*s->w));
 	s->profile = s->path = s->injection = s->arbitration = -1;
+	s->mode = s->saf_q = s->saf_discipline = s->saf_ghosts = -1;
 	s->seed = 1;
+}
+
+void ft_spec_binary(struct ft_spec *s, const char *name, uint32_t levels)
+{
+	uint32_t i;
+
+	ft_spec_kary(s, name, levels, 2);
+	for (i = 0; i < levels; i++)
+		s->w[i] = 1;
+	s->profile = FATTREE_PROFILE_DOUBLING;
+}
+
+void ft_put_u32s(struct nl_msg *msg, const struct ft_u32_attr *a, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (a[i].v >= 0)
+			nla_put_u32(msg, a[i].type, a[i].v);
 }
 
 struct nl_msg *ft_fabric_new_msg(struct ftnl *nl, const char *name, uint32_t h,
@@ -185,20 +208,24 @@ struct nl_msg *ft_fabric_new_msg(struct ftnl *nl, const char *name, uint32_t h,
 
 int ft_fabric_new(struct ftnl *nl, const struct ft_spec *s)
 {
+	const struct ft_u32_attr u32s[] = {
+		{ FATTREE_A_FABRIC_PROFILE, s->profile },
+		{ FATTREE_A_FABRIC_PATH, s->path },
+		{ FATTREE_A_FABRIC_INJECTION, s->injection },
+		{ FATTREE_A_FABRIC_ARBITRATION, s->arbitration },
+		{ FATTREE_A_FABRIC_BACKLOG, s->backlog ? (long long)s->backlog : -1 },
+		{ FATTREE_A_FABRIC_MODE, s->mode },
+		{ FATTREE_A_FABRIC_SAF_Q, s->saf_q },
+		{ FATTREE_A_FABRIC_SAF_DISCIPLINE, s->saf_discipline },
+		{ FATTREE_A_FABRIC_SAF_GHOSTS, s->saf_ghosts },
+	};
 	struct nl_msg *msg = ft_fabric_new_msg(nl, s->name, s->h, s->m, s->w);
 
 	if (!msg)
 		return -ENOMEM;
 	if (s->lanes[0])
 		nla_put(msg, FATTREE_A_FABRIC_LANES, s->h * 4, s->lanes);
-	if (s->profile >= 0)
-		nla_put_u32(msg, FATTREE_A_FABRIC_PROFILE, s->profile);
-	if (s->path >= 0)
-		nla_put_u32(msg, FATTREE_A_FABRIC_PATH, s->path);
-	if (s->injection >= 0)
-		nla_put_u32(msg, FATTREE_A_FABRIC_INJECTION, s->injection);
-	if (s->arbitration >= 0)
-		nla_put_u32(msg, FATTREE_A_FABRIC_ARBITRATION, s->arbitration);
+	ft_put_u32s(msg, u32s, sizeof(u32s) / sizeof(u32s[0]));
 	if (s->period_ns)
 		nla_put_u64(msg, FATTREE_A_FABRIC_PERIOD_NS, s->period_ns);
 	nla_put_u64(msg, FATTREE_A_FABRIC_SEED, s->seed);
@@ -254,7 +281,7 @@ int ft_fabric_get(struct ftnl *nl, const char *name, struct ft_fabric_info *fi)
 			     ft_fabric_reply, fi);
 }
 
-static int ft_count_reply(struct nl_msg *msg, void *arg)
+int ft_count_reply(struct nl_msg *msg, void *arg)
 {
 	(void)msg;
 	(*(int *)arg)++;
@@ -268,6 +295,45 @@ int ft_fabric_count(struct ftnl *nl)
 	err = ftnl_transact(nl, ftnl_msg(nl, FATTREE_CMD_FABRIC_GET, NLM_F_DUMP),
 			    ft_count_reply, &n);
 	return err ? err : n;
+}
+
+static int ft_names_reply(struct nl_msg *msg, void *arg)
+{
+	struct ft_names *nm = arg;
+	struct ftobj_fabric f;
+
+	if (ftobj_fabric_decode(msg, &f))
+		return -EPROTO;
+	if (nm->n < FT_NAMES_MAX)
+		snprintf(nm->name[nm->n++], FATTREE_NAME_LEN, "%s", f.name);
+	return 0;
+}
+
+int ft_fabric_names(struct ftnl *nl, struct ft_names *nm)
+{
+	nm->n = 0;
+	return ftnl_transact(nl, ftnl_msg(nl, FATTREE_CMD_FABRIC_GET, NLM_F_DUMP),
+			     ft_names_reply, nm);
+}
+
+int ft_fabrics_clear(struct ftnl *nl)
+{
+	struct ft_names nm;
+	int i, err;
+
+	/* A dump names FT_NAMES_MAX at most: again until it names fewer. */
+	do {
+		err = ft_fabric_names(nl, &nm);
+		for (i = 0; !err && i < nm.n; i++)
+			err = ft_fabric_del(nl, nm.name[i]);
+	} while (!err && nm.n == FT_NAMES_MAX);
+	return err;
+}
+
+void ft_close(struct ftnl *nl)
+{
+	ft_fabrics_clear(nl);
+	ftnl_close(nl);
 }
 
 int ft_fabric_step(struct ftnl *nl, const char *name, uint32_t steps)
@@ -287,6 +353,15 @@ int ft_fabric_inject(struct ftnl *nl, const char *name,
 					name, FATTREE_A_FABRIC_INJECT, rows, n, sizeof(*rows));
 
 	return msg ? ftnl_transact(nl, msg, NULL, NULL) : -ENOMEM;
+}
+
+int ft_fabric_run(struct ftnl *nl, const char *name, const struct fattree_inject_row *rows,
+		  uint32_t n, uint32_t steps, struct ft_fabric_info *fi)
+{
+	int err = ft_fabric_inject(nl, name, rows, n);
+
+	err = err ?: ft_fabric_step(nl, name, steps);
+	return err ?: ft_fabric_get(nl, name, fi);
 }
 
 int ft_circuit_add(struct ftnl *nl, const char *name, const struct fattree_circuit *c,
@@ -353,4 +428,64 @@ int ft_wait_exit(pid_t pid)
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
 		return -1;
 	return WEXITSTATUS(status);
+}
+
+int ft_netns_enter(const char *ns)
+{
+	char path[128];
+	int fd, err;
+
+	snprintf(path, sizeof(path), "/run/netns/%s", ns);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	err = setns(fd, CLONE_NEWNET) ? -errno : 0;
+	close(fd);
+	return err;
+}
+
+/* Drop CAP_NET_ADMIN from the effective and permitted sets. */
+static int drop_net_admin(void)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+	uint32_t bit = 1U << (CAP_NET_ADMIN % 32);
+
+	if (syscall(SYS_capget, &h, d))
+		return -1;
+	d[CAP_NET_ADMIN / 32].effective &= ~bit;
+	d[CAP_NET_ADMIN / 32].permitted &= ~bit;
+	return syscall(SYS_capset, &h, d) ? -1 : 0;
+}
+
+static int become(enum ft_child_as as)
+{
+	switch (as) {
+	case FT_AS_NOBODY:
+		return setgroups(0, NULL) || setgid(65534) || setuid(65534) ? -1 : 0;
+	case FT_AS_NO_NET_ADMIN:
+		return drop_net_admin();
+	case FT_AS_USERNS:
+		return unshare(CLONE_NEWUSER);
+	case FT_AS_NETNS:
+		return unshare(CLONE_NEWNET);
+	}
+	return -1;
+}
+
+int ft_child_run(enum ft_child_as as, int (*checks)(struct ftnl *nl, void *arg), void *arg)
+{
+	struct ftnl nl;
+	pid_t pid = fork();
+	int ret;
+
+	if (pid < 0)
+		return -1;
+	if (pid)
+		return ft_wait_exit(pid);
+	if (become(as) || ftnl_open(&nl))
+		_exit(FT_CHILD_SETUP_FAILED);
+	ret = checks(&nl, arg);
+	ftnl_close(&nl);
+	_exit(ret);
 }

@@ -93,6 +93,9 @@ struct ft_spec {
 	uint32_t m[8], w[8], lanes[8];
 	int profile;		/* -1: none (lanes if set, else constant 1) */
 	int path, injection, arbitration;	/* -1: kernel default */
+	uint32_t backlog;	/* 0: kernel default */
+	/* Store-and-forward mode and its parameters; -1: left out. */
+	int mode, saf_q, saf_discipline, saf_ghosts;
 	uint64_t period_ns;
 	uint64_t seed;
 };
@@ -104,10 +107,23 @@ struct ft_fabric_info {
 	uint64_t failed_links, failure_held, circuits_cut, circuits;
 };
 
-/* Fill @s with FT(levels, k): m = (k..k), w = (1, k..k). */
+/*
+ * Fill @s with FT(levels, k): m = (k..k), w = (1, k..k), every optional
+ * attribute left to the kernel's default, seed 1.
+ */
 void ft_spec_kary(struct ft_spec *s, const char *name, uint32_t levels, uint32_t k);
+/*
+ * Fill @s with Leiserson's binary fat-tree of 2^@levels leaves: m = 2 and
+ * w = 1 at every level, capacities doubling towards the root.
+ */
+void ft_spec_binary(struct ft_spec *s, const char *name, uint32_t levels);
 /* The module loaded (ft_module_ensure()) and @nl open on its family. */
 int ft_open(struct ftnl *nl);
+/*
+ * A fixture's teardown: every fabric of this network namespace deleted,
+ * whatever the test left, and @nl closed.
+ */
+void ft_close(struct ftnl *nl);
 int ft_fabric_new(struct ftnl *nl, const struct ft_spec *s);
 /*
  * A FABRIC_NEW request for fabric @name of shape (@h; @m; @w), for the
@@ -118,9 +134,29 @@ struct nl_msg *ft_fabric_new_msg(struct ftnl *nl, const char *name, uint32_t h,
 int ft_fabric_del(struct ftnl *nl, const char *name);
 int ft_fabric_get(struct ftnl *nl, const char *name, struct ft_fabric_info *fi);
 int ft_fabric_count(struct ftnl *nl);
+/* A reply callback that counts the replies in the int at @arg. */
+int ft_count_reply(struct nl_msg *msg, void *arg);
+
+/* The names of this namespace's fabrics, the first FT_NAMES_MAX of them. */
+#define FT_NAMES_MAX	16
+struct ft_names {
+	char name[FT_NAMES_MAX][FATTREE_NAME_LEN];
+	int n;
+};
+
+/* A FABRIC_GET dump into @nm: 0 or -errno. */
+int ft_fabric_names(struct ftnl *nl, struct ft_names *nm);
+/* Delete every fabric of this namespace: 0 or the first -errno. */
+int ft_fabrics_clear(struct ftnl *nl);
 int ft_fabric_step(struct ftnl *nl, const char *name, uint32_t steps);
 int ft_fabric_inject(struct ftnl *nl, const char *name,
 		     const struct fattree_inject_row *rows, uint32_t n);
+/*
+ * Inject @n rows into fabric @name, step it @steps cycles and read it into
+ * @fi: 0, or the -errno of the first of the three that failed.
+ */
+int ft_fabric_run(struct ftnl *nl, const char *name, const struct fattree_inject_row *rows,
+		  uint32_t n, uint32_t steps, struct ft_fabric_info *fi);
 /* A fabric's links and circuits: ftobj_links(), ftobj_circuits(). */
 
 /* Circuits and demand (see circuit_test.c). */
@@ -135,3 +171,41 @@ int ft_circuit_del(struct ftnl *nl, const char *name, const struct fattree_pair 
 int ft_demand(struct ftnl *nl, const char *name, struct fattree_demand **out);
 /* Wait for child @pid: its exit status, -1 when it did not exit (a signal). */
 int ft_wait_exit(pid_t pid);
+
+/* An optional u32 attribute of a request: left out when @v is negative. */
+struct ft_u32_attr {
+	int type;
+	long long v;
+};
+
+/* Put those of the @n attributes @a that are not left out into @msg. */
+void ft_put_u32s(struct nl_msg *msg, const struct ft_u32_attr *a, size_t n);
+
+/* Move this process into the network namespace /run/netns/@ns: 0 or -errno. */
+int ft_netns_enter(const char *ns);
+
+/*
+ * Who a test's child process becomes before its checks run: nobody (uid
+ * and gid 65534, no supplementary groups), root without CAP_NET_ADMIN,
+ * root of a user namespace of its own, root of a network namespace of its
+ * own.
+ */
+enum ft_child_as {
+	FT_AS_NOBODY,
+	FT_AS_NO_NET_ADMIN,
+	FT_AS_USERNS,
+	FT_AS_NETNS,
+};
+
+/* What ft_child_run() returns when the child could not become @as. */
+#define FT_CHILD_SETUP_FAILED	100
+
+/*
+ * Run @checks(@nl, @arg) in a child process that first becomes @as and
+ * opens a socket @nl of its own on the family. Returns what @checks
+ * returned (0 when every check passed, else a number, below
+ * FT_CHILD_SETUP_FAILED, saying which failed), FT_CHILD_SETUP_FAILED when
+ * the child could not become @as or open its socket, -1 when the child
+ * did not exit (fork failed, or a signal).
+ */
+int ft_child_run(enum ft_child_as as, int (*checks)(struct ftnl *nl, void *arg), void *arg);

@@ -253,6 +253,29 @@ static const char *pick_name(int cmd)
 	return r < 80 ? live[rn(2)] : r < 90 ? spare[rn(3)] : absent[rn(4)];
 }
 
+/*
+ * What FABRIC_SET changes, and FABRIC_NEW sets as well: the policies, the
+ * period (mostly manual), the seed, a store-and-forward discipline and
+ * ghosts (valid or not).
+ */
+static void tmpl_settings(struct fz_msg *m)
+{
+	if (chance(60))
+		add_u32(m, FATTREE_A_FABRIC_PATH, rn(4));
+	if (chance(40))
+		add_u32(m, FATTREE_A_FABRIC_INJECTION, rn(3));
+	if (chance(40))
+		add_u32(m, FATTREE_A_FABRIC_ARBITRATION, rn(2));
+	if (chance(30))
+		add_u64(m, FATTREE_A_FABRIC_PERIOD_NS, chance(75) ? 0 : 1000000 * (1 + rn(5)));
+	if (chance(45))
+		add_u64(m, FATTREE_A_FABRIC_SEED, rnd());
+	if (chance(10))
+		add_u32(m, FATTREE_A_FABRIC_SAF_DISCIPLINE, rn(4));
+	if (chance(10))
+		add_u32(m, FATTREE_A_FABRIC_SAF_GHOSTS, rn(3));
+}
+
 static void tmpl_new(struct fz_msg *m)
 {
 	uint32_t h = 1 + rn(3), v[4], i;
@@ -276,27 +299,14 @@ static void tmpl_new(struct fz_msg *m)
 		if (chance(30))
 			add_u32(m, FATTREE_A_FABRIC_PROFILE_ROOT, 1 + rn(8));
 	}
-	if (chance(70))
-		add_u32(m, FATTREE_A_FABRIC_PATH, rn(4));
-	if (chance(40))
-		add_u32(m, FATTREE_A_FABRIC_INJECTION, rn(3));
-	if (chance(40))
-		add_u32(m, FATTREE_A_FABRIC_ARBITRATION, rn(2));
-	if (chance(30))
-		add_u64(m, FATTREE_A_FABRIC_PERIOD_NS, chance(70) ? 0 : 1000000 * (1 + rn(5)));
 	if (chance(50))
 		add_u32(m, FATTREE_A_FABRIC_BACKLOG, 1 + rn(256));
-	if (chance(50))
-		add_u64(m, FATTREE_A_FABRIC_SEED, rnd());
-	/* Store-and-forward mode and its parameters, valid or not. */
+	tmpl_settings(m);
+	/* Store-and-forward mode and its q, fixed at creation, valid or not. */
 	if (chance(20))
 		add_u32(m, FATTREE_A_FABRIC_MODE, rn(3));
 	if (chance(20))
 		add_u32(m, FATTREE_A_FABRIC_SAF_Q, chance(80) ? 1 + rn(8) : (uint32_t)pick_value());
-	if (chance(10))
-		add_u32(m, FATTREE_A_FABRIC_SAF_DISCIPLINE, rn(4));
-	if (chance(10))
-		add_u32(m, FATTREE_A_FABRIC_SAF_GHOSTS, rn(3));
 }
 
 /* Fail or restore one link, one direction of it, or a switch's links. */
@@ -322,57 +332,46 @@ static void tmpl_link_set(struct fz_msg *m)
 	}
 }
 
-static void tmpl_set(struct fz_msg *m)
+/*
+ * A batch as the kernel takes it: one or two attributes @type, each of 1
+ * to @most entries of @size bytes that @fill makes (zeroed first).
+ */
+static void add_entries(struct fz_msg *m, uint16_t type, size_t size, uint32_t most,
+			void (*fill)(void *entry))
 {
-	add_str(m, FATTREE_A_FABRIC_NAME, pick_name(FATTREE_CMD_FABRIC_SET));
-	if (chance(50))
-		add_u32(m, FATTREE_A_FABRIC_PATH, rn(4));
-	if (chance(40))
-		add_u32(m, FATTREE_A_FABRIC_INJECTION, rn(3));
-	if (chance(40))
-		add_u32(m, FATTREE_A_FABRIC_ARBITRATION, rn(2));
-	if (chance(30))
-		add_u64(m, FATTREE_A_FABRIC_PERIOD_NS, chance(80) ? 0 : 1000000 * (1 + rn(5)));
-	if (chance(40))
-		add_u64(m, FATTREE_A_FABRIC_SEED, rnd());
-}
-
-static void tmpl_inject(struct fz_msg *m)
-{
-	struct fattree_inject_row rows[8];
+	uint64_t buf[32];	/* aligned for any of the structs */
 	uint32_t k, i, n;
 
-	add_str(m, FATTREE_A_FABRIC_NAME, pick_name(FATTREE_CMD_FABRIC_INJECT));
 	for (k = 1 + rn(2); k; k--) {
-		n = 1 + rn(8);
-		for (i = 0; i < n; i++) {
-			rows[i].src = rn(8);
-			rows[i].dst = rn(8);
-			rows[i].count = 1 + rn(4);
-		}
-		add_attr(m, FATTREE_A_FABRIC_INJECT, rows, n * sizeof(rows[0]));
+		n = 1 + rn(most);
+		if (n * size > sizeof(buf))
+			n = sizeof(buf) / size;
+		memset(buf, 0, sizeof(buf));
+		for (i = 0; i < n; i++)
+			fill((uint8_t *)buf + i * size);
+		add_attr(m, type, buf, n * size);
 	}
 }
 
-static void tmpl_circuit_add(struct fz_msg *m)
+static void fill_row(void *entry)
 {
-	struct fattree_circuit c[4];
-	uint32_t k, i, n;
+	struct fattree_inject_row *r = entry;
 
-	add_str(m, FATTREE_A_CIRCUIT_FABRIC, pick_name(FATTREE_CMD_CIRCUIT_ADD));
-	for (k = 1 + rn(2); k; k--) {
-		n = 1 + rn(4);
-		memset(c, 0, sizeof(c));
-		for (i = 0; i < n; i++) {
-			/* Mostly the pairs deletions name, so both succeed. */
-			c[i].src = rn(8);
-			c[i].dst = chance(70) ? (c[i].src + 4) % 8 : (c[i].src + 1 + rn(7)) % 8;
-			c[i].lanes = chance(80) ? 1 : 2;
-			c[i].lease = chance(50) ? 0 : 1 + rn(40);
-			c[i].port[1] = rn(2);
-		}
-		add_attr(m, FATTREE_A_CIRCUIT_ENTRY, c, n * sizeof(c[0]));
-	}
+	r->src = rn(8);
+	r->dst = rn(8);
+	r->count = 1 + rn(4);
+}
+
+/* Mostly the pairs deletions name, so both succeed. */
+static void fill_circuit(void *entry)
+{
+	struct fattree_circuit *c = entry;
+
+	c->src = rn(8);
+	c->dst = chance(70) ? (c->src + 4) % 8 : (c->src + 1 + rn(7)) % 8;
+	c->lanes = chance(80) ? 1 : 2;
+	c->lease = chance(50) ? 0 : 1 + rn(40);
+	c->port[1] = rn(2);
 }
 
 static void tmpl_circuit_del(struct fz_msg *m)
@@ -399,6 +398,7 @@ static void tmpl(struct fz_msg *m, int cmd)
 		tmpl_new(m);
 		break;
 	case FATTREE_CMD_FABRIC_DEL:
+	case FATTREE_CMD_STATS_RESET:
 		add_str(m, FATTREE_A_FABRIC_NAME, pick_name(cmd));
 		break;
 	case FATTREE_CMD_FABRIC_GET:
@@ -408,26 +408,28 @@ static void tmpl(struct fz_msg *m, int cmd)
 			add_str(m, FATTREE_A_FABRIC_NAME, pick_name(cmd));
 		break;
 	case FATTREE_CMD_FABRIC_SET:
-		tmpl_set(m);
+		add_str(m, FATTREE_A_FABRIC_NAME, pick_name(cmd));
+		tmpl_settings(m);
 		break;
 	case FATTREE_CMD_FABRIC_STEP:
 		add_str(m, FATTREE_A_FABRIC_NAME, pick_name(cmd));
 		add_u32(m, FATTREE_A_FABRIC_STEPS, 1 + rn(8));
 		break;
 	case FATTREE_CMD_FABRIC_INJECT:
-		tmpl_inject(m);
+		add_str(m, FATTREE_A_FABRIC_NAME, pick_name(cmd));
+		add_entries(m, FATTREE_A_FABRIC_INJECT, sizeof(struct fattree_inject_row), 8,
+			    fill_row);
 		break;
 	case FATTREE_CMD_CIRCUIT_ADD:
-		tmpl_circuit_add(m);
+		add_str(m, FATTREE_A_CIRCUIT_FABRIC, pick_name(cmd));
+		add_entries(m, FATTREE_A_CIRCUIT_ENTRY, sizeof(struct fattree_circuit), 4,
+			    fill_circuit);
 		break;
 	case FATTREE_CMD_CIRCUIT_DEL:
 		tmpl_circuit_del(m);
 		break;
 	case FATTREE_CMD_LINK_SET:
 		tmpl_link_set(m);
-		break;
-	case FATTREE_CMD_STATS_RESET:
-		add_str(m, FATTREE_A_FABRIC_NAME, pick_name(cmd));
 		break;
 	case FATTREE_CMD_LINK_GET:
 	case FATTREE_CMD_LEAF_GET:
@@ -983,36 +985,9 @@ static int vc(struct valid *v, int cmd, int err)
 	return err;
 }
 
-struct names {
-	char name[16][FATTREE_NAME_LEN];
-	int n;
-};
-
-static int names_reply(struct nl_msg *msg, void *arg)
+static int fabric_names(struct ftnl *nl, struct valid *v, struct ft_names *nm)
 {
-	struct names *nm = arg;
-	struct ftobj_fabric f;
-
-	if (ftobj_fabric_decode(msg, &f))
-		return -EINVAL;
-	if (nm->n < 16)
-		snprintf(nm->name[nm->n++], FATTREE_NAME_LEN, "%s", f.name);
-	return 0;
-}
-
-static int fabric_names(struct ftnl *nl, struct valid *v, struct names *nm)
-{
-	nm->n = 0;
-	return vc(v, FATTREE_CMD_FABRIC_GET,
-		  ftnl_transact(nl, ftnl_msg(nl, FATTREE_CMD_FABRIC_GET, NLM_F_DUMP),
-				names_reply, nm));
-}
-
-static int count_reply(struct nl_msg *msg, void *arg)
-{
-	(void)msg;
-	(*(int *)arg)++;
-	return 0;
+	return vc(v, FATTREE_CMD_FABRIC_GET, ft_fabric_names(nl, nm));
 }
 
 static int leaves(struct ftnl *nl, struct valid *v, const char *name)
@@ -1021,7 +996,7 @@ static int leaves(struct ftnl *nl, struct valid *v, const char *name)
 	int n = 0, err;
 
 	nla_put_string(msg, FATTREE_A_LEAF_FABRIC, name);
-	err = vc(v, FATTREE_CMD_LEAF_GET, ftnl_transact(nl, msg, count_reply, &n));
+	err = vc(v, FATTREE_CMD_LEAF_GET, ftnl_transact(nl, msg, ft_count_reply, &n));
 	return err ? err : n;
 }
 
@@ -1030,7 +1005,7 @@ static int info(struct ftnl *nl, struct valid *v)
 	int n = 0, err;
 
 	err = vc(v, FATTREE_CMD_INFO_GET,
-		 ftnl_transact(nl, ftnl_msg(nl, FATTREE_CMD_INFO_GET, 0), count_reply, &n));
+		 ftnl_transact(nl, ftnl_msg(nl, FATTREE_CMD_INFO_GET, 0), ft_count_reply, &n));
 	return err ? err : n;
 }
 
@@ -1166,7 +1141,7 @@ static void valid_repair(struct ftnl *nl, struct valid *v, long round)
 {
 	static const char *const fz[] = { "fz0", "fz1" };
 	struct ft_fabric_info fi;
-	struct names nm;
+	struct ft_names nm;
 	struct ft_spec s;
 	int i, err;
 
@@ -1395,7 +1370,7 @@ static struct stats *shared_stats(void)
 
 static int check_fabrics(struct ftnl *nl, struct valid *v)
 {
-	struct names nm;
+	struct ft_names nm;
 	int i, bad = 0, r;
 
 	if (fabric_names(nl, v, &nm))
@@ -1421,7 +1396,7 @@ int main(void)
 	struct stats *st[3];
 	struct valid v = { 0 };
 	struct ftnl nl;
-	struct names nm;
+	struct ft_names nm;
 	int i, ph, rc, tries, ok;
 	bool all;
 

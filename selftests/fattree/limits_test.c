@@ -12,18 +12,13 @@
  * everything and changes nothing: every change is EPERM.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <grp.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <linux/capability.h>
 #include <netlink/genl/ctrl.h>
 
 #include "kselftest_harness.h"
@@ -117,16 +112,19 @@ static struct nl_msg *make_batch(struct ftnl *nl, void *arg)
 	return msg;
 }
 
-/* Every fabric of this namespace goes. */
-static void del_all(struct ftnl *nl)
+/*
+ * The pages the kernel allocates for batch @b (its result in *@err) and,
+ * in *@control, for the same batch naming no fabric, refused at once.
+ */
+static long long batch_pages(struct __test_metadata *_metadata, struct ftnl *nl,
+			     struct batch *b, long long *control, int *err)
 {
-	static const char *const names[] = {
-		"a", "b", "c", "d", "big", "iso", "lim", "u0", "seven77",
-	};
-	unsigned int i;
+	struct batch missing = *b;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		ft_fabric_del(nl, names[i]);
+	missing.name = "nosuch";
+	*control = pages_for(nl, make_batch, &missing, err);
+	EXPECT_EQ(-ENOENT, *err);
+	return pages_for(nl, make_batch, b, err);
 }
 
 FIXTURE(limits) {
@@ -137,14 +135,13 @@ FIXTURE_SETUP(limits)
 {
 	ASSERT_EQ(0, load_limited());
 	ASSERT_EQ(0, ftnl_open(&self->nl));
-	del_all(&self->nl);
+	ft_fabrics_clear(&self->nl);
 }
 
 /* The module goes, so that the tests after these load it as they like. */
 FIXTURE_TEARDOWN(limits)
 {
-	del_all(&self->nl);
-	ftnl_close(&self->nl);
+	ft_close(&self->nl);
 	system("ip netns del ftlimA 2>/dev/null; ip netns del ftlimB 2>/dev/null");
 	ft_module_unload();
 }
@@ -163,12 +160,19 @@ FIXTURE_TEARDOWN(limits)
 		}									\
 	} while (0)
 
+/* Fabric @arg (a struct shape) made, the namespace's only one. */
+static int fabric_made(struct ftnl *nl, void *arg)
+{
+	if (ftnl_transact(nl, make_new(nl, arg), NULL, NULL))
+		return 1;
+	return ft_fabric_count(nl) == 1 ? 0 : 2;
+}
+
 TEST_F(limits, max_fabrics_per_namespace)
 {
 	struct shape s = { .name = "a", .h = 1, .m = { 2 }, .w = { 1 } };
 	long long pages, control;
 	int err;
-	pid_t pid;
 
 	ASSERT_EQ(0, ftnl_transact(&self->nl, make_new(&self->nl, &s), NULL, NULL));
 	s.name = "b";
@@ -184,18 +188,7 @@ TEST_F(limits, max_fabrics_per_namespace)
 	EXPECT_EQ(3, ft_fabric_count(&self->nl));
 
 	/* The limit is per namespace: another one has room of its own. */
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (!pid) {
-		struct ftnl nl;
-
-		if (unshare(CLONE_NEWNET) || ftnl_open(&nl))
-			_exit(10);
-		s.name = "d";
-		_exit(ftnl_transact(&nl, make_new(&nl, &s), NULL, NULL) ? 11 :
-		      ft_fabric_count(&nl) == 1 ? 0 : 12);
-	}
-	EXPECT_EQ(0, ft_wait_exit(pid));
+	EXPECT_EQ(0, ft_child_run(FT_AS_NETNS, fabric_made, &s));
 }
 
 TEST_F(limits, max_leaves_max_levels_max_lanes)
@@ -347,7 +340,6 @@ TEST_F(limits, inject_batch_size)
 	struct fattree_inject_row *rows = calloc(n, sizeof(*rows));
 	struct batch b = { "lim", FATTREE_CMD_FABRIC_INJECT, FATTREE_A_FABRIC_NAME,
 			   FATTREE_A_FABRIC_INJECT, rows, n, sizeof(*rows) };
-	struct batch control = b;
 	struct fattree_inject_row big[2] = { { 0, 1, 0xffffffffU }, { 0, 1, 1 } };
 	struct ft_fabric_info fi;
 	long long pages, base;
@@ -357,10 +349,7 @@ TEST_F(limits, inject_batch_size)
 	for (i = 0; i < n; i++)
 		rows[i] = (struct fattree_inject_row){ i % 4, (i / 4) % 4, 1 };
 	ASSERT_EQ(0, ftnl_transact(&self->nl, make_new(&self->nl, &s), NULL, NULL));
-	control.name = "nosuch";
-	base = pages_for(&self->nl, make_batch, &control, &err);
-	EXPECT_EQ(-ENOENT, err);
-	pages = pages_for(&self->nl, make_batch, &b, &err);
+	pages = batch_pages(_metadata, &self->nl, &b, &base, &err);
 	EXPECT_REFUSED(-ENOSPC, "synthetic pairs", pages, base);
 	TH_LOG("%u rows (%zu KiB): %lld pages for the refusal, %lld for a missing fabric",
 	       n, n * sizeof(*rows) >> 10, pages, base);
@@ -384,7 +373,6 @@ TEST_F(limits, circuit_batch_size)
 			   FATTREE_A_CIRCUIT_ENTRY, c, n, sizeof(*c) };
 	struct batch d = { "lim", FATTREE_CMD_CIRCUIT_DEL, FATTREE_A_CIRCUIT_FABRIC,
 			   FATTREE_A_CIRCUIT_PAIR, p, n, sizeof(*p) };
-	struct batch control = b;
 	long long pages, base;
 	int err;
 
@@ -396,17 +384,11 @@ TEST_F(limits, circuit_batch_size)
 	}
 	s.lanes[0] = 4;
 	ASSERT_EQ(0, ftnl_transact(&self->nl, make_new(&self->nl, &s), NULL, NULL));
-	control.name = "nosuch";
-	base = pages_for(&self->nl, make_batch, &control, &err);
-	EXPECT_EQ(-ENOENT, err);
-	pages = pages_for(&self->nl, make_batch, &b, &err);
+	pages = batch_pages(_metadata, &self->nl, &b, &base, &err);
 	EXPECT_REFUSED(-E2BIG, "circuit table", pages, base);
 	TH_LOG("%u circuits (%zu KiB): %lld pages for the refusal, %lld for a missing fabric",
 	       n, n * sizeof(*c) >> 10, pages, base);
-	control = d;
-	control.name = "nosuch";
-	base = pages_for(&self->nl, make_batch, &control, &err);
-	pages = pages_for(&self->nl, make_batch, &d, &err);
+	pages = batch_pages(_metadata, &self->nl, &d, &base, &err);
 	EXPECT_REFUSED(-E2BIG, "circuit table", pages, base);
 	/* A table's worth is refused for want of lanes, not of room. */
 	b.n = 4;
@@ -431,37 +413,16 @@ static struct nl_sock *demand_listener(void)
 	return sk;
 }
 
-static int count_msg(struct nl_msg *msg, void *arg)
-{
-	(void)msg;
-	(*(int *)arg)++;
-	return NL_OK;
-}
-
 /* Notifications waiting on @sk after @ms. */
 static int heard(struct nl_sock *sk, int ms)
 {
 	int n = 0;
 
 	usleep(ms * 1000);
-	nl_socket_modify_cb(sk, NL_CB_VALID, NL_CB_CUSTOM, count_msg, &n);
+	nl_socket_modify_cb(sk, NL_CB_VALID, NL_CB_CUSTOM, ft_count_reply, &n);
 	while (nl_recvmsgs_default(sk) >= 0)
 		;
 	return n;
-}
-
-static int enter(const char *ns)
-{
-	char path[64];
-	int fd, err;
-
-	snprintf(path, sizeof(path), "/run/netns/%s", ns);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	err = setns(fd, CLONE_NEWNET);
-	close(fd);
-	return err;
 }
 
 TEST_F(limits, namespaces_are_isolated)
@@ -489,7 +450,7 @@ TEST_F(limits, namespaces_are_isolated)
 	if (!pid) {
 		struct nl_sock *there;
 
-		if (enter("ftlimA") || ftnl_open(&a) || !(there = demand_listener()))
+		if (ft_netns_enter("ftlimA") || ftnl_open(&a) || !(there = demand_listener()))
 			_exit(10);
 		if (ftnl_transact(&a, make_new(&a, &s), NULL, NULL) ||
 		    ft_fabric_inject(&a, "iso", &row, 1) || ft_fabric_step(&a, "iso", 1))
@@ -532,12 +493,12 @@ TEST_F(limits, namespaces_are_isolated)
 	if (!pid) {
 		struct ftnl b;
 
-		if (enter("ftlimB") || ftnl_open(&b))
+		if (ft_netns_enter("ftlimB") || ftnl_open(&b))
 			_exit(10);
 		if (ft_fabric_count(&b) != 0 || ft_fabric_del(&b, "iso") != -ENOENT ||
 		    ft_fabric_step(&b, "iso", 1) != -ENOENT)
 			_exit(11);
-		if (enter("ftlimA") || ftnl_open(&a) || ft_fabric_get(&a, "iso", &fi))
+		if (ft_netns_enter("ftlimA") || ftnl_open(&a) || ft_fabric_get(&a, "iso", &fi))
 			_exit(12);
 		_exit(fi.cycle == 1 && fi.synth_queued + fi.synth_delivered == 5 ? 0 : 13);
 	}
@@ -550,9 +511,10 @@ TEST_F(limits, namespaces_are_isolated)
 	EXPECT_EQ(0, n);
 }
 
-/* Every change refused with EPERM, every read answered, nothing changed. */
-static int changes_refused(const char *name)
+/* Every change to fabric @arg refused with EPERM, every read answered. */
+static int changes_refused(struct ftnl *nl, void *arg)
 {
+	const char *name = arg;
 	struct shape s = { .name = "u0", .h = 1, .m = { 4 }, .w = { 1 } };
 	struct fattree_inject_row row = { 0, 1, 5 };
 	struct fattree_circuit c = { .src = 2, .dst = 3, .lanes = 1 };
@@ -562,30 +524,27 @@ static int changes_refused(const char *name)
 	struct fattree_demand *dm = NULL;
 	struct ft_fabric_info fi;
 	struct nl_msg *msg;
-	struct ftnl nl;
 	int bad = 0;
 
-	if (ftnl_open(&nl))
-		return 100;
-	bad += ftnl_transact(&nl, make_new(&nl, &s), NULL, NULL) != -EPERM;
-	bad += ft_fabric_del(&nl, name) != -EPERM;
-	msg = ftnl_msg(&nl, FATTREE_CMD_FABRIC_SET, 0);
+	bad += ftnl_transact(nl, make_new(nl, &s), NULL, NULL) != -EPERM;
+	bad += ft_fabric_del(nl, name) != -EPERM;
+	msg = ftnl_msg(nl, FATTREE_CMD_FABRIC_SET, 0);
 	nla_put_string(msg, FATTREE_A_FABRIC_NAME, name);
 	nla_put_u64(msg, FATTREE_A_FABRIC_SEED, 9);
-	bad += ftnl_transact(&nl, msg, NULL, NULL) != -EPERM;
-	bad += ft_fabric_step(&nl, name, 1) != -EPERM;
-	bad += ft_fabric_inject(&nl, name, &row, 1) != -EPERM;
-	bad += ft_circuit_add(&nl, name, &c, 1, NULL, NULL) != -EPERM;
-	bad += ft_circuit_del(&nl, name, &p, 1) != -EPERM;
+	bad += ftnl_transact(nl, msg, NULL, NULL) != -EPERM;
+	bad += ft_fabric_step(nl, name, 1) != -EPERM;
+	bad += ft_fabric_inject(nl, name, &row, 1) != -EPERM;
+	bad += ft_circuit_add(nl, name, &c, 1, NULL, NULL) != -EPERM;
+	bad += ft_circuit_del(nl, name, &p, 1) != -EPERM;
 	/* Reads: all open. */
-	bad += 10 * (ft_fabric_get(&nl, name, &fi) != 0 || ft_fabric_count(&nl) != 1);
-	bad += 10 * (ftobj_links(&nl, name, &l) <= 0 || ftobj_circuits(&nl, name, &ci) != 1 ||
-		     ft_demand(&nl, name, &dm) != 1);
-	bad += 10 * (ftnl_transact(&nl, ftnl_msg(&nl, FATTREE_CMD_INFO_GET, 0), NULL, NULL) != 0);
+	bad += 10 * (ft_fabric_get(nl, name, &fi) != 0 || ft_fabric_count(nl) != 1);
+	bad += 10 * (ftobj_links(nl, name, &l) <= 0 || ftobj_circuits(nl, name, &ci) != 1 ||
+		     ft_demand(nl, name, &dm) != 1);
+	bad += 10 * (ftnl_transact(nl, ftnl_msg(nl, FATTREE_CMD_INFO_GET, 0), NULL, NULL) != 0);
 	free(l);
 	free(ci);
 	free(dm);
-	ftnl_close(&nl);
+	ftnl_close(nl);
 	return bad;
 }
 
@@ -615,18 +574,10 @@ TEST_F(limits, unprivileged_reads_but_never_changes)
 {
 	struct ft_fabric_info a, b;
 	int ca, cb, status;
-	pid_t pid;
 
 	prepare(_metadata, &self->nl);
 	fabric_state(_metadata, &self->nl, &a, &ca);
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (!pid) {
-		if (setgroups(0, NULL) || setgid(65534) || setuid(65534))
-			_exit(100);
-		_exit(changes_refused("lim"));
-	}
-	status = ft_wait_exit(pid);
+	status = ft_child_run(FT_AS_NOBODY, changes_refused, "lim");
 	EXPECT_EQ(0, status) TH_LOG("%d refusals or reads went wrong", status);
 	fabric_state(_metadata, &self->nl, &b, &cb);
 	EXPECT_EQ(a.cycle, b.cycle);
@@ -639,25 +590,10 @@ TEST_F(limits, root_without_cap_net_admin_changes_nothing)
 {
 	struct ft_fabric_info a, b;
 	int ca, cb;
-	pid_t pid;
 
 	prepare(_metadata, &self->nl);
 	fabric_state(_metadata, &self->nl, &a, &ca);
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (!pid) {
-		struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
-		struct __user_cap_data_struct d[2];
-
-		if (syscall(SYS_capget, &h, d))
-			_exit(100);
-		d[CAP_NET_ADMIN / 32].effective &= ~(1U << (CAP_NET_ADMIN % 32));
-		d[CAP_NET_ADMIN / 32].permitted &= ~(1U << (CAP_NET_ADMIN % 32));
-		if (syscall(SYS_capset, &h, d))
-			_exit(101);
-		_exit(changes_refused("lim"));
-	}
-	EXPECT_EQ(0, ft_wait_exit(pid));
+	EXPECT_EQ(0, ft_child_run(FT_AS_NO_NET_ADMIN, changes_refused, "lim"));
 	fabric_state(_metadata, &self->nl, &b, &cb);
 	EXPECT_EQ(a.cycle, b.cycle);
 	EXPECT_EQ(a.synth_queued, b.synth_queued);

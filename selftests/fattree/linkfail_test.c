@@ -12,7 +12,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -30,32 +29,16 @@ struct ls {
 #define LS(...) ((struct ls){ .id = -1, .level = -1, .node = -1, .port = -1, .dir = -1, \
 			      .swl = -1, .swn = -1, .fail = 1, .fabric = "lf", __VA_ARGS__ })
 
-struct ls_reply {
-	uint32_t changed, cut, failed;
-	int seen;
-};
-
+/* A LINK_SET reply: the links changed, circuits cut, links now failed. */
 static int ls_reply(struct nl_msg *msg, void *arg)
 {
-	struct ls_reply *r = arg;
-	struct ftobj_link_set o;
-
-	if (ftobj_link_set_decode(msg, &o))
-		return -EPROTO;
-	r->changed = o.changed;
-	r->cut = o.circuits_cut;
-	r->failed = o.failed_links;
-	r->seen = 1;
-	return 0;
+	return ftobj_link_set_decode(msg, arg);
 }
 
-static int link_set(struct ftnl *nl, struct ls a, struct ls_reply *r)
+static int link_set(struct ftnl *nl, struct ls a, struct ftobj_link_set *r)
 {
-	/* The u32 attributes, in the order they are put; -1: left out. */
-	const struct {
-		int type;
-		long long v;
-	} u32s[] = {
+	/* The u32 attributes, in the order they are put. */
+	const struct ft_u32_attr u32s[] = {
 		{ FATTREE_A_LINK_ID, a.id },
 		{ FATTREE_A_LINK_LEVEL, a.level },
 		{ FATTREE_A_LINK_NODE, a.node },
@@ -65,8 +48,7 @@ static int link_set(struct ftnl *nl, struct ls a, struct ls_reply *r)
 		{ FATTREE_A_LINK_SWITCH_NODE, a.swn },
 	};
 	struct nl_msg *msg = ftnl_msg(nl, FATTREE_CMD_LINK_SET, 0);
-	struct ls_reply dummy;
-	size_t i;
+	struct ftobj_link_set dummy;
 
 	if (!msg)
 		return -ENOMEM;
@@ -75,9 +57,7 @@ static int link_set(struct ftnl *nl, struct ls a, struct ls_reply *r)
 	memset(r, 0, sizeof(*r));
 	if (a.fabric)
 		nla_put_string(msg, FATTREE_A_LINK_FABRIC, a.fabric);
-	for (i = 0; i < ARRAY_SIZE(u32s); i++)
-		if (u32s[i].v >= 0)
-			nla_put_u32(msg, u32s[i].type, u32s[i].v);
+	ft_put_u32s(msg, u32s, ARRAY_SIZE(u32s));
 	if (a.fail >= 0)
 		nla_put_u8(msg, FATTREE_A_LINK_FAIL, a.fail);
 	return ftnl_transact(nl, msg, ls_reply, r);
@@ -136,8 +116,7 @@ FIXTURE_SETUP(linkfail)
 
 FIXTURE_TEARDOWN(linkfail)
 {
-	ft_fabric_del(&self->nl, "lf");
-	ftnl_close(&self->nl);
+	ft_close(&self->nl);
 }
 
 TEST_F(linkfail, malformed_requests_refused)
@@ -204,13 +183,13 @@ TEST_F(linkfail, dumps_report_failures_and_reasons)
 	struct ft_fabric_info fi;
 	uint8_t bits[64];
 	uint32_t lanes[64], d;
-	struct ls_reply r;
+	struct ftobj_link_set r;
 
 	ASSERT_EQ(0, ft_fabric_new(nl, &self->s));
 	ASSERT_EQ(0, link_set(nl, LS(.level = 2, .node = 1, .port = 2), &r));
 	EXPECT_EQ(2, r.changed);
-	EXPECT_EQ(2, r.failed);
-	EXPECT_EQ(0, r.cut);
+	EXPECT_EQ(2, r.failed_links);
+	EXPECT_EQ(0, r.circuits_cut);
 	EXPECT_EQ(2, failed_links(nl, bits, lanes));
 	EXPECT_EQ(FATTREE_LINK_FAIL_SELF, bits[lid(2, 1, 2, 0)]);
 	EXPECT_EQ(FATTREE_LINK_FAIL_SELF, bits[lid(2, 1, 2, 1)]);
@@ -223,10 +202,10 @@ TEST_F(linkfail, dumps_report_failures_and_reasons)
 	EXPECT_EQ(0, r.changed);
 	ASSERT_EQ(0, link_set(nl, LS(.level = 2, .node = 0, .port = 0, .dir = 0), &r));
 	EXPECT_EQ(1, r.changed);
-	EXPECT_EQ(3, r.failed);
+	EXPECT_EQ(3, r.failed_links);
 	ASSERT_EQ(0, link_set(nl, LS(.id = lid(2, 0, 0, 0), .fail = 0), &r));
 	EXPECT_EQ(1, r.changed);
-	EXPECT_EQ(2, r.failed);
+	EXPECT_EQ(2, r.failed_links);
 
 	/* Top switch 1: the links of its 4 children through their port 1. */
 	ASSERT_EQ(0, link_set(nl, LS(.swl = 2, .swn = 1), &r));
@@ -243,7 +222,7 @@ TEST_F(linkfail, dumps_report_failures_and_reasons)
 	EXPECT_EQ(FATTREE_LINK_FAIL_SELF | FATTREE_LINK_FAIL_UPPER, bits[lid(2, 2, 1, 0)]);
 	ASSERT_EQ(0, link_set(nl, LS(.swl = 2, .swn = 1, .fail = 0), &r));
 	EXPECT_EQ(6, r.changed);
-	EXPECT_EQ(4, r.failed);
+	EXPECT_EQ(4, r.failed_links);
 	EXPECT_EQ(4, failed_links(nl, bits, NULL));
 	EXPECT_EQ(FATTREE_LINK_FAIL_SELF, bits[lid(2, 2, 1, 1)]);
 	ASSERT_EQ(0, link_set(nl, LS(.level = 2, .node = 2, .port = 1, .fail = 0), &r));
@@ -257,7 +236,7 @@ TEST_F(linkfail, dumps_report_failures_and_reasons)
 	EXPECT_EQ(FATTREE_LINK_FAIL_LOWER, bits[lid(2, 0, 3, 0)]);
 	ASSERT_EQ(0, link_set(nl, LS(.swl = 1, .swn = 0, .fail = 0), &r));
 	ASSERT_EQ(0, link_set(nl, LS(.level = 2, .node = 1, .port = 2, .fail = 0), &r));
-	EXPECT_EQ(0, r.failed);
+	EXPECT_EQ(0, r.failed_links);
 	EXPECT_EQ(0, failed_links(nl, bits, lanes));
 	for (d = 0; d < 64; d++)
 		EXPECT_EQ(1, lanes[d]);
@@ -275,9 +254,7 @@ TEST_F(linkfail, dmodk_goes_around_a_failed_link)
 	ASSERT_EQ(0, ft_fabric_new(nl, &self->s));
 	/* Both pairs' dmodk port at level 2 is 2, from leaf switch 0. */
 	ASSERT_EQ(0, link_set(nl, LS(.level = 2, .node = 0, .port = 2), NULL));
-	ASSERT_EQ(0, ft_fabric_inject(nl, "lf", rows, 2));
-	ASSERT_EQ(0, ft_fabric_step(nl, "lf", 60));
-	ASSERT_EQ(0, ft_fabric_get(nl, "lf", &fi));
+	ASSERT_EQ(0, ft_fabric_run(nl, "lf", rows, 2, 60, &fi));
 	EXPECT_EQ(40, fi.synth_delivered);
 	EXPECT_EQ(0, fi.failure_held);
 	n = ftobj_links(nl, "lf", &l);
@@ -304,9 +281,7 @@ TEST_F(linkfail, pairs_without_a_path_wait_then_arrive)
 	ASSERT_EQ(0, ft_fabric_new(nl, &self->s));
 	/* Leaf 0's only link, both ways. */
 	ASSERT_EQ(0, link_set(nl, LS(.level = 1, .node = 0, .port = 0), NULL));
-	ASSERT_EQ(0, ft_fabric_inject(nl, "lf", rows, 3));
-	ASSERT_EQ(0, ft_fabric_step(nl, "lf", 30));
-	ASSERT_EQ(0, ft_fabric_get(nl, "lf", &fi));
+	ASSERT_EQ(0, ft_fabric_run(nl, "lf", rows, 3, 30, &fi));
 	EXPECT_EQ(10, fi.synth_delivered);
 	EXPECT_EQ(20, fi.synth_queued);
 	EXPECT_EQ(60, fi.failure_held);	/* one offer each, 30 cycles */
@@ -334,14 +309,14 @@ TEST_F(linkfail, circuits_across_a_failure_are_torn_down)
 	struct ftobj_circuit *ci = NULL;
 	struct fattree_demand *dm = NULL;
 	struct ft_fabric_info fi;
-	struct ls_reply r;
+	struct ftobj_link_set r;
 	int n, i, in_demand = 0;
 
 	self->s.path = FATTREE_PATH_CIRCUIT;
 	ASSERT_EQ(0, ft_fabric_new(nl, &self->s));
 	ASSERT_EQ(0, ft_circuit_add(nl, "lf", c, 3, NULL, NULL));
 	ASSERT_EQ(0, link_set(nl, LS(.level = 2, .node = 0, .port = 1), &r));
-	EXPECT_EQ(1, r.cut);
+	EXPECT_EQ(1, r.circuits_cut);
 	n = ftobj_circuits(nl, "lf", &ci);
 	ASSERT_EQ(2, n);
 	for (i = 0; i < n; i++)
@@ -367,7 +342,7 @@ TEST_F(linkfail, circuits_across_a_failure_are_torn_down)
 	EXPECT_EQ(3, fi.synth_delivered);
 	/* A whole top switch: the circuit through port 2 goes. */
 	ASSERT_EQ(0, link_set(nl, LS(.swl = 2, .swn = 2), &r));
-	EXPECT_EQ(1, r.cut);
+	EXPECT_EQ(1, r.circuits_cut);
 	ASSERT_EQ(0, ft_fabric_get(nl, "lf", &fi));
 	EXPECT_EQ(2, fi.circuits_cut);
 	EXPECT_EQ(2, fi.circuits);
@@ -404,30 +379,27 @@ TEST_F(linkfail, stats_reset_zeroes_counters_only)
 	EXPECT_EQ(0, fi.synth_queued);
 }
 
+/* As nobody: every change refused, the dump still answered. */
+static int changes_refused(struct ftnl *nl, void *arg)
+{
+	uint8_t bits[64];
+
+	(void)arg;
+	if (link_set(nl, LS(.id = 0), NULL) != -EPERM)
+		return 1;
+	if (link_set(nl, LS(.swl = 1, .swn = 0), NULL) != -EPERM)
+		return 2;
+	if (stats_reset(nl, "lf") != -EPERM)
+		return 3;
+	if (failed_links(nl, bits, NULL) != 0)
+		return 4;
+	return 0;
+}
+
 TEST_F(linkfail, changes_refused_to_unprivileged)
 {
-	pid_t pid;
-
 	ASSERT_EQ(0, ft_fabric_new(&self->nl, &self->s));
-	pid = fork();
-	ASSERT_GE(pid, 0);
-	if (pid == 0) {
-		uint8_t bits[64];
-		struct ftnl nl;
-
-		if (setgid(65534) || setuid(65534) || ftnl_open(&nl))
-			_exit(10);
-		if (link_set(&nl, LS(.id = 0), NULL) != -EPERM)
-			_exit(1);
-		if (link_set(&nl, LS(.swl = 1, .swn = 0), NULL) != -EPERM)
-			_exit(2);
-		if (stats_reset(&nl, "lf") != -EPERM)
-			_exit(3);
-		if (failed_links(&nl, bits, NULL) != 0)
-			_exit(4);
-		_exit(0);
-	}
-	EXPECT_EQ(0, ft_wait_exit(pid));
+	EXPECT_EQ(0, ft_child_run(FT_AS_NOBODY, changes_refused, NULL));
 }
 
 FT_HARNESS_MAIN

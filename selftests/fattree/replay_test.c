@@ -46,9 +46,8 @@ FIXTURE_SETUP(replay)
 
 FIXTURE_TEARDOWN(replay)
 {
-	ft_fabric_del(&self->nl, "r0");
 	unlink(self->rows_file);
-	ftnl_close(&self->nl);
+	ft_close(&self->nl);
 }
 
 FIXTURE_VARIANT(replay) {

@@ -9,8 +9,6 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -34,20 +32,6 @@ static int sh(const char *fmt, ...)
 	vsnprintf(cmd, sizeof(cmd), fmt, ap);
 	va_end(ap);
 	return system(cmd);
-}
-
-static int enter_netns(const char *ns)
-{
-	char path[128];
-	int fd, err;
-
-	snprintf(path, sizeof(path), "/run/netns/%s", ns);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	err = setns(fd, CLONE_NEWNET) ? -errno : 0;
-	close(fd);
-	return err;
 }
 
 /* Leaf @leaf of fabric "tr" into namespace @ns with address 10.99.0.@host. */
@@ -80,7 +64,7 @@ static pid_t receiver(const char *ns, int n, int secs)
 
 	if (pid)
 		return pid;
-	if (enter_netns(ns))
+	if (ft_netns_enter(ns))
 		_exit(10);
 	s = socket(AF_INET, SOCK_DGRAM, 0);
 	setsockopt(s, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf));
@@ -106,7 +90,7 @@ static int send_seq(const char *ns, int host, int n, int nonblock)
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(PORT) };
 	int s, i;
 
-	if (enter_netns(ns))
+	if (ft_netns_enter(ns))
 		return -1;
 	a.sin_addr.s_addr = htonl(0x0a630000 | host);
 	s = socket(AF_INET, SOCK_DGRAM | (nonblock ? SOCK_NONBLOCK : 0), 0);
@@ -136,8 +120,7 @@ FIXTURE_SETUP(traffic)
 FIXTURE_TEARDOWN(traffic)
 {
 	sh("ip netns del ftA 2>/dev/null; ip netns del ftB 2>/dev/null");
-	ft_fabric_del(&self->nl, "tr");
-	ftnl_close(&self->nl);
+	ft_close(&self->nl);
 }
 
 TEST_F_TIMEOUT(traffic, ping_between_namespaces, 90)

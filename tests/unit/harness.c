@@ -330,3 +330,11 @@ int random_topo(struct ft_rand *r, struct ft_topo *t, u32 max_h)
 	random_shape(r, &h, m, w, c, max_h);
 	return ft_topo_init(t, h, m, w, c);
 }
+
+void random_params(struct ft_rand *r, struct ft_fabric_params *p, u32 max_h)
+{
+	u32 h, m[FT_MAX_LEVELS], w[FT_MAX_LEVELS], c[FT_MAX_LEVELS];
+
+	random_shape(r, &h, m, w, c, max_h);
+	fabric_params(p, h, m, w, c);
+}

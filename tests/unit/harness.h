@@ -49,5 +49,7 @@ void fabric_params(struct ft_fabric_params *p, u32 h, const u32 *m,
 void random_shape(struct ft_rand *r, u32 *h, u32 *m, u32 *w, u32 *lanes,
 		  u32 max_h);
 int random_topo(struct ft_rand *r, struct ft_topo *t, u32 max_h);
+/* A random_shape() fabric in @p, the rest as fabric_params() sets it. */
+void random_params(struct ft_rand *r, struct ft_fabric_params *p, u32 max_h);
 
 #endif

@@ -42,15 +42,14 @@ static void test_one_cycle(void)
 	struct ft_fabric_params p;
 	struct ft_demand dm[64];
 	struct sim s;
-	u32 m[8], w[8], c[8], h, trial, nd, pc, arb, k, total = 0, runs = 0;
+	u32 trial, nd, pc, arb, k, total = 0, runs = 0;
 	int good = 1, clean = 1, reserved = 1;
 
 	ft_rand_seed(&r, 31);
 	for (trial = 0; trial < 60; trial++) {
-		random_shape(&r, &h, m, w, c, 4);
-		for (k = 0; k < h; k++)
-			w[k] = 1;
-		fabric_params(&p, h, m, w, c);
+		random_params(&r, &p, 4);
+		for (k = 0; k < p.h; k++)
+			p.w[k] = 1;
 		for (pc = 0; pc < FT_PATH_NR; pc++) {
 			for (arb = 0; arb < FT_ARB_NR; arb++) {
 				p.path = pc;
@@ -343,14 +342,13 @@ static void test_property(void)
 	struct ft_demand dm[40];
 	struct ft_rand r;
 	struct sim s;
-	u32 h, m[8], w[8], c[8], trial, nd, k, i, port[FT_MAX_LEVELS];
+	u32 trial, nd, k, i, port[FT_MAX_LEVELS];
 	u64 cycles = 0, msgs = 0, blocked = 0;
 	int clean = 1, done = 1, circuits;
 
 	ft_rand_seed(&r, 77);
 	for (trial = 0; trial < 400; trial++) {
-		random_shape(&r, &h, m, w, c, 4);
-		fabric_params(&p, h, m, w, c);
+		random_params(&r, &p, 4);
 		p.path = 1 + ft_rand_below(&r, FT_PATH_NR - 1);
 		p.arb = ft_rand_below(&r, FT_ARB_NR);
 		p.seed = trial;
@@ -372,8 +370,8 @@ static void test_property(void)
 
 			if (ft_rand_below(&r, 4))
 				continue;
-			for (i = 0; i < h; i++)
-				port[i] = ft_rand_below(&r, w[i]);
+			for (i = 0; i < p.h; i++)
+				port[i] = ft_rand_below(&r, p.w[i]);
 			ft_topo_path(&s.f.topo, sp->src, sp->dst, port,
 				     &sp->cpath);
 			sp->clanes = 1;

@@ -109,7 +109,7 @@ static void test_link_state(void)
 /* Every switch's links touch it; each link has its two ends' switches. */
 static void test_switch_links(void)
 {
-	u32 h, m[8], w[8], c[8], lvl, node, k, n, id, bit, trial;
+	u32 lvl, node, k, n, id, bit, trial;
 	u32 level, local, dir, lower, port;
 	struct ft_rand r;
 	struct ft_topo t;
@@ -118,13 +118,12 @@ static void test_switch_links(void)
 
 	ft_rand_seed(&r, 5);
 	for (trial = 0; trial < 40 && ok; trial++) {
-		random_shape(&r, &h, m, w, c, 4);
-		if (ft_topo_init(&t, h, m, w, c))
+		if (random_topo(&r, &t, 4))
 			continue;
 		seen = calloc(ft_topo_dlinks(&t), 1);
-		for (lvl = 1; lvl <= h; lvl++) {
+		for (lvl = 1; lvl <= t.h; lvl++) {
 			n = ft_fail_switch_nlinks(&t, lvl);
-			ok &= n == 2 * (t.m[lvl] + (lvl < h ? t.w[lvl + 1] : 0));
+			ok &= n == 2 * (t.m[lvl] + (lvl < t.h ? t.w[lvl + 1] : 0));
 			for (node = 0; node < t.nodes[lvl]; node++) {
 				for (k = 0; k < n; k++) {
 					if (ft_fail_switch_link(&t, lvl, node, k, &id, &bit)) {
@@ -148,7 +147,7 @@ static void test_switch_links(void)
 			bad &= ft_fail_switch_link(&t, lvl, t.nodes[lvl], 0, &id, &bit) ==
 			       -FT_EINVAL;
 		}
-		bad &= !ft_fail_switch_nlinks(&t, 0) && !ft_fail_switch_nlinks(&t, h + 1);
+		bad &= !ft_fail_switch_nlinks(&t, 0) && !ft_fail_switch_nlinks(&t, t.h + 1);
 		/* Each directed link: its upper switch once, its lower one
 		 * once unless it is a leaf.
 		 */
@@ -162,10 +161,20 @@ static void test_switch_links(void)
 	tap_ok(bad, "switches and link numbers out of range are refused");
 }
 
+/* Fail each directed link of @f by itself, with a chance of 1 in @one_in. */
+static void fail_random(struct ft_fabric *f, struct ft_rand *r, u32 one_in)
+{
+	u32 id;
+
+	for (id = 0; id < f->lanes.n; id++)
+		if (!ft_rand_below(r, one_in))
+			ft_fail_link(&f->lanes, &f->topo, id, FT_FAIL_SELF, true);
+}
+
 /* The path search agrees with trying every port vector. */
 static void test_route(void)
 {
-	u32 h, m[8], w[8], c[8], trial, s, d, id, p, hh, tried = 0, cut = 0;
+	u32 trial, s, d, p, hh, tried = 0, cut = 0;
 	struct ft_fabric_params fp;
 	struct ft_fabric f;
 	struct ft_rand r;
@@ -173,18 +182,15 @@ static void test_route(void)
 
 	ft_rand_seed(&r, 11);
 	for (trial = 0; trial < 200; trial++) {
-		random_shape(&r, &h, m, w, c, 4);
-		fabric_params(&fp, h, m, w, c);
+		random_params(&r, &fp, 4);
 		if (ft_fabric_init(&f, &fp))
 			continue;
-		if (f.topo.wprod[h] > 256 || f.topo.n > 96) {
+		if (f.topo.wprod[f.topo.h] > 256 || f.topo.n > 96) {
 			ft_fabric_destroy(&f);
 			continue;
 		}
 		/* Fail about one link in 2..8, whole or one way. */
-		for (id = 0; id < f.lanes.n; id++)
-			if (!ft_rand_below(&r, 2 + trial % 7))
-				ft_fail_link(&f.lanes, &f.topo, id, FT_FAIL_SELF, true);
+		fail_random(&f, &r, 2 + trial % 7);
 		for (s = 0; s < f.topo.n; s++) {
 			for (d = 0; d < f.topo.n; d++) {
 				bool want = brute_route(&f.topo, &f.lanes, s, d, -1);
@@ -230,9 +236,9 @@ static void count_done(void *arg, u32 slot, const struct ft_pair *p, u32 n)
  */
 static void test_cycle_avoids(void)
 {
-	u32 h, m[8], w[8], c[8], trial, pc, i, id, s, d, k, cyc;
+	u32 trial, pc, i, id, s, d, k, cyc;
 	int carried_ok = 1, drain_ok = 1, wait_ok = 1, restore_ok = 1, kept = 1;
-	struct ft_fabric_params fp;
+	struct ft_fabric_params shape, fp;
 	struct ft_cycle_result res;
 	u64 unreachable, failed_seen;
 	struct ft_rand r;
@@ -241,9 +247,9 @@ static void test_cycle_avoids(void)
 
 	ft_rand_seed(&r, 23);
 	for (trial = 0; trial < 30; trial++) {
-		random_shape(&r, &h, m, w, c, 3);
+		random_params(&r, &shape, 3);
 		for (pc = FT_PATH_DMODK; pc < FT_PATH_NR; pc++) {
-			fabric_params(&fp, h, m, w, c);
+			fp = shape;
 			fp.path = pc;
 			fp.arb = trial & 1 ? FT_ARB_RANDOM : FT_ARB_FIXED;
 			fp.seed = trial;
@@ -251,10 +257,7 @@ static void test_cycle_avoids(void)
 				continue;
 			ft_pairs_init(&run.q, 4096);
 			run.injected = run.delivered = 0;
-			for (id = 0; id < run.f.lanes.n; id++)
-				if (!ft_rand_below(&r, 10))
-					ft_fail_link(&run.f.lanes, &run.f.topo, id,
-						     FT_FAIL_SELF, true);
+			fail_random(&run.f, &r, 10);
 			unreachable = 0;
 			for (i = 0; i < 3 * run.f.topo.n; i++) {
 				s = ft_rand_below(&r, run.f.topo.n);

@@ -58,34 +58,6 @@ static void test_link(void)
 	tap_ok(FTOBJ_HAS(&l, FATTREE_A_LINK_LANES) && !FTOBJ_HAS(&l, FATTREE_A_LINK_BLOCKED),
 	       "link: has marks present attributes only");
 	nlmsg_free(msg);
-
-	/* no port: a link cannot be placed */
-	msg = reply(FATTREE_CMD_LINK_GET);
-	nla_put_u32(msg, FATTREE_A_LINK_ID, 17);
-	nla_put_u32(msg, FATTREE_A_LINK_LEVEL, 2);
-	nla_put_u32(msg, FATTREE_A_LINK_NODE, 5);
-	err = ftobj_link_decode(msg, &l);
-	tap_ok(err == -EPROTO && says("port") && says("missing"),
-	       "link: missing port refused: %s", ftobj_error());
-	nlmsg_free(msg);
-
-	/* lanes as a u16 */
-	msg = reply(FATTREE_CMD_LINK_GET);
-	link_msg_body(msg);
-	nla_put_u16(msg, FATTREE_A_LINK_LANES, 4);
-	err = ftobj_link_decode(msg, &l);
-	tap_ok(err == -EPROTO && says("lanes") && says("length 2, expected 4"),
-	       "link: 2-byte lanes refused: %s", ftobj_error());
-	nlmsg_free(msg);
-
-	/* a flag with a payload */
-	msg = reply(FATTREE_CMD_LINK_GET);
-	link_msg_body(msg);
-	nla_put_u32(msg, FATTREE_A_LINK_UP, 1);
-	err = ftobj_link_decode(msg, &l);
-	tap_ok(err == -EPROTO && says("up"), "link: flag with payload refused: %s",
-	       ftobj_error());
-	nlmsg_free(msg);
 }
 
 static void test_link_set(void)
@@ -110,7 +82,6 @@ static void test_circuit(void)
 {
 	static const uint8_t ports[3] = { 1, 0, 3 };
 	struct nl_msg *msg = reply(FATTREE_CMD_CIRCUIT_GET);
-	uint8_t many[2 * FATTREE_MAX_LEVELS + 1] = { 0 };
 	struct ftobj_circuit c;
 	struct ftobj_circuit_count n;
 	int err;
@@ -131,28 +102,6 @@ static void test_circuit(void)
 	       "circuit: every field decoded (%d)", err);
 	nlmsg_free(msg);
 
-	msg = reply(FATTREE_CMD_CIRCUIT_GET);
-	nla_put_u32(msg, FATTREE_A_CIRCUIT_SRC, 3);
-	err = ftobj_circuit_decode(msg, &c);
-	tap_ok(err == -EPROTO && says("dst") && says("missing"),
-	       "circuit: missing dst refused: %s", ftobj_error());
-	nlmsg_free(msg);
-
-	msg = reply(FATTREE_CMD_CIRCUIT_GET);
-	nla_put_u32(msg, FATTREE_A_CIRCUIT_SRC, 3);
-	nla_put_u32(msg, FATTREE_A_CIRCUIT_DST, 4);
-	nla_put(msg, FATTREE_A_CIRCUIT_PORTS, sizeof(many), many);
-	err = ftobj_circuit_decode(msg, &c);
-	tap_ok(err == -EPROTO && says("ports") && says("length 41"),
-	       "circuit: more ports than fit refused: %s", ftobj_error());
-	nlmsg_free(msg);
-
-	msg = reply(FATTREE_CMD_CIRCUIT_ADD);
-	nla_put_u64(msg, FATTREE_A_CIRCUIT_COUNT, 3);
-	err = ftobj_circuit_count_decode(msg, &n);
-	tap_ok(err == -EPROTO && says("count") && says("length 8, expected 4"),
-	       "circuit count: a u64 count refused: %s", ftobj_error());
-	nlmsg_free(msg);
 	msg = reply(FATTREE_CMD_CIRCUIT_ADD);
 	nla_put_u32(msg, FATTREE_A_CIRCUIT_COUNT, 3);
 	err = ftobj_circuit_count_decode(msg, &n);
@@ -162,7 +111,7 @@ static void test_circuit(void)
 
 static void test_leaf(void)
 {
-	uint64_t lat[FATTREE_LATENCY_BUCKETS + 1] = { 0 };
+	uint64_t lat[4] = { 0 };
 	struct nl_msg *msg = reply(FATTREE_CMD_LEAF_GET);
 	struct ftobj_leaf l;
 	int err;
@@ -174,43 +123,11 @@ static void test_leaf(void)
 	nla_put_string(msg, FATTREE_A_LEAF_IFNAME, "ft0l7");
 	nla_put_u64(msg, FATTREE_A_LEAF_SENT, 100);
 	nla_put_u64(msg, FATTREE_A_LEAF_DROP_TEARDOWN, 2);
-	nla_put(msg, FATTREE_A_LEAF_LATENCY, 4 * sizeof(uint64_t), lat);
+	nla_put(msg, FATTREE_A_LEAF_LATENCY, sizeof(lat), lat);
 	err = ftobj_leaf_decode(msg, &l);
 	tap_ok(!err && l.index == 7 && l.ifindex == 42 && !strcmp(l.ifname, "ft0l7") &&
 	       l.sent == 100 && l.drop_teardown == 2 && l.nlatency == 4 && l.latency[0] == 5 &&
 	       l.latency[3] == 0x200000001ULL, "leaf: every field decoded (%d)", err);
-	nlmsg_free(msg);
-
-	msg = reply(FATTREE_CMD_LEAF_GET);
-	nla_put_u32(msg, FATTREE_A_LEAF_INDEX, 7);
-	nla_put(msg, FATTREE_A_LEAF_IFNAME, 5, "ft0l7");	/* no NUL */
-	err = ftobj_leaf_decode(msg, &l);
-	tap_ok(err == -EPROTO && says("ifname") && says("NUL"),
-	       "leaf: unterminated ifname refused: %s", ftobj_error());
-	nlmsg_free(msg);
-
-	msg = reply(FATTREE_CMD_LEAF_GET);
-	nla_put_u32(msg, FATTREE_A_LEAF_INDEX, 7);
-	nla_put_string(msg, FATTREE_A_LEAF_IFNAME, "a-name-longer-than-ifnamsiz");
-	err = ftobj_leaf_decode(msg, &l);
-	tap_ok(err == -EPROTO && says("ifname") && says("at most 16"),
-	       "leaf: ifname too long refused: %s", ftobj_error());
-	nlmsg_free(msg);
-
-	msg = reply(FATTREE_CMD_LEAF_GET);
-	nla_put_u32(msg, FATTREE_A_LEAF_INDEX, 7);
-	nla_put(msg, FATTREE_A_LEAF_LATENCY, 12, lat);
-	err = ftobj_leaf_decode(msg, &l);
-	tap_ok(err == -EPROTO && says("latency"), "leaf: torn histogram refused: %s",
-	       ftobj_error());
-	nlmsg_free(msg);
-
-	msg = reply(FATTREE_CMD_LEAF_GET);
-	nla_put_u32(msg, FATTREE_A_LEAF_INDEX, 7);
-	nla_put(msg, FATTREE_A_LEAF_LATENCY, sizeof(lat), lat);
-	err = ftobj_leaf_decode(msg, &l);
-	tap_ok(err == -EPROTO && says("latency"), "leaf: histogram too long refused: %s",
-	       ftobj_error());
 	nlmsg_free(msg);
 }
 
@@ -275,13 +192,6 @@ static void test_fabric(void)
 	       "fabric: arrays shorter than levels are no shape: %s", ftobj_error());
 	nlmsg_free(msg);
 
-	msg = reply(FATTREE_CMD_FABRIC_GET);
-	nla_put_u32(msg, FATTREE_A_FABRIC_LEVELS, 3);
-	err = ftobj_fabric_decode(msg, &f);
-	tap_ok(err == -EPROTO && says("name") && says("missing"),
-	       "fabric: no name refused: %s", ftobj_error());
-	nlmsg_free(msg);
-
 	/* a bad counter inside the nest names the nest's set */
 	msg = reply(FATTREE_CMD_FABRIC_GET);
 	put_fabric(msg, 3);
@@ -292,14 +202,118 @@ static void test_fabric(void)
 	tap_ok(err == -EPROTO && says("stats attribute queued") && says("expected 8"),
 	       "fabric: 4-byte counter in stats refused: %s", ftobj_error());
 	nlmsg_free(msg);
+}
 
-	msg = reply(FATTREE_CMD_FABRIC_GET);
+static void fabric_body(struct nl_msg *msg)
+{
 	put_fabric(msg, 3);
-	nla_put(msg, FATTREE_A_FABRIC_DOWN, 6, "abcdef");
-	err = ftobj_fabric_decode(msg, &f);
-	tap_ok(err == -EPROTO && says("down") && says("length 6"),
-	       "fabric: torn down array refused: %s", ftobj_error());
-	nlmsg_free(msg);
+}
+
+/* One attribute of a reply: @len bytes at @data. */
+struct attr {
+	int type;
+	int len;
+	const void *data;
+};
+
+/*
+ * A malformed reply: the valid attributes @body puts (if set), then up to
+ * three more; it must be refused with -EPROTO and an error that says
+ * @says and @says_too (if set).
+ */
+struct malformed {
+	const char *what;
+	uint8_t cmd;
+	void (*body)(struct nl_msg *msg);
+	struct attr put[3];
+	const char *says, *says_too;
+};
+
+static const uint32_t three = 3, four = 4, five = 5, seven = 7;
+static const uint64_t u64_three = 3;
+static const uint8_t many_ports[2 * FATTREE_MAX_LEVELS + 1];
+static const uint64_t long_latency[FATTREE_LATENCY_BUCKETS + 1];
+
+static const struct malformed malformed[] = {
+	{ "link: missing port", FATTREE_CMD_LINK_GET, NULL,
+	  { { FATTREE_A_LINK_ID, 4, &seven }, { FATTREE_A_LINK_LEVEL, 4, &three },
+	    { FATTREE_A_LINK_NODE, 4, &five } }, "port", "missing" },
+	{ "link: 2-byte lanes", FATTREE_CMD_LINK_GET, link_msg_body,
+	  { { FATTREE_A_LINK_LANES, 2, &four } }, "lanes", "length 2, expected 4" },
+	{ "link: flag with payload", FATTREE_CMD_LINK_GET, link_msg_body,
+	  { { FATTREE_A_LINK_UP, 4, &seven } }, "up", NULL },
+	{ "circuit: missing dst", FATTREE_CMD_CIRCUIT_GET, NULL,
+	  { { FATTREE_A_CIRCUIT_SRC, 4, &three } }, "dst", "missing" },
+	{ "circuit: more ports than fit", FATTREE_CMD_CIRCUIT_GET, NULL,
+	  { { FATTREE_A_CIRCUIT_SRC, 4, &three }, { FATTREE_A_CIRCUIT_DST, 4, &four },
+	    { FATTREE_A_CIRCUIT_PORTS, sizeof(many_ports), many_ports } },
+	  "ports", "length 41" },
+	{ "circuit count: a u64 count", FATTREE_CMD_CIRCUIT_ADD, NULL,
+	  { { FATTREE_A_CIRCUIT_COUNT, 8, &u64_three } }, "count", "length 8, expected 4" },
+	{ "leaf: unterminated ifname", FATTREE_CMD_LEAF_GET, NULL,
+	  { { FATTREE_A_LEAF_INDEX, 4, &seven }, { FATTREE_A_LEAF_IFNAME, 5, "ft0l7" } },
+	  "ifname", "NUL" },
+	{ "leaf: ifname too long", FATTREE_CMD_LEAF_GET, NULL,
+	  { { FATTREE_A_LEAF_INDEX, 4, &seven },
+	    { FATTREE_A_LEAF_IFNAME, 28, "a-name-longer-than-ifnamsiz" } },
+	  "ifname", "at most 16" },
+	{ "leaf: torn histogram", FATTREE_CMD_LEAF_GET, NULL,
+	  { { FATTREE_A_LEAF_INDEX, 4, &seven }, { FATTREE_A_LEAF_LATENCY, 12, long_latency } },
+	  "latency", NULL },
+	{ "leaf: histogram too long", FATTREE_CMD_LEAF_GET, NULL,
+	  { { FATTREE_A_LEAF_INDEX, 4, &seven },
+	    { FATTREE_A_LEAF_LATENCY, sizeof(long_latency), long_latency } },
+	  "latency", NULL },
+	{ "fabric: no name", FATTREE_CMD_FABRIC_GET, NULL,
+	  { { FATTREE_A_FABRIC_LEVELS, 4, &three } }, "name", "missing" },
+	{ "fabric: torn down array", FATTREE_CMD_FABRIC_GET, fabric_body,
+	  { { FATTREE_A_FABRIC_DOWN, 6, "abcdef" } }, "down", "length 6" },
+};
+
+/* Decode @msg as the object that answers its command. */
+static int decode(struct nl_msg *msg, uint8_t cmd)
+{
+	union {
+		struct ftobj_link link;
+		struct ftobj_circuit circuit;
+		struct ftobj_circuit_count count;
+		struct ftobj_leaf leaf;
+		struct ftobj_fabric fabric;
+	} o;
+
+	switch (cmd) {
+	case FATTREE_CMD_LINK_GET:
+		return ftobj_link_decode(msg, &o.link);
+	case FATTREE_CMD_CIRCUIT_GET:
+		return ftobj_circuit_decode(msg, &o.circuit);
+	case FATTREE_CMD_CIRCUIT_ADD:
+		return ftobj_circuit_count_decode(msg, &o.count);
+	case FATTREE_CMD_LEAF_GET:
+		return ftobj_leaf_decode(msg, &o.leaf);
+	default:
+		return ftobj_fabric_decode(msg, &o.fabric);
+	}
+}
+
+static void test_malformed(void)
+{
+	const struct malformed *c;
+	struct nl_msg *msg;
+	unsigned int i, k;
+	int err;
+
+	for (i = 0; i < sizeof(malformed) / sizeof(malformed[0]); i++) {
+		c = &malformed[i];
+		msg = reply(c->cmd);
+		if (c->body)
+			c->body(msg);
+		for (k = 0; k < 3 && c->put[k].type; k++)
+			nla_put(msg, c->put[k].type, c->put[k].len, c->put[k].data);
+		err = decode(msg, c->cmd);
+		tap_ok(err == -EPROTO && says(c->says) && (!c->says_too || says(c->says_too)),
+		       "%s refused: %s", c->what, ftobj_error());
+		nlmsg_free(msg);
+	}
 }
 
 static void test_demand_info(void)
@@ -359,5 +373,6 @@ int main(void)
 	test_fabric();
 	test_demand_info();
 	test_truncated();
+	test_malformed();
 	return tap_done();
 }
