@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "fabric.h"
-#include "ftobj.h"
 
 static int fabric_reply(struct nl_msg *msg, void *arg)
 {
@@ -75,37 +74,27 @@ int ftt_leaves_get(struct ftnl *nl, const char *name, struct ftt_leaves *l)
 				    FATTREE_A_LEAF_FABRIC, name, leaf_reply, l);
 }
 
+/* Each link of the dump, decoded into the next element of a struct ftnl_array. */
 static int link_reply(struct nl_msg *msg, void *arg)
 {
-	struct ftt_links *l = arg;
-	struct ftobj_link o;
-	struct ftt_link *k;
-	int err;
+	struct ftobj_link *k = ftnl_array_next(arg);
 
-	err = ftobj_link_decode(msg, &o);
-	if (err)
-		return err;
-	if (l->n == l->cap) {
-		uint32_t cap = l->cap ? 2 * l->cap : 256;
-		struct ftt_link *v = realloc(l->link, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		l->link = v;
-		l->cap = cap;
-	}
-	k = &l->link[l->n++];
-	*k = (struct ftt_link){ .id = o.id, .level = o.level, .up = o.up, .lanes = o.lanes,
-				.carried = o.carried, .max_cycle = o.max_cycle,
-				.saturated = o.saturated };
-	return 0;
+	return k ? ftobj_link_decode(msg, k) : -ENOMEM;
 }
 
 int ftt_links_get(struct ftnl *nl, const char *name, struct ftt_links *l)
 {
-	l->n = 0;
-	return ftnl_fabric_transact(nl, FATTREE_CMD_LINK_GET, NLM_F_DUMP,
-				    FATTREE_A_LINK_FABRIC, name, link_reply, l);
+	void *v;
+	int n;
+
+	n = ftnl_dump_array(nl, FATTREE_CMD_LINK_GET, FATTREE_A_LINK_FABRIC, name,
+			    link_reply, NULL, sizeof(*l->link), &v);
+	if (n < 0)
+		return n;
+	free(l->link);
+	l->link = v;
+	l->n = (size_t)n;
+	return 0;
 }
 
 int ftt_fabric_step(struct ftnl *nl, const char *name, uint32_t steps)
