@@ -166,6 +166,13 @@ int ftctl_opt_once(const char *cmd, const char *word, bool *seen);
 /* The same for keyword argv[*i] and its value: the value, or NULL (printed). */
 const char *ftctl_opt_value(const char *cmd, int argc, char **argv, int *i,
 			    bool *seen, const char *what);
+/*
+ * The same, its value a number from @min to @max (@what names it in the
+ * error, as ftctl_parse_u32()): 0, or FTCTL_EXIT_USAGE (printed).
+ */
+int ftctl_opt_u32(const char *cmd, int argc, char **argv, int *i, bool *seen,
+		  const char *needs, const char *what, uint32_t min, uint32_t max,
+		  uint32_t *out);
 
 /* The spec's enum names (ftn_*_names, FTN_*_NR) come from ftnames.h. */
 extern const char *const ftctl_onoff_names[];	/* "off", "on": 0, 1 */

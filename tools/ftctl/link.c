@@ -143,7 +143,6 @@ static int link_reply(struct nl_msg *msg, void *arg)
 static int show_parse(struct ftctl *ctl, int argc, char **argv)
 {
 	const char *cmd = "link show";
-	const char *v;
 	int i, err;
 
 	(void)ctl;
@@ -154,12 +153,9 @@ static int show_parse(struct ftctl *ctl, int argc, char **argv)
 		} else if (!strcmp(argv[i], "failed")) {
 			err = ftctl_opt_once(cmd, argv[i], &lr.failed);
 		} else if (!strcmp(argv[i], "level")) {
-			v = ftctl_opt_value(cmd, argc, argv, &i, &lr.has_level,
-					    "level L, 1 or more");
-			if (!v)
-				return FTCTL_EXIT_USAGE;
-			err = ftctl_parse_u32(cmd, "level L", v, 1, UINT32_MAX,
-					      &lr.level);
+			err = ftctl_opt_u32(cmd, argc, argv, &i, &lr.has_level,
+					    "level L, 1 or more", "level L", 1, UINT32_MAX,
+					    &lr.level);
 		} else {
 			return ftctl_usage_err(cmd, "unknown option '%s' (expected level, busy or failed)",
 					       argv[i]);
@@ -222,7 +218,6 @@ static int fail_parse(struct ftctl *ctl, int argc, char **argv)
 	static const char *const words[] = { "id", "level", "node", "port" };
 	bool seen[4] = { false };
 	uint32_t *dst[4] = { &lr.id, &lr.level, &lr.node, &lr.port };
-	const char *v;
 	int i, k, err;
 
 	(void)ctl;
@@ -243,11 +238,9 @@ static int fail_parse(struct ftctl *ctl, int argc, char **argv)
 		if (k == 4)
 			return ftctl_usage_err(cmd, "unknown word '%s' (expected id ID, or level L node U port P [up|down])",
 					       argv[i]);
-		v = ftctl_opt_value(cmd, argc, argv, &i, &seen[k],
-				    k ? "a number" : "ID: a directed link id");
-		if (!v)
-			return FTCTL_EXIT_USAGE;
-		err = ftctl_parse_u32(cmd, words[k], v, k == 1 ? 1 : 0, UINT32_MAX, dst[k]);
+		err = ftctl_opt_u32(cmd, argc, argv, &i, &seen[k],
+				    k ? "a number" : "ID: a directed link id", words[k],
+				    k == 1 ? 1 : 0, UINT32_MAX, dst[k]);
 	}
 	if (err)
 		return err;

@@ -226,6 +226,17 @@ const char *ftctl_opt_value(const char *cmd, int argc, char **argv, int *i,
 	return ftctl_arg_value(cmd, argc, argv, i, what);
 }
 
+int ftctl_opt_u32(const char *cmd, int argc, char **argv, int *i, bool *seen,
+		  const char *needs, const char *what, uint32_t min, uint32_t max,
+		  uint32_t *out)
+{
+	const char *v = ftctl_opt_value(cmd, argc, argv, i, seen, needs);
+
+	if (!v)
+		return FTCTL_EXIT_USAGE;
+	return ftctl_parse_u32(cmd, what, v, min, max, out);
+}
+
 const char *ftctl_enum_name(const char *const *names, unsigned int n,
 			    uint32_t v)
 {

@@ -24,34 +24,44 @@ static struct switch_req {
 
 /* --- fail, restore --- */
 
+/*
+ * NAME level L, and node S for fail and restore (@node): one grammar, but
+ * show takes no node and says so in its own words.
+ */
+static int parse_switch(const char *cmd, int argc, char **argv, bool node)
+{
+	int i, err;
+
+	err = ftctl_parse_fabric_arg(cmd, argc, argv, sr.name, false);
+	for (i = 2; !err && i < argc; i++) {
+		if (!strcmp(argv[i], "level"))
+			err = ftctl_opt_u32(cmd, argc, argv, &i, &sr.has_level,
+					    node ? "L: the switch's level, 1 or more" :
+					    "L: a switch level, 1 or more",
+					    "level L", 1, UINT32_MAX, &sr.level);
+		else if (node && !strcmp(argv[i], "node"))
+			err = ftctl_opt_u32(cmd, argc, argv, &i, &sr.has_node,
+					    "S: the switch's index at its level", "node S",
+					    0, UINT32_MAX, &sr.node);
+		else if (node)
+			return ftctl_usage_err(cmd, "unknown word '%s' (expected level L node S)",
+					       argv[i]);
+		else
+			return ftctl_usage_err(cmd, "unexpected argument '%s' (expected level L)",
+					       argv[i]);
+	}
+	return err;
+}
+
 static int fail_parse(struct ftctl *ctl, int argc, char **argv)
 {
 	const char *cmd;
-	const char *v;
-	int i, err;
+	int err;
 
 	(void)ctl;
 	sr.fail = argv[0][0] == 'f';
 	cmd = sr.fail ? "switch fail" : "switch restore";
-	err = ftctl_parse_fabric_arg(cmd, argc, argv, sr.name, false);
-	for (i = 2; !err && i < argc; i++) {
-		if (!strcmp(argv[i], "level")) {
-			v = ftctl_opt_value(cmd, argc, argv, &i, &sr.has_level,
-					    "L: the switch's level, 1 or more");
-			if (!v)
-				return FTCTL_EXIT_USAGE;
-			err = ftctl_parse_u32(cmd, "level L", v, 1, UINT32_MAX, &sr.level);
-		} else if (!strcmp(argv[i], "node")) {
-			v = ftctl_opt_value(cmd, argc, argv, &i, &sr.has_node,
-					    "S: the switch's index at its level");
-			if (!v)
-				return FTCTL_EXIT_USAGE;
-			err = ftctl_parse_u32(cmd, "node S", v, 0, UINT32_MAX, &sr.node);
-		} else {
-			return ftctl_usage_err(cmd, "unknown word '%s' (expected level L node S)",
-					       argv[i]);
-		}
-	}
+	err = parse_switch(cmd, argc, argv, true);
 	if (!err && (!sr.has_level || !sr.has_node))
 		return ftctl_usage_err(cmd, "name the switch: level L node S");
 	return err;
@@ -194,25 +204,8 @@ static int sw_link_reply(struct nl_msg *msg, void *arg)
 
 static int show_parse(struct ftctl *ctl, int argc, char **argv)
 {
-	const char *cmd = "switch show";
-	const char *v;
-	int i, err;
-
 	(void)ctl;
-	err = ftctl_parse_fabric_arg(cmd, argc, argv, sr.name, false);
-	for (i = 2; !err && i < argc; i++) {
-		if (!strcmp(argv[i], "level")) {
-			v = ftctl_opt_value(cmd, argc, argv, &i, &sr.has_level,
-					    "L: a switch level, 1 or more");
-			if (!v)
-				return FTCTL_EXIT_USAGE;
-			err = ftctl_parse_u32(cmd, "level L", v, 1, UINT32_MAX, &sr.level);
-		} else {
-			return ftctl_usage_err(cmd, "unexpected argument '%s' (expected level L)",
-					       argv[i]);
-		}
-	}
-	return err;
+	return parse_switch("switch show", argc, argv, false);
 }
 
 static int show_run(struct ftctl *ctl)
