@@ -272,6 +272,34 @@ struct ftctl_col {
 /* The @n columns' values of @obj, as u64, and whether each is present. */
 void ftctl_cols_read(const struct ftctl_col *c, size_t n, const void *obj, uint64_t has,
 		     uint64_t *v, bool *present);
+/* Columns @from to @to - 1 that are present, into JSON object @o by key. */
+void ftctl_cols_json(struct json_object *o, const struct ftctl_col *c, size_t from,
+		     size_t to, const uint64_t *v, const bool *present);
+/* The @n columns as table cells: the number, or "-" when absent. */
+void ftctl_cols_cells(size_t n, const uint64_t *v, const bool *present, char (*cell)[24]);
+
+/*
+ * A dump printed as its replies come: a table (its heading printed before
+ * the first row: @started false) or, with --json, an array streamed one
+ * object per line.
+ */
+struct ftctl_dump {
+	struct ftctl *ctl;
+	bool started;
+};
+
+/* JSON object @o as the dump's next element (the array opened first); @o put. */
+void ftctl_dump_item(struct ftctl_dump *d, struct json_object *o);
+/*
+ * A dump of @cmd about fabric @name (in attribute @attr), each reply
+ * passed to @reply with @d; with --json the array closed as
+ * ftctl_json_dump_end() does. Returns an exit code.
+ */
+int ftctl_dump_run(struct ftctl_dump *d, uint8_t cmd, int attr, const char *aname,
+		   const char *name, const char *what,
+		   int (*reply)(struct nl_msg *msg, void *arg));
+#define FTCTL_DUMP_RUN(d, cmd, attr, name, what, reply) \
+	ftctl_dump_run(d, cmd, attr, #attr, name, what, reply)
 
 
 /* Make the socket fit big dumps and big requests (best effort). */

@@ -25,12 +25,6 @@ static struct link_req {
 	bool fail;		/* fail, else restore */
 } lr;
 
-struct link_dump {
-	struct ftctl *ctl;
-	bool started, first;
-	uint64_t shown, total;
-};
-
 /* The columns, in order; each shown as "-" when the kernel left it out. */
 #define LINK_COL(a, key, f, wide) FTCTL_COL(LINK, a, key, NULL, struct ftobj_link, f, wide)
 static const struct ftctl_col link_cols[] = {
@@ -79,7 +73,7 @@ static struct json_object *fail_json(uint8_t bits)
 
 static int link_reply(struct nl_msg *msg, void *arg)
 {
-	struct link_dump *d = arg;
+	struct ftctl_dump *d = arg;
 	uint64_t v[N_COLS] = { 0 };
 	bool has[N_COLS] = { 0 };
 	struct json_object *o;
@@ -87,7 +81,6 @@ static int link_reply(struct nl_msg *msg, void *arg)
 	struct ftobj_link l;
 	uint8_t fail;
 	bool up;
-	size_t i;
 	int err;
 
 	err = ftobj_link_decode(msg, &l);
@@ -96,31 +89,20 @@ static int link_reply(struct nl_msg *msg, void *arg)
 	ftctl_cols_read(link_cols, N_COLS, &l, l.has, v, has);
 	up = l.up;
 	fail = l.failed;
-	d->total++;
 	if (lr.has_level && (!has[1] || v[1] != lr.level))
 		return 0;
 	if (lr.busy && !v[6])
 		return 0;
 	if (lr.failed && !fail)
 		return 0;
-	d->shown++;
 
 	if (d->ctl->json) {
-		if (!d->started)
-			ftctl_json_array_begin();
-		d->started = true;
 		o = json_object_new_object();
-		for (i = 0; i < N_COLS; i++) {
-			if (has[i])
-				json_object_object_add(o, link_cols[i].key,
-						       json_object_new_uint64(v[i]));
-			if (i == 3)
-				json_object_object_add(o, "direction",
-						       json_object_new_string(up ? "up" : "down"));
-		}
+		ftctl_cols_json(o, link_cols, 0, 4, v, has);
+		json_object_object_add(o, "direction", json_object_new_string(up ? "up" : "down"));
+		ftctl_cols_json(o, link_cols, 4, N_COLS, v, has);
 		json_object_object_add(o, "failed", fail_json(fail));
-		ftctl_json_array_item(o, &d->first);
-		json_object_put(o);
+		ftctl_dump_item(d, o);
 		return 0;
 	}
 	if (!d->started)
@@ -128,12 +110,7 @@ static int link_reply(struct nl_msg *msg, void *arg)
 		       "level", "node", "port", "dir", "lanes", "resv", "carried",
 		       "max/cyc", "saturated", "blocked", "failed");
 	d->started = true;
-	for (i = 0; i < N_COLS; i++) {
-		if (has[i])
-			snprintf(cell[i], sizeof(cell[i]), "%" PRIu64, v[i]);
-		else
-			snprintf(cell[i], sizeof(cell[i]), "-");
-	}
+	ftctl_cols_cells(N_COLS, v, has, cell);
 	printf("%8s %5s %7s %4s %-4s %5s %5s %12s %7s %10s %10s %s\n", cell[0],
 	       cell[1], cell[2], cell[3], up ? "up" : "down", cell[4], cell[5],
 	       cell[6], cell[7], cell[8], cell[9], fail_text(fail, why, sizeof(why)));
@@ -166,7 +143,7 @@ static int show_parse(struct ftctl *ctl, int argc, char **argv)
 
 static int show_run(struct ftctl *ctl)
 {
-	struct link_dump d = { .ctl = ctl, .first = true };
+	struct ftctl_dump d = { .ctl = ctl };
 	uint32_t levels = 0;
 	char what[64];
 	int rc;
@@ -181,11 +158,8 @@ static int show_run(struct ftctl *ctl)
 			what, lr.level, lr.name, levels);
 		return FTCTL_EXIT_USAGE;
 	}
-	rc = FTCTL_FABRIC_REQ(ctl, FATTREE_CMD_LINK_GET, NLM_F_DUMP, FATTREE_A_LINK_FABRIC,
-			      lr.name, what, link_reply, &d);
-	if (ctl->json)
-		ftctl_json_dump_end(d.started, rc);
-	return rc;
+	return FTCTL_DUMP_RUN(&d, FATTREE_CMD_LINK_GET, FATTREE_A_LINK_FABRIC, lr.name, what,
+			      link_reply);
 }
 
 static void show_help(FILE *f)
