@@ -584,10 +584,8 @@ static int add_parse(struct ftctl *ctl, int argc, char **argv)
 		return err;
 	row->lanes = 1;
 	for (i = 4; !err && i < argc; i++) {
-		for (k = 0; k < 3; k++)
-			if (!strcmp(argv[i], opts[k]))
-				break;
-		if (k == 3)
+		k = ftctl_find(argv[i], opts, 3);
+		if (k < 0)
 			return ftctl_usage_err(cmd, "unknown option '%s' (expected lanes, lease or ports)",
 					       argv[i]);
 		v = ftctl_opt_value(cmd, argc, argv, &i, &given[k],

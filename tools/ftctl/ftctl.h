@@ -126,6 +126,8 @@ int ftctl_usage_err(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 bool ftctl_is_help(const char *word);
+/* The index of @word among @names[0..@n-1], exactly (no prefix); -1 none. */
+int ftctl_find(const char *word, const char *const *names, unsigned int n);
 /* Exact match, else a unique prefix; -1 none, -2 ambiguous. */
 int ftctl_match(const char *word, const char *const *names, unsigned int n);
 

@@ -206,10 +206,8 @@ static int fail_parse(struct ftctl *ctl, int argc, char **argv)
 			lr.dir = argv[i][0] == 'u' ? FATTREE_LINK_DIR_UP : FATTREE_LINK_DIR_DOWN;
 			continue;
 		}
-		for (k = 0; k < 4; k++)
-			if (!strcmp(argv[i], words[k]))
-				break;
-		if (k == 4)
+		k = ftctl_find(argv[i], words, 4);
+		if (k < 0)
 			return ftctl_usage_err(cmd, "unknown word '%s' (expected id ID, or level L node U port P [up|down])",
 					       argv[i]);
 		err = ftctl_opt_u32(cmd, argc, argv, &i, &seen[k],

@@ -50,6 +50,16 @@ bool ftctl_is_help(const char *word)
 	       !strcmp(word, "-h");
 }
 
+int ftctl_find(const char *word, const char *const *names, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(word, names[i]))
+			return (int)i;
+	return -1;
+}
+
 int ftctl_match(const char *word, const char *const *names, unsigned int n)
 {
 	size_t len = strlen(word);
@@ -163,14 +173,13 @@ int ftctl_parse_enum(const char *cmd, const char *what, const char *word,
 		     const char *const *names, unsigned int n, uint32_t *out)
 {
 	char choices[256];
-	unsigned int i;
+	int i;
 
 	/* Exact names only: "random" must not be taken for "random-prime". */
-	for (i = 0; i < n; i++) {
-		if (!strcmp(word, names[i])) {
-			*out = i;
-			return 0;
-		}
+	i = ftctl_find(word, names, n);
+	if (i >= 0) {
+		*out = (uint32_t)i;
+		return 0;
 	}
 	list_names(choices, sizeof(choices), names, n);
 	return ftctl_usage_err(cmd, "bad %s '%s': expected one of %s", what,
