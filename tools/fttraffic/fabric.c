@@ -10,14 +10,14 @@
 
 #include "fabric.h"
 
-static int fabric_reply(struct nl_msg *msg, void *arg)
+int ftt_fabric_get(struct ftnl *nl, const char *name, struct ftt_fabric *f)
 {
-	struct ftt_fabric *f = arg;
 	struct ftobj_fabric o;
 	int err;
 
-	err = ftobj_fabric_decode(msg, &o);
-	if (err || (err = ftobj_fabric_shape(&o)))
+	memset(f, 0, sizeof(*f));
+	err = ftobj_fabric_get_shape(nl, name, &o);
+	if (err)
 		return err;
 	f->h = o.levels;
 	memcpy(f->m, o.down, sizeof(f->m));
@@ -37,13 +37,6 @@ static int fabric_reply(struct nl_msg *msg, void *arg)
 	f->cycle_ns = o.stats.v[FATTREE_A_STATS_CYCLE_NS];
 	f->run_ns = o.stats.v[FATTREE_A_STATS_RUN_NS];
 	return 0;
-}
-
-int ftt_fabric_get(struct ftnl *nl, const char *name, struct ftt_fabric *f)
-{
-	memset(f, 0, sizeof(*f));
-	return ftnl_fabric_transact(nl, FATTREE_CMD_FABRIC_GET, 0,
-				    FATTREE_A_FABRIC_NAME, name, fabric_reply, f);
 }
 
 static int leaf_reply(struct nl_msg *msg, void *arg)
@@ -74,21 +67,11 @@ int ftt_leaves_get(struct ftnl *nl, const char *name, struct ftt_leaves *l)
 				    FATTREE_A_LEAF_FABRIC, name, leaf_reply, l);
 }
 
-/* Each link of the dump, decoded into the next element of a struct ftnl_array. */
-static int link_reply(struct nl_msg *msg, void *arg)
-{
-	struct ftobj_link *k = ftnl_array_next(arg);
-
-	return k ? ftobj_link_decode(msg, k) : -ENOMEM;
-}
-
 int ftt_links_get(struct ftnl *nl, const char *name, struct ftt_links *l)
 {
-	void *v;
-	int n;
+	struct ftobj_link *v;
+	int n = ftobj_links(nl, name, &v);
 
-	n = ftnl_dump_array(nl, FATTREE_CMD_LINK_GET, FATTREE_A_LINK_FABRIC, name,
-			    link_reply, NULL, sizeof(*l->link), &v);
 	if (n < 0)
 		return n;
 	free(l->link);
