@@ -252,9 +252,13 @@ size_t ftctl_req_room(const struct ftctl_req *r);
 int ftctl_req_run(struct ftctl *ctl, struct ftctl_req *r, const char *what,
 		  int (*reply)(struct nl_msg *msg, void *arg), void *arg);
 void ftctl_req_free(struct ftctl_req *r);
-/* Send LINK_SET request @r and print what changed (link and switch fail|restore). */
-int ftctl_link_set_run(struct ftctl *ctl, struct ftctl_req *r, const char *what,
-		       bool fail);
+/*
+ * Fail (@fail) or restore the links of fabric @name that @put names in a
+ * LINK_SET request (false: the request is full), and print what changed:
+ * link and switch fail|restore. Returns an exit code.
+ */
+int ftctl_link_set(struct ftctl *ctl, const char *name, const char *what, bool fail,
+		   bool (*put)(struct ftctl_req *r));
 
 /*
  * A column of an object's table (link show, leaf show): the attribute that

@@ -229,16 +229,25 @@ static int fail_reply(struct nl_msg *msg, void *arg)
 	return ftobj_link_set_decode(msg, arg);
 }
 
-/* Send a LINK_SET and print its outcome; shared with "switch fail|restore". */
-int ftctl_link_set_run(struct ftctl *ctl, struct ftctl_req *r, const char *what,
-		       bool fail)
+/* Shared with "switch fail|restore". */
+int ftctl_link_set(struct ftctl *ctl, const char *name, const char *what, bool fail,
+		   bool (*put)(struct ftctl_req *r))
 {
 	struct ftobj_link_set rep = { 0 };
 	uint32_t changed, cut, failed;
 	struct json_object *o;
+	uint8_t on = fail;
+	struct ftctl_req r;
 	int rc;
 
-	rc = ftctl_req_run(ctl, r, what, fail_reply, &rep);
+	if (!ftctl_req_init(ctl, &r, FATTREE_CMD_LINK_SET, 0, 0))
+		return ftctl_fail(ctl, what, -ENOMEM);
+	if (FTCTL_PUT_STR(&r, FATTREE_A_LINK_FABRIC, name, "fabric name %s", name) || !put(&r) ||
+	    FTCTL_PUT(&r, FATTREE_A_LINK_FAIL, &on, 1, "%s", fail ? "fail" : "restore")) {
+		ftctl_req_free(&r);
+		return ftctl_fail(ctl, what, -EMSGSIZE);
+	}
+	rc = ftctl_req_run(ctl, &r, what, fail_reply, &rep);
 	if (rc)
 		return rc;
 	if (!rep.has)
@@ -264,12 +273,22 @@ int ftctl_link_set_run(struct ftctl *ctl, struct ftctl_req *r, const char *what,
 	return FTCTL_EXIT_OK;
 }
 
+/* The link fail_parse() saw: its id, or level, node, port and direction. */
+static bool put_link(struct ftctl_req *r)
+{
+	if (lr.by_id)
+		return !FTCTL_PUT_U32(r, FATTREE_A_LINK_ID, lr.id, "id %" PRIu32, lr.id);
+	return !FTCTL_PUT_U32(r, FATTREE_A_LINK_LEVEL, lr.level, "level %" PRIu32, lr.level) &&
+	       !FTCTL_PUT_U32(r, FATTREE_A_LINK_NODE, lr.node, "node %" PRIu32, lr.node) &&
+	       !FTCTL_PUT_U32(r, FATTREE_A_LINK_PORT, lr.port, "port %" PRIu32, lr.port) &&
+	       !(lr.dir >= 0 && FTCTL_PUT_U32(r, FATTREE_A_LINK_DIRECTION, (uint32_t)lr.dir,
+					      "%s", lr.dir ? "down" : "up"));
+}
+
 /* fail and restore, as fail_parse() saw it */
 static int fail_run(struct ftctl *ctl)
 {
 	bool fail = lr.fail;
-	uint8_t on = fail;
-	struct ftctl_req r;
 	char what[96];
 
 	if (lr.by_id)
@@ -279,21 +298,7 @@ static int fail_run(struct ftctl *ctl)
 		snprintf(what, sizeof(what), "link %s %s level %" PRIu32 " node %" PRIu32
 			 " port %" PRIu32 "%s", fail ? "fail" : "restore", lr.name, lr.level,
 			 lr.node, lr.port, lr.dir < 0 ? "" : lr.dir ? " down" : " up");
-	if (!ftctl_req_init(ctl, &r, FATTREE_CMD_LINK_SET, 0, 0))
-		return ftctl_fail(ctl, what, -ENOMEM);
-	if (FTCTL_PUT_STR(&r, FATTREE_A_LINK_FABRIC, lr.name, "fabric name %s", lr.name) ||
-	    (lr.by_id && FTCTL_PUT_U32(&r, FATTREE_A_LINK_ID, lr.id, "id %" PRIu32, lr.id)) ||
-	    (!lr.by_id &&
-	     (FTCTL_PUT_U32(&r, FATTREE_A_LINK_LEVEL, lr.level, "level %" PRIu32, lr.level) ||
-	      FTCTL_PUT_U32(&r, FATTREE_A_LINK_NODE, lr.node, "node %" PRIu32, lr.node) ||
-	      FTCTL_PUT_U32(&r, FATTREE_A_LINK_PORT, lr.port, "port %" PRIu32, lr.port))) ||
-	    (lr.dir >= 0 && FTCTL_PUT_U32(&r, FATTREE_A_LINK_DIRECTION, (uint32_t)lr.dir,
-					  "%s", lr.dir ? "down" : "up")) ||
-	    FTCTL_PUT(&r, FATTREE_A_LINK_FAIL, &on, 1, "%s", fail ? "fail" : "restore")) {
-		ftctl_req_free(&r);
-		return ftctl_fail(ctl, what, -EMSGSIZE);
-	}
-	return ftctl_link_set_run(ctl, &r, what, fail);
+	return ftctl_link_set(ctl, lr.name, what, fail, put_link);
 }
 
 static void fail_help(FILE *f)

@@ -67,27 +67,22 @@ static int fail_parse(struct ftctl *ctl, int argc, char **argv)
 	return err;
 }
 
+/* The switch fail_parse() saw. */
+static bool put_switch(struct ftctl_req *r)
+{
+	return !FTCTL_PUT_U32(r, FATTREE_A_LINK_SWITCH_LEVEL, sr.level, "level %" PRIu32,
+			      sr.level) &&
+	       !FTCTL_PUT_U32(r, FATTREE_A_LINK_SWITCH_NODE, sr.node, "node %" PRIu32, sr.node);
+}
+
 /* fail and restore, as fail_parse() saw it */
 static int fail_run(struct ftctl *ctl)
 {
-	bool fail = sr.fail;
-	uint8_t on = fail;
-	struct ftctl_req r;
 	char what[96];
 
 	snprintf(what, sizeof(what), "switch %s %s level %" PRIu32 " node %" PRIu32,
-		 fail ? "fail" : "restore", sr.name, sr.level, sr.node);
-	if (!ftctl_req_init(ctl, &r, FATTREE_CMD_LINK_SET, 0, 0))
-		return ftctl_fail(ctl, what, -ENOMEM);
-	if (FTCTL_PUT_STR(&r, FATTREE_A_LINK_FABRIC, sr.name, "fabric name %s", sr.name) ||
-	    FTCTL_PUT_U32(&r, FATTREE_A_LINK_SWITCH_LEVEL, sr.level, "level %" PRIu32,
-			  sr.level) ||
-	    FTCTL_PUT_U32(&r, FATTREE_A_LINK_SWITCH_NODE, sr.node, "node %" PRIu32, sr.node) ||
-	    FTCTL_PUT(&r, FATTREE_A_LINK_FAIL, &on, 1, "%s", fail ? "fail" : "restore")) {
-		ftctl_req_free(&r);
-		return ftctl_fail(ctl, what, -EMSGSIZE);
-	}
-	return ftctl_link_set_run(ctl, &r, what, fail);
+		 sr.fail ? "fail" : "restore", sr.name, sr.level, sr.node);
+	return ftctl_link_set(ctl, sr.name, what, sr.fail, put_switch);
 }
 
 static void fail_help(FILE *f)
