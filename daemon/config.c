@@ -108,6 +108,39 @@ static int parse_u(const char *what, const char *v, unsigned long long max,
 	return 0;
 }
 
+static int parse_u64(const char *what, const char *v, uint64_t *out)
+{
+	unsigned long long x;
+
+	if (parse_u(what, v, UINT64_MAX, &x))
+		return -1;
+	*out = x;
+	return 0;
+}
+
+/* A number up to @max; @zero, when set, says why 0 is refused. */
+static int parse_u32(const char *what, const char *v, uint32_t max, const char *zero,
+		     uint32_t *out)
+{
+	unsigned long long x;
+
+	if (parse_u(what, v, max, &x))
+		return -1;
+	if (!x && zero) {
+		fprintf(stderr, "fattreed: %s: %s\n", what, zero);
+		return -1;
+	}
+	*out = (uint32_t)x;
+	return 0;
+}
+
+/* @v is none of the @kind words in @list. */
+static int no_choice(const char *what, const char *kind, const char *v, const char *list)
+{
+	fprintf(stderr, "fattreed: %s: no %s '%s' (%s)\n", what, kind, v, list);
+	return -1;
+}
+
 static int parse_bool(const char *what, const char *v, bool *out)
 {
 	if (!v || !strcmp(v, "yes") || !strcmp(v, "true") || !strcmp(v, "1") ||
@@ -137,7 +170,6 @@ static int set_str(const char *what, char *dst, size_t len, const char *v)
 /* Apply one option (from the command line or a config line). */
 static int ftd_apply(struct ftd_config *c, int opt, const char *name, const char *v)
 {
-	unsigned long long x;
 	int a;
 
 	switch (opt) {
@@ -145,20 +177,15 @@ static int ftd_apply(struct ftd_config *c, int opt, const char *name, const char
 		return set_str(name, c->fabric, sizeof(c->fabric), v);
 	case O_ALGO:
 		a = ft_sched_algo_parse(v);
-		if (a < 0) {
-			fprintf(stderr, "fattreed: %s: no algorithm '%s' (levelwise, local-greedy,"
-				" local-random, random, optimal)\n", name, v);
-			return -1;
-		}
+		if (a < 0)
+			return no_choice(name, "algorithm", v,
+					 "levelwise, local-greedy, local-random, random, optimal");
 		c->sched.algo = a;
 		return 0;
 	case O_ORDER:
 		a = ft_sched_order_parse(v);
-		if (a < 0) {
-			fprintf(stderr, "fattreed: %s: no order '%s' (source, random, farthest,"
-				" given)\n", name, v);
-			return -1;
-		}
+		if (a < 0)
+			return no_choice(name, "order", v, "source, random, farthest, given");
 		c->sched.order = a;
 		return 0;
 	case O_RELEASE:
@@ -166,51 +193,23 @@ static int ftd_apply(struct ftd_config *c, int opt, const char *name, const char
 	case O_RANDOM_FIT:
 		return parse_bool(name, v, &c->sched.random_fit);
 	case O_SEED:
-		if (parse_u(name, v, UINT64_MAX, &x))
-			return -1;
-		c->sched.seed = x;
-		return 0;
+		return parse_u64(name, v, &c->sched.seed);
 	case O_LEASE:
-		if (parse_u(name, v, UINT32_MAX, &x))
-			return -1;
-		if (!x) {
-			fprintf(stderr, "fattreed: %s: a lease of 0 never ends; time-sharing needs one\n",
-				name);
-			return -1;
-		}
-		c->lease = x;
-		return 0;
+		return parse_u32(name, v, UINT32_MAX,
+				 "a lease of 0 never ends; time-sharing needs one", &c->lease);
 	case O_IDLE:
-		if (parse_u(name, v, UINT32_MAX, &x))
-			return -1;
-		c->idle = x;
-		return 0;
+		return parse_u32(name, v, UINT32_MAX, NULL, &c->idle);
 	case O_ROUND_MS:
-		if (parse_u(name, v, 60000, &x))
-			return -1;
-		if (!x) {
-			fprintf(stderr, "fattreed: %s: needs at least 1 ms\n", name);
-			return -1;
-		}
-		c->round_ms = x;
-		return 0;
+		return parse_u32(name, v, 60000, "needs at least 1 ms", &c->round_ms);
 	case O_MAX_REQ:
-		if (parse_u(name, v, UINT32_MAX, &x))
-			return -1;
-		c->max_requests = x;
-		return 0;
+		return parse_u32(name, v, UINT32_MAX, NULL, &c->max_requests);
 	case O_FREE_LANES:
-		if (strcmp(v, "circuits") && strcmp(v, "dump")) {
-			fprintf(stderr, "fattreed: %s: no source '%s' (circuits, dump)\n", name, v);
-			return -1;
-		}
+		if (strcmp(v, "circuits") && strcmp(v, "dump"))
+			return no_choice(name, "source", v, "circuits, dump");
 		c->links_dump = !strcmp(v, "dump");
 		return 0;
 	case O_ROUNDS:
-		if (parse_u(name, v, UINT64_MAX, &x))
-			return -1;
-		c->rounds = x;
-		return 0;
+		return parse_u64(name, v, &c->rounds);
 	case O_DAEMON:
 		return parse_bool(name, v, &c->daemonize);
 	case O_PID_FILE:
@@ -230,11 +229,8 @@ static int ftd_apply(struct ftd_config *c, int opt, const char *name, const char
 			c->log_level = LOG_INFO;
 		else if (!strcmp(v, "debug"))
 			c->log_level = LOG_DEBUG;
-		else {
-			fprintf(stderr, "fattreed: %s: no level '%s' (err, warning, info, debug)\n",
-				name, v);
-			return -1;
-		}
+		else
+			return no_choice(name, "level", v, "err, warning, info, debug");
 		return 0;
 	case O_VERBOSE:
 		c->log_level = LOG_DEBUG;

@@ -48,8 +48,6 @@ void ftd_log_init(const struct ftd_config *c);
 void ftd_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* kernel.c: every call returns 0 or -errno, with nl->errmsg on refusal. */
-/* The fabric, refused (-EPROTO) unless it has a whole shape. */
-int ftd_fabric_get(struct ftnl *nl, const char *name, struct ftobj_fabric *f);
 /* Free lanes per directed link (0 on failed ones) from a link dump; @cap
  * (may be NULL): each working link's lanes; @failed (may be NULL): how
  * many directed links are failed.

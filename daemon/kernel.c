@@ -12,17 +12,6 @@
 
 #include "fattreed.h"
 
-int ftd_fabric_get(struct ftnl *nl, const char *name, struct ftobj_fabric *f)
-{
-	int err = ftobj_fabric_get(nl, name, f);
-
-	if (!err && ftobj_fabric_shape(f)) {
-		snprintf(nl->errmsg, sizeof(nl->errmsg), "%s", ftobj_error());
-		return -EPROTO;
-	}
-	return err;
-}
-
 int ftd_free_lanes(struct ftnl *nl, const char *name, uint32_t *free_lanes, uint32_t *cap,
 		   uint32_t nlinks, uint32_t *failed)
 {

@@ -47,7 +47,7 @@ int ftd_setup(struct ftd *d)
 			err == -ENOENT ? "the module is not loaded" : strerror(-err));
 		return err;
 	}
-	err = ftd_fabric_get(&d->nl, d->cfg.fabric, &d->fab);
+	err = ftobj_fabric_get_shape(&d->nl, d->cfg.fabric, &d->fab);
 	if (err) {
 		ftd_log(LOG_ERR, "fabric %s: %s", d->cfg.fabric, ftnl_strerror(&d->nl, err));
 		return err;
@@ -147,7 +147,7 @@ static int ftd_links(struct ftd *d, const struct ftobj_circuit *c, int n, uint32
 	struct ft_path path;
 	int i, err;
 
-	err = ftd_fabric_get(&d->nl, d->cfg.fabric, &fab);
+	err = ftobj_fabric_get_shape(&d->nl, d->cfg.fabric, &fab);
 	if (err)
 		return err;
 	d->last.links_dumped = d->cfg.links_dump || d->cap_stale ||

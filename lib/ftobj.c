@@ -476,6 +476,17 @@ int ftobj_fabric_get(struct ftnl *nl, const char *name, struct ftobj_fabric *f)
 	return fto_get(nl, msg, &fabric_set, f, sizeof(*f));
 }
 
+int ftobj_fabric_get_shape(struct ftnl *nl, const char *name, struct ftobj_fabric *f)
+{
+	int err = ftobj_fabric_get(nl, name, f);
+
+	if (!err && ftobj_fabric_shape(f)) {
+		snprintf(nl->errmsg, sizeof(nl->errmsg), "%s", fto_err);
+		return -EPROTO;
+	}
+	return err;
+}
+
 int ftobj_info_get(struct ftnl *nl, struct ftobj_info *i)
 {
 	return fto_get(nl, ftnl_msg(nl, FATTREE_CMD_INFO_GET, 0), &info_set, i, sizeof(*i));

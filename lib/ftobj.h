@@ -144,6 +144,8 @@ int ftobj_info_decode(struct nl_msg *msg, struct ftobj_info *i);
  */
 struct ftnl;
 int ftobj_fabric_get(struct ftnl *nl, const char *name, struct ftobj_fabric *f);
+/* The same, refused (-EPROTO, why in @nl's errmsg) unless its shape is whole. */
+int ftobj_fabric_get_shape(struct ftnl *nl, const char *name, struct ftobj_fabric *f);
 int ftobj_info_get(struct ftnl *nl, struct ftobj_info *i);
 int ftobj_links(struct ftnl *nl, const char *name, struct ftobj_link **out);
 int ftobj_leaves(struct ftnl *nl, const char *name, struct ftobj_leaf **out);

@@ -322,32 +322,40 @@ bool sched_take_fitting(struct ft_sched *s, u32 src, u32 dst, u32 hh,
 	return true;
 }
 
+/*
+ * Levels 1..@upto of the path through up-ports @port from @src to @dst,
+ * both directions: its lanes taken, or given back.
+ */
+static inline void sched_path_lanes(struct ft_sched *s, u32 src, u32 dst,
+				    const u16 *port, u32 upto, u32 lanes,
+				    bool take)
+{
+	u32 i, y = 0, us, ds;
+
+	for (i = 1; i <= upto; i++) {
+		us = sched_node(s, i, src, y);
+		ds = sched_node(s, i, dst, y);
+		if (take) {
+			sched_take(s, i, us, port[i - 1], FT_UP, lanes);
+			sched_take(s, i, ds, port[i - 1], FT_DOWN, lanes);
+		} else {
+			sched_give(s, i, us, port[i - 1], FT_UP, lanes);
+			sched_give(s, i, ds, port[i - 1], FT_DOWN, lanes);
+		}
+		y = y * s->t.w[i] + port[i - 1];
+	}
+}
+
 void sched_take_path(struct ft_sched *s, u32 src, u32 dst, u32 hh,
 		     const u16 *port, u32 lanes)
 {
-	u32 i, y = 0;
-
-	for (i = 1; i <= hh; i++) {
-		sched_take(s, i, sched_node(s, i, src, y), port[i - 1], FT_UP,
-			   lanes);
-		sched_take(s, i, sched_node(s, i, dst, y), port[i - 1],
-			   FT_DOWN, lanes);
-		y = y * s->t.w[i] + port[i - 1];
-	}
+	sched_path_lanes(s, src, dst, port, hh, lanes, true);
 }
 
 void sched_give_levels(struct ft_sched *s, u32 src, u32 dst,
 		       const u16 *port, u32 upto, u32 lanes)
 {
-	u32 i, y = 0;
-
-	for (i = 1; i <= upto; i++) {
-		sched_give(s, i, sched_node(s, i, src, y), port[i - 1], FT_UP,
-			   lanes);
-		sched_give(s, i, sched_node(s, i, dst, y), port[i - 1],
-			   FT_DOWN, lanes);
-		y = y * s->t.w[i] + port[i - 1];
-	}
+	sched_path_lanes(s, src, dst, port, upto, lanes, false);
 }
 
 int ft_sched_take(struct ft_sched *s, u32 src, u32 dst, const u32 *port,

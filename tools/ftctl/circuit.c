@@ -584,10 +584,8 @@ static int add_parse(struct ftctl *ctl, int argc, char **argv)
 		return err;
 	row->lanes = 1;
 	for (i = 4; !err && i < argc; i++) {
-		for (k = 0; k < 3; k++)
-			if (!strcmp(argv[i], opts[k]))
-				break;
-		if (k == 3)
+		k = ftctl_find(argv[i], opts, 3);
+		if (k < 0)
 			return ftctl_usage_err(cmd, "unknown option '%s' (expected lanes, lease or ports)",
 					       argv[i]);
 		v = ftctl_opt_value(cmd, argc, argv, &i, &given[k],
@@ -757,15 +755,9 @@ static void del_help(FILE *f)
 
 /* --- show --- */
 
-struct show_dump {
-	struct ftctl *ctl;
-	bool started, first;
-	uint64_t n;
-};
-
 static int show_reply(struct nl_msg *msg, void *arg)
 {
-	struct show_dump *d = arg;
+	struct ftctl_dump *d = arg;
 	struct json_object *o, *ports;
 	char pb[96], eb[24];
 	struct ftobj_circuit c;
@@ -775,11 +767,7 @@ static int show_reply(struct nl_msg *msg, void *arg)
 	err = ftobj_circuit_decode(msg, &c);
 	if (err)
 		return err;
-	d->n++;
 	if (d->ctl->json) {
-		if (!d->started)
-			ftctl_json_array_begin();
-		d->started = true;
 		o = json_object_new_object();
 		json_object_object_add(o, "src", json_object_new_uint64(c.src));
 		json_object_object_add(o, "dst", json_object_new_uint64(c.dst));
@@ -794,8 +782,7 @@ static int show_reply(struct nl_msg *msg, void *arg)
 				       json_object_new_null());
 		json_object_object_add(o, "carried", json_object_new_uint64(c.carried));
 		json_object_object_add(o, "idle", json_object_new_uint64(c.idle));
-		ftctl_json_array_item(o, &d->first);
-		json_object_put(o);
+		ftctl_dump_item(d, o);
 		return 0;
 	}
 	if (!d->started)
@@ -826,15 +813,15 @@ static int show_parse(struct ftctl *ctl, int argc, char **argv)
 
 static int show_run(struct ftctl *ctl)
 {
-	struct show_dump d = { .ctl = ctl, .first = true };
+	struct ftctl_dump d = { .ctl = ctl };
 	char what[64];
 	int rc;
 
 	snprintf(what, sizeof(what), "circuit show %s", cr.name);
-	rc = circuit_dump(ctl, what, show_reply, &d);
-	if (ctl->json)
-		ftctl_json_dump_end(d.started, rc);
-	else if (!rc && !d.n)
+	rc = FTCTL_DUMP_RUN(&d, FATTREE_CMD_CIRCUIT_GET, FATTREE_A_CIRCUIT_FABRIC, cr.name, what,
+			    show_reply);
+	/* A table's rows start it: none printed, none in the fabric. */
+	if (!ctl->json && !rc && !d.started)
 		printf("%s: no circuits\n", cr.name);
 	return rc;
 }

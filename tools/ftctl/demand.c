@@ -278,7 +278,6 @@ static int watch_parse(struct ftctl *ctl, int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
 	const char *cmd = "demand watch";
-	const char *v;
 	bool has_count = false;
 	int i, err = 0;
 
@@ -293,11 +292,9 @@ static int watch_parse(struct ftctl *ctl, int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	for (i = 1; !err && i < argc; i++) {
 		if (!strcmp(argv[i], "count")) {
-			v = ftctl_opt_value(cmd, argc, argv, &i, &has_count,
-					    "N: notifications to print, then exit");
-			if (!v)
-				return FTCTL_EXIT_USAGE;
-			err = ftctl_parse_u32(cmd, "count N", v, 1, UINT32_MAX, &dq.count);
+			err = ftctl_opt_u32(cmd, argc, argv, &i, &has_count,
+					    "N: notifications to print, then exit", "count N",
+					    1, UINT32_MAX, &dq.count);
 		} else if (i == 1) {
 			err = parse_name_arg(cmd, argv[i]);
 		} else {

@@ -275,12 +275,10 @@ static int parse_opts(const char *cmd, int argc, char **argv, int i,
 	int k, err;
 
 	for (; i < argc; i++) {
-		for (k = 0; k < OPT_N; k++)
-			if (!strcmp(argv[i], opt_names[k]))
-				break;
-		if (k == OPT_N || !(allowed & (1u << k))) {
+		k = ftctl_find(argv[i], opt_names, OPT_N);
+		if (k < 0 || !(allowed & (1u << k))) {
 			list_opts(choices, sizeof(choices), allowed);
-			if (k < OPT_N)
+			if (k >= 0)
 				return ftctl_usage_err(cmd, "option '%s' does not apply here (expected %s)",
 						       argv[i], choices);
 			return ftctl_usage_err(cmd, "unknown option '%s' (expected %s)",

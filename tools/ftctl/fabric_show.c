@@ -19,11 +19,6 @@
 
 #define MAXL		FTCTL_MAX_LEVELS
 
-struct fab_list {
-	struct ftobj_fabric *v;
-	size_t n, cap;
-};
-
 static const char *const stat_names[FATTREE_A_STATS_MAX + 1] = {
 	[FATTREE_A_STATS_QUEUED] = "queued",
 	[FATTREE_A_STATS_OFFERED] = "offered",
@@ -67,22 +62,12 @@ static const char *const saf_names[FATTREE_A_SAF_MAX + 1] = {
 	[FATTREE_A_SAF_BATCH_CONGESTION] = "congestion",
 };
 
+/* Each fabric of the reply, decoded into the next element of a struct ftnl_array. */
 static int fab_reply(struct nl_msg *msg, void *arg)
 {
-	struct fab_list *l = arg;
-	struct ftobj_fabric *f;
+	struct ftobj_fabric *f = ftnl_array_next(arg);
 
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 8;
-		struct ftobj_fabric *v = realloc(l->v, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		l->v = v;
-		l->cap = cap;
-	}
-	f = &l->v[l->n++];
-	return ftobj_fabric_decode(msg, f);
+	return f ? ftobj_fabric_decode(msg, f) : -ENOMEM;
 }
 
 static bool has_saf(const struct ftobj_fabric *f)
@@ -538,7 +523,7 @@ static struct json_object *fab_json(const struct ftobj_fabric *f)
 
 /* FABRIC_GET of @name, or a dump when it is NULL. */
 static int fab_get(struct ftctl *ctl, const char *name, const char *what,
-		   struct fab_list *l)
+		   struct ftnl_array *l)
 {
 	return FTCTL_FABRIC_REQ(ctl, FATTREE_CMD_FABRIC_GET, name ? 0 : NLM_F_DUMP,
 				FATTREE_A_FABRIC_NAME, name, what, fab_reply, l);
@@ -547,17 +532,18 @@ static int fab_get(struct ftctl *ctl, const char *name, const char *what,
 int ftctl_fabric_lookup(struct ftctl *ctl, const char *name, const char *what,
 			uint32_t *levels, uint32_t *leaves, uint64_t *cycle)
 {
-	struct fab_list l = { 0 };
-	const struct ftobj_fabric *f;
+	struct ftnl_array l = { .size = sizeof(struct ftobj_fabric) };
+	const struct ftobj_fabric *f = NULL;
 	int rc;
 
 	rc = fab_get(ctl, name, what, &l);
-	if (!rc && (l.n != 1 || !FTOBJ_HAS(&l.v[0], FATTREE_A_FABRIC_LEVELS) ||
-		    !FTOBJ_HAS(&l.v[0], FATTREE_A_FABRIC_LEAVES) ||
-		    !FTOBJ_HAS(&l.v[0], FATTREE_A_FABRIC_CYCLE)))
+	if (!rc && l.n == 1)
+		f = l.v;
+	if (!rc && (!f || !FTOBJ_HAS(f, FATTREE_A_FABRIC_LEVELS) ||
+		    !FTOBJ_HAS(f, FATTREE_A_FABRIC_LEAVES) ||
+		    !FTOBJ_HAS(f, FATTREE_A_FABRIC_CYCLE)))
 		rc = ftctl_fail(ctl, what, -EPROTO);
 	if (!rc) {
-		f = &l.v[0];
 		if (levels)
 			*levels = f->levels;
 		if (leaves)
@@ -571,7 +557,8 @@ int ftctl_fabric_lookup(struct ftctl *ctl, const char *name, const char *what,
 
 int ftctl_fabric_show(struct ftctl *ctl, const char *name, const char *what)
 {
-	struct fab_list l = { 0 };
+	struct ftnl_array l = { .size = sizeof(struct ftobj_fabric) };
+	const struct ftobj_fabric *v;
 	struct json_object *arr;
 	size_t i;
 	int rc;
@@ -581,17 +568,18 @@ int ftctl_fabric_show(struct ftctl *ctl, const char *name, const char *what)
 		free(l.v);
 		return rc;
 	}
+	v = l.v;
 	if (ctl->json) {
 		arr = json_object_new_array();
 		for (i = 0; i < l.n; i++)
-			json_object_array_add(arr, fab_json(&l.v[i]));
+			json_object_array_add(arr, fab_json(&v[i]));
 		ftctl_json_print(arr);
 		json_object_put(arr);
 	} else {
 		for (i = 0; i < l.n; i++) {
 			if (i)
 				printf("\n");
-			fab_print_text(&l.v[i]);
+			fab_print_text(&v[i]);
 		}
 	}
 	free(l.v);

@@ -126,6 +126,8 @@ int ftctl_usage_err(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 bool ftctl_is_help(const char *word);
+/* The index of @word among @names[0..@n-1], exactly (no prefix); -1 none. */
+int ftctl_find(const char *word, const char *const *names, unsigned int n);
 /* Exact match, else a unique prefix; -1 none, -2 ambiguous. */
 int ftctl_match(const char *word, const char *const *names, unsigned int n);
 
@@ -166,6 +168,13 @@ int ftctl_opt_once(const char *cmd, const char *word, bool *seen);
 /* The same for keyword argv[*i] and its value: the value, or NULL (printed). */
 const char *ftctl_opt_value(const char *cmd, int argc, char **argv, int *i,
 			    bool *seen, const char *what);
+/*
+ * The same, its value a number from @min to @max (@what names it in the
+ * error, as ftctl_parse_u32()): 0, or FTCTL_EXIT_USAGE (printed).
+ */
+int ftctl_opt_u32(const char *cmd, int argc, char **argv, int *i, bool *seen,
+		  const char *needs, const char *what, uint32_t min, uint32_t max,
+		  uint32_t *out);
 
 /* The spec's enum names (ftn_*_names, FTN_*_NR) come from ftnames.h. */
 extern const char *const ftctl_onoff_names[];	/* "off", "on": 0, 1 */
@@ -243,9 +252,13 @@ size_t ftctl_req_room(const struct ftctl_req *r);
 int ftctl_req_run(struct ftctl *ctl, struct ftctl_req *r, const char *what,
 		  int (*reply)(struct nl_msg *msg, void *arg), void *arg);
 void ftctl_req_free(struct ftctl_req *r);
-/* Send LINK_SET request @r and print what changed (link and switch fail|restore). */
-int ftctl_link_set_run(struct ftctl *ctl, struct ftctl_req *r, const char *what,
-		       bool fail);
+/*
+ * Fail (@fail) or restore the links of fabric @name that @put names in a
+ * LINK_SET request (false: the request is full), and print what changed:
+ * link and switch fail|restore. Returns an exit code.
+ */
+int ftctl_link_set(struct ftctl *ctl, const char *name, const char *what, bool fail,
+		   bool (*put)(struct ftctl_req *r));
 
 /*
  * A column of an object's table (link show, leaf show): the attribute that
@@ -265,6 +278,34 @@ struct ftctl_col {
 /* The @n columns' values of @obj, as u64, and whether each is present. */
 void ftctl_cols_read(const struct ftctl_col *c, size_t n, const void *obj, uint64_t has,
 		     uint64_t *v, bool *present);
+/* Columns @from to @to - 1 that are present, into JSON object @o by key. */
+void ftctl_cols_json(struct json_object *o, const struct ftctl_col *c, size_t from,
+		     size_t to, const uint64_t *v, const bool *present);
+/* The @n columns as table cells: the number, or "-" when absent. */
+void ftctl_cols_cells(size_t n, const uint64_t *v, const bool *present, char (*cell)[24]);
+
+/*
+ * A dump printed as its replies come: a table (its heading printed before
+ * the first row: @started false) or, with --json, an array streamed one
+ * object per line.
+ */
+struct ftctl_dump {
+	struct ftctl *ctl;
+	bool started;
+};
+
+/* JSON object @o as the dump's next element (the array opened first); @o put. */
+void ftctl_dump_item(struct ftctl_dump *d, struct json_object *o);
+/*
+ * A dump of @cmd about fabric @name (in attribute @attr), each reply
+ * passed to @reply with @d; with --json the array closed as
+ * ftctl_json_dump_end() does. Returns an exit code.
+ */
+int ftctl_dump_run(struct ftctl_dump *d, uint8_t cmd, int attr, const char *aname,
+		   const char *name, const char *what,
+		   int (*reply)(struct nl_msg *msg, void *arg));
+#define FTCTL_DUMP_RUN(d, cmd, attr, name, what, reply) \
+	ftctl_dump_run(d, cmd, attr, #attr, name, what, reply)
 
 
 /* Make the socket fit big dumps and big requests (best effort). */

@@ -17,11 +17,6 @@ static struct leaf_req {
 	char name[FATTREE_NAME_LEN];
 } lq;
 
-struct leaf_dump {
-	struct ftctl *ctl;
-	bool started, first;
-};
-
 #define LEAF_COL(a, key, head, f, wide) FTCTL_COL(LEAF, a, key, head, struct ftobj_leaf, f, wide)
 static const struct ftctl_col leaf_cols[] = {
 	LEAF_COL(INDEX, "index", "index", index, false),
@@ -116,7 +111,7 @@ static struct json_object *json_bucket(int b)
 static int leaf_reply(struct nl_msg *msg, void *arg)
 {
 	struct json_object *o, *lat, *hist;
-	struct leaf_dump *d = arg;
+	struct ftctl_dump *d = arg;
 	uint64_t v[N_COLS] = { 0 }, h[MAX_BUCKETS] = { 0 };
 	bool has[N_COLS] = { 0 };
 	char cell[N_COLS][24], ifname[64] = "-", p50[48], p99[48], pmax[48];
@@ -124,7 +119,6 @@ static int leaf_reply(struct nl_msg *msg, void *arg)
 	bool has_ifname, has_latency;
 	int q50, q99, qmax, err;
 	struct ftobj_leaf l;
-	size_t i;
 
 	err = ftobj_leaf_decode(msg, &l);
 	if (err)
@@ -141,18 +135,11 @@ static int leaf_reply(struct nl_msg *msg, void *arg)
 	qmax = highest(h, nb);
 
 	if (d->ctl->json) {
-		if (!d->started)
-			ftctl_json_array_begin();
-		d->started = true;
 		o = json_object_new_object();
-		for (i = 0; i < N_COLS; i++) {
-			if (has[i])
-				json_object_object_add(o, leaf_cols[i].key,
-						       json_object_new_uint64(v[i]));
-			if (i == 1 && has_ifname)
-				json_object_object_add(o, "ifname",
-						       json_object_new_string(ifname));
-		}
+		ftctl_cols_json(o, leaf_cols, 0, 2, v, has);
+		if (has_ifname)
+			json_object_object_add(o, "ifname", json_object_new_string(ifname));
+		ftctl_cols_json(o, leaf_cols, 2, N_COLS, v, has);
 		if (has_latency) {
 			lat = json_object_new_object();
 			hist = json_object_new_array();
@@ -164,8 +151,7 @@ static int leaf_reply(struct nl_msg *msg, void *arg)
 			json_object_object_add(lat, "max", json_bucket(qmax));
 			json_object_object_add(o, "latency_cycles", lat);
 		}
-		ftctl_json_array_item(o, &d->first);
-		json_object_put(o);
+		ftctl_dump_item(d, o);
 		return 0;
 	}
 	if (!d->started)
@@ -174,12 +160,7 @@ static int leaf_reply(struct nl_msg *msg, void *arg)
 		       "drop:noroute", "drop:down", "drop:teardown", "ctl:tx",
 		       "ctl:rx", "p50", "p99", "max");
 	d->started = true;
-	for (i = 0; i < N_COLS; i++) {
-		if (has[i])
-			snprintf(cell[i], sizeof(cell[i]), "%" PRIu64, v[i]);
-		else
-			snprintf(cell[i], sizeof(cell[i]), "-");
-	}
+	ftctl_cols_cells(N_COLS, v, has, cell);
 	printf("%5s %-15s %8s %10s %10s %10s %12s %9s %13s %8s %8s %11s %11s %11s\n",
 	       cell[0], ifname, cell[2], cell[3], cell[4], cell[5], cell[6],
 	       cell[7], cell[8], cell[9], cell[10],
@@ -198,7 +179,7 @@ static int show_parse(struct ftctl *ctl, int argc, char **argv)
 
 static int show_run(struct ftctl *ctl)
 {
-	struct leaf_dump d = { .ctl = ctl, .first = true };
+	struct ftctl_dump d = { .ctl = ctl };
 	char what[64];
 	int rc;
 
@@ -207,11 +188,8 @@ static int show_run(struct ftctl *ctl)
 	rc = ftctl_fabric_lookup(ctl, lq.name, what, NULL, NULL, NULL);
 	if (rc)
 		return rc;
-	rc = FTCTL_FABRIC_REQ(ctl, FATTREE_CMD_LEAF_GET, NLM_F_DUMP, FATTREE_A_LEAF_FABRIC,
-			      lq.name, what, leaf_reply, &d);
-	if (ctl->json)
-		ftctl_json_dump_end(d.started, rc);
-	return rc;
+	return FTCTL_DUMP_RUN(&d, FATTREE_CMD_LEAF_GET, FATTREE_A_LEAF_FABRIC, lq.name, what,
+			      leaf_reply);
 }
 
 static void show_help(FILE *f)

@@ -25,12 +25,6 @@ static struct link_req {
 	bool fail;		/* fail, else restore */
 } lr;
 
-struct link_dump {
-	struct ftctl *ctl;
-	bool started, first;
-	uint64_t shown, total;
-};
-
 /* The columns, in order; each shown as "-" when the kernel left it out. */
 #define LINK_COL(a, key, f, wide) FTCTL_COL(LINK, a, key, NULL, struct ftobj_link, f, wide)
 static const struct ftctl_col link_cols[] = {
@@ -79,7 +73,7 @@ static struct json_object *fail_json(uint8_t bits)
 
 static int link_reply(struct nl_msg *msg, void *arg)
 {
-	struct link_dump *d = arg;
+	struct ftctl_dump *d = arg;
 	uint64_t v[N_COLS] = { 0 };
 	bool has[N_COLS] = { 0 };
 	struct json_object *o;
@@ -87,7 +81,6 @@ static int link_reply(struct nl_msg *msg, void *arg)
 	struct ftobj_link l;
 	uint8_t fail;
 	bool up;
-	size_t i;
 	int err;
 
 	err = ftobj_link_decode(msg, &l);
@@ -96,31 +89,20 @@ static int link_reply(struct nl_msg *msg, void *arg)
 	ftctl_cols_read(link_cols, N_COLS, &l, l.has, v, has);
 	up = l.up;
 	fail = l.failed;
-	d->total++;
 	if (lr.has_level && (!has[1] || v[1] != lr.level))
 		return 0;
 	if (lr.busy && !v[6])
 		return 0;
 	if (lr.failed && !fail)
 		return 0;
-	d->shown++;
 
 	if (d->ctl->json) {
-		if (!d->started)
-			ftctl_json_array_begin();
-		d->started = true;
 		o = json_object_new_object();
-		for (i = 0; i < N_COLS; i++) {
-			if (has[i])
-				json_object_object_add(o, link_cols[i].key,
-						       json_object_new_uint64(v[i]));
-			if (i == 3)
-				json_object_object_add(o, "direction",
-						       json_object_new_string(up ? "up" : "down"));
-		}
+		ftctl_cols_json(o, link_cols, 0, 4, v, has);
+		json_object_object_add(o, "direction", json_object_new_string(up ? "up" : "down"));
+		ftctl_cols_json(o, link_cols, 4, N_COLS, v, has);
 		json_object_object_add(o, "failed", fail_json(fail));
-		ftctl_json_array_item(o, &d->first);
-		json_object_put(o);
+		ftctl_dump_item(d, o);
 		return 0;
 	}
 	if (!d->started)
@@ -128,12 +110,7 @@ static int link_reply(struct nl_msg *msg, void *arg)
 		       "level", "node", "port", "dir", "lanes", "resv", "carried",
 		       "max/cyc", "saturated", "blocked", "failed");
 	d->started = true;
-	for (i = 0; i < N_COLS; i++) {
-		if (has[i])
-			snprintf(cell[i], sizeof(cell[i]), "%" PRIu64, v[i]);
-		else
-			snprintf(cell[i], sizeof(cell[i]), "-");
-	}
+	ftctl_cols_cells(N_COLS, v, has, cell);
 	printf("%8s %5s %7s %4s %-4s %5s %5s %12s %7s %10s %10s %s\n", cell[0],
 	       cell[1], cell[2], cell[3], up ? "up" : "down", cell[4], cell[5],
 	       cell[6], cell[7], cell[8], cell[9], fail_text(fail, why, sizeof(why)));
@@ -143,7 +120,6 @@ static int link_reply(struct nl_msg *msg, void *arg)
 static int show_parse(struct ftctl *ctl, int argc, char **argv)
 {
 	const char *cmd = "link show";
-	const char *v;
 	int i, err;
 
 	(void)ctl;
@@ -154,12 +130,9 @@ static int show_parse(struct ftctl *ctl, int argc, char **argv)
 		} else if (!strcmp(argv[i], "failed")) {
 			err = ftctl_opt_once(cmd, argv[i], &lr.failed);
 		} else if (!strcmp(argv[i], "level")) {
-			v = ftctl_opt_value(cmd, argc, argv, &i, &lr.has_level,
-					    "level L, 1 or more");
-			if (!v)
-				return FTCTL_EXIT_USAGE;
-			err = ftctl_parse_u32(cmd, "level L", v, 1, UINT32_MAX,
-					      &lr.level);
+			err = ftctl_opt_u32(cmd, argc, argv, &i, &lr.has_level,
+					    "level L, 1 or more", "level L", 1, UINT32_MAX,
+					    &lr.level);
 		} else {
 			return ftctl_usage_err(cmd, "unknown option '%s' (expected level, busy or failed)",
 					       argv[i]);
@@ -170,7 +143,7 @@ static int show_parse(struct ftctl *ctl, int argc, char **argv)
 
 static int show_run(struct ftctl *ctl)
 {
-	struct link_dump d = { .ctl = ctl, .first = true };
+	struct ftctl_dump d = { .ctl = ctl };
 	uint32_t levels = 0;
 	char what[64];
 	int rc;
@@ -185,11 +158,8 @@ static int show_run(struct ftctl *ctl)
 			what, lr.level, lr.name, levels);
 		return FTCTL_EXIT_USAGE;
 	}
-	rc = FTCTL_FABRIC_REQ(ctl, FATTREE_CMD_LINK_GET, NLM_F_DUMP, FATTREE_A_LINK_FABRIC,
-			      lr.name, what, link_reply, &d);
-	if (ctl->json)
-		ftctl_json_dump_end(d.started, rc);
-	return rc;
+	return FTCTL_DUMP_RUN(&d, FATTREE_CMD_LINK_GET, FATTREE_A_LINK_FABRIC, lr.name, what,
+			      link_reply);
 }
 
 static void show_help(FILE *f)
@@ -222,7 +192,6 @@ static int fail_parse(struct ftctl *ctl, int argc, char **argv)
 	static const char *const words[] = { "id", "level", "node", "port" };
 	bool seen[4] = { false };
 	uint32_t *dst[4] = { &lr.id, &lr.level, &lr.node, &lr.port };
-	const char *v;
 	int i, k, err;
 
 	(void)ctl;
@@ -237,17 +206,13 @@ static int fail_parse(struct ftctl *ctl, int argc, char **argv)
 			lr.dir = argv[i][0] == 'u' ? FATTREE_LINK_DIR_UP : FATTREE_LINK_DIR_DOWN;
 			continue;
 		}
-		for (k = 0; k < 4; k++)
-			if (!strcmp(argv[i], words[k]))
-				break;
-		if (k == 4)
+		k = ftctl_find(argv[i], words, 4);
+		if (k < 0)
 			return ftctl_usage_err(cmd, "unknown word '%s' (expected id ID, or level L node U port P [up|down])",
 					       argv[i]);
-		v = ftctl_opt_value(cmd, argc, argv, &i, &seen[k],
-				    k ? "a number" : "ID: a directed link id");
-		if (!v)
-			return FTCTL_EXIT_USAGE;
-		err = ftctl_parse_u32(cmd, words[k], v, k == 1 ? 1 : 0, UINT32_MAX, dst[k]);
+		err = ftctl_opt_u32(cmd, argc, argv, &i, &seen[k],
+				    k ? "a number" : "ID: a directed link id", words[k],
+				    k == 1 ? 1 : 0, UINT32_MAX, dst[k]);
 	}
 	if (err)
 		return err;
@@ -264,16 +229,25 @@ static int fail_reply(struct nl_msg *msg, void *arg)
 	return ftobj_link_set_decode(msg, arg);
 }
 
-/* Send a LINK_SET and print its outcome; shared with "switch fail|restore". */
-int ftctl_link_set_run(struct ftctl *ctl, struct ftctl_req *r, const char *what,
-		       bool fail)
+/* Shared with "switch fail|restore". */
+int ftctl_link_set(struct ftctl *ctl, const char *name, const char *what, bool fail,
+		   bool (*put)(struct ftctl_req *r))
 {
 	struct ftobj_link_set rep = { 0 };
 	uint32_t changed, cut, failed;
 	struct json_object *o;
+	uint8_t on = fail;
+	struct ftctl_req r;
 	int rc;
 
-	rc = ftctl_req_run(ctl, r, what, fail_reply, &rep);
+	if (!ftctl_req_init(ctl, &r, FATTREE_CMD_LINK_SET, 0, 0))
+		return ftctl_fail(ctl, what, -ENOMEM);
+	if (FTCTL_PUT_STR(&r, FATTREE_A_LINK_FABRIC, name, "fabric name %s", name) || !put(&r) ||
+	    FTCTL_PUT(&r, FATTREE_A_LINK_FAIL, &on, 1, "%s", fail ? "fail" : "restore")) {
+		ftctl_req_free(&r);
+		return ftctl_fail(ctl, what, -EMSGSIZE);
+	}
+	rc = ftctl_req_run(ctl, &r, what, fail_reply, &rep);
 	if (rc)
 		return rc;
 	if (!rep.has)
@@ -299,12 +273,22 @@ int ftctl_link_set_run(struct ftctl *ctl, struct ftctl_req *r, const char *what,
 	return FTCTL_EXIT_OK;
 }
 
+/* The link fail_parse() saw: its id, or level, node, port and direction. */
+static bool put_link(struct ftctl_req *r)
+{
+	if (lr.by_id)
+		return !FTCTL_PUT_U32(r, FATTREE_A_LINK_ID, lr.id, "id %" PRIu32, lr.id);
+	return !FTCTL_PUT_U32(r, FATTREE_A_LINK_LEVEL, lr.level, "level %" PRIu32, lr.level) &&
+	       !FTCTL_PUT_U32(r, FATTREE_A_LINK_NODE, lr.node, "node %" PRIu32, lr.node) &&
+	       !FTCTL_PUT_U32(r, FATTREE_A_LINK_PORT, lr.port, "port %" PRIu32, lr.port) &&
+	       !(lr.dir >= 0 && FTCTL_PUT_U32(r, FATTREE_A_LINK_DIRECTION, (uint32_t)lr.dir,
+					      "%s", lr.dir ? "down" : "up"));
+}
+
 /* fail and restore, as fail_parse() saw it */
 static int fail_run(struct ftctl *ctl)
 {
 	bool fail = lr.fail;
-	uint8_t on = fail;
-	struct ftctl_req r;
 	char what[96];
 
 	if (lr.by_id)
@@ -314,21 +298,7 @@ static int fail_run(struct ftctl *ctl)
 		snprintf(what, sizeof(what), "link %s %s level %" PRIu32 " node %" PRIu32
 			 " port %" PRIu32 "%s", fail ? "fail" : "restore", lr.name, lr.level,
 			 lr.node, lr.port, lr.dir < 0 ? "" : lr.dir ? " down" : " up");
-	if (!ftctl_req_init(ctl, &r, FATTREE_CMD_LINK_SET, 0, 0))
-		return ftctl_fail(ctl, what, -ENOMEM);
-	if (FTCTL_PUT_STR(&r, FATTREE_A_LINK_FABRIC, lr.name, "fabric name %s", lr.name) ||
-	    (lr.by_id && FTCTL_PUT_U32(&r, FATTREE_A_LINK_ID, lr.id, "id %" PRIu32, lr.id)) ||
-	    (!lr.by_id &&
-	     (FTCTL_PUT_U32(&r, FATTREE_A_LINK_LEVEL, lr.level, "level %" PRIu32, lr.level) ||
-	      FTCTL_PUT_U32(&r, FATTREE_A_LINK_NODE, lr.node, "node %" PRIu32, lr.node) ||
-	      FTCTL_PUT_U32(&r, FATTREE_A_LINK_PORT, lr.port, "port %" PRIu32, lr.port))) ||
-	    (lr.dir >= 0 && FTCTL_PUT_U32(&r, FATTREE_A_LINK_DIRECTION, (uint32_t)lr.dir,
-					  "%s", lr.dir ? "down" : "up")) ||
-	    FTCTL_PUT(&r, FATTREE_A_LINK_FAIL, &on, 1, "%s", fail ? "fail" : "restore")) {
-		ftctl_req_free(&r);
-		return ftctl_fail(ctl, what, -EMSGSIZE);
-	}
-	return ftctl_link_set_run(ctl, &r, what, fail);
+	return ftctl_link_set(ctl, lr.name, what, fail, put_link);
 }
 
 static void fail_help(FILE *f)

@@ -158,11 +158,8 @@ static int mon_parse(struct ftctl *ctl, int argc, char **argv)
 				return FTCTL_EXIT_USAGE;
 			err = parse_interval(v, &mr.interval_ms);
 		} else if (!strcmp(argv[i], "count")) {
-			v = ftctl_opt_value(CMD, argc, argv, &i, &has_count,
-					    "N: frames, then exit");
-			if (!v)
-				return FTCTL_EXIT_USAGE;
-			err = ftctl_parse_u32(CMD, "count N", v, 1, UINT32_MAX, &mr.count);
+			err = ftctl_opt_u32(CMD, argc, argv, &i, &has_count, "N: frames, then exit",
+					    "count N", 1, UINT32_MAX, &mr.count);
 		} else if (!strcmp(argv[i], "clear")) {
 			err = ftctl_opt_once(CMD, argv[i], &mr.clear);
 		} else {

@@ -50,6 +50,16 @@ bool ftctl_is_help(const char *word)
 	       !strcmp(word, "-h");
 }
 
+int ftctl_find(const char *word, const char *const *names, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(word, names[i]))
+			return (int)i;
+	return -1;
+}
+
 int ftctl_match(const char *word, const char *const *names, unsigned int n)
 {
 	size_t len = strlen(word);
@@ -163,14 +173,13 @@ int ftctl_parse_enum(const char *cmd, const char *what, const char *word,
 		     const char *const *names, unsigned int n, uint32_t *out)
 {
 	char choices[256];
-	unsigned int i;
+	int i;
 
 	/* Exact names only: "random" must not be taken for "random-prime". */
-	for (i = 0; i < n; i++) {
-		if (!strcmp(word, names[i])) {
-			*out = i;
-			return 0;
-		}
+	i = ftctl_find(word, names, n);
+	if (i >= 0) {
+		*out = (uint32_t)i;
+		return 0;
 	}
 	list_names(choices, sizeof(choices), names, n);
 	return ftctl_usage_err(cmd, "bad %s '%s': expected one of %s", what,
@@ -224,6 +233,17 @@ const char *ftctl_opt_value(const char *cmd, int argc, char **argv, int *i,
 	if (ftctl_opt_once(cmd, argv[*i], seen))
 		return NULL;
 	return ftctl_arg_value(cmd, argc, argv, i, what);
+}
+
+int ftctl_opt_u32(const char *cmd, int argc, char **argv, int *i, bool *seen,
+		  const char *needs, const char *what, uint32_t min, uint32_t max,
+		  uint32_t *out)
+{
+	const char *v = ftctl_opt_value(cmd, argc, argv, i, seen, needs);
+
+	if (!v)
+		return FTCTL_EXIT_USAGE;
+	return ftctl_parse_u32(cmd, what, v, min, max, out);
 }
 
 const char *ftctl_enum_name(const char *const *names, unsigned int n,

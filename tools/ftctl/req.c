@@ -6,6 +6,7 @@
  * check lengths; socket sizing; JSON output.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -158,6 +159,51 @@ void ftctl_cols_read(const struct ftctl_col *c, size_t n, const void *obj, uint6
 			v[i] = v32;
 		}
 	}
+}
+
+void ftctl_cols_json(struct json_object *o, const struct ftctl_col *c, size_t from,
+		     size_t to, const uint64_t *v, const bool *present)
+{
+	size_t i;
+
+	for (i = from; i < to; i++)
+		if (present[i])
+			json_object_object_add(o, c[i].key, json_object_new_uint64(v[i]));
+}
+
+void ftctl_cols_cells(size_t n, const uint64_t *v, const bool *present, char (*cell)[24])
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (present[i])
+			snprintf(cell[i], sizeof(cell[i]), "%" PRIu64, v[i]);
+		else
+			snprintf(cell[i], sizeof(cell[i]), "-");
+	}
+}
+
+void ftctl_dump_item(struct ftctl_dump *d, struct json_object *o)
+{
+	bool first = !d->started;
+
+	if (first)
+		ftctl_json_array_begin();
+	d->started = true;
+	ftctl_json_array_item(o, &first);
+	json_object_put(o);
+}
+
+int ftctl_dump_run(struct ftctl_dump *d, uint8_t cmd, int attr, const char *aname,
+		   const char *name, const char *what,
+		   int (*reply)(struct nl_msg *msg, void *arg))
+{
+	int rc;
+
+	rc = ftctl_fabric_req(d->ctl, cmd, NLM_F_DUMP, attr, aname, name, what, reply, d);
+	if (d->ctl->json)
+		ftctl_json_dump_end(d->started, rc);
+	return rc;
 }
 
 void ftctl_tune_socket(struct ftctl *ctl)

@@ -24,60 +24,65 @@ static struct switch_req {
 
 /* --- fail, restore --- */
 
+/*
+ * NAME level L, and node S for fail and restore (@node): one grammar, but
+ * show takes no node and says so in its own words.
+ */
+static int parse_switch(const char *cmd, int argc, char **argv, bool node)
+{
+	int i, err;
+
+	err = ftctl_parse_fabric_arg(cmd, argc, argv, sr.name, false);
+	for (i = 2; !err && i < argc; i++) {
+		if (!strcmp(argv[i], "level"))
+			err = ftctl_opt_u32(cmd, argc, argv, &i, &sr.has_level,
+					    node ? "L: the switch's level, 1 or more" :
+					    "L: a switch level, 1 or more",
+					    "level L", 1, UINT32_MAX, &sr.level);
+		else if (node && !strcmp(argv[i], "node"))
+			err = ftctl_opt_u32(cmd, argc, argv, &i, &sr.has_node,
+					    "S: the switch's index at its level", "node S",
+					    0, UINT32_MAX, &sr.node);
+		else if (node)
+			return ftctl_usage_err(cmd, "unknown word '%s' (expected level L node S)",
+					       argv[i]);
+		else
+			return ftctl_usage_err(cmd, "unexpected argument '%s' (expected level L)",
+					       argv[i]);
+	}
+	return err;
+}
+
 static int fail_parse(struct ftctl *ctl, int argc, char **argv)
 {
 	const char *cmd;
-	const char *v;
-	int i, err;
+	int err;
 
 	(void)ctl;
 	sr.fail = argv[0][0] == 'f';
 	cmd = sr.fail ? "switch fail" : "switch restore";
-	err = ftctl_parse_fabric_arg(cmd, argc, argv, sr.name, false);
-	for (i = 2; !err && i < argc; i++) {
-		if (!strcmp(argv[i], "level")) {
-			v = ftctl_opt_value(cmd, argc, argv, &i, &sr.has_level,
-					    "L: the switch's level, 1 or more");
-			if (!v)
-				return FTCTL_EXIT_USAGE;
-			err = ftctl_parse_u32(cmd, "level L", v, 1, UINT32_MAX, &sr.level);
-		} else if (!strcmp(argv[i], "node")) {
-			v = ftctl_opt_value(cmd, argc, argv, &i, &sr.has_node,
-					    "S: the switch's index at its level");
-			if (!v)
-				return FTCTL_EXIT_USAGE;
-			err = ftctl_parse_u32(cmd, "node S", v, 0, UINT32_MAX, &sr.node);
-		} else {
-			return ftctl_usage_err(cmd, "unknown word '%s' (expected level L node S)",
-					       argv[i]);
-		}
-	}
+	err = parse_switch(cmd, argc, argv, true);
 	if (!err && (!sr.has_level || !sr.has_node))
 		return ftctl_usage_err(cmd, "name the switch: level L node S");
 	return err;
 }
 
+/* The switch fail_parse() saw. */
+static bool put_switch(struct ftctl_req *r)
+{
+	return !FTCTL_PUT_U32(r, FATTREE_A_LINK_SWITCH_LEVEL, sr.level, "level %" PRIu32,
+			      sr.level) &&
+	       !FTCTL_PUT_U32(r, FATTREE_A_LINK_SWITCH_NODE, sr.node, "node %" PRIu32, sr.node);
+}
+
 /* fail and restore, as fail_parse() saw it */
 static int fail_run(struct ftctl *ctl)
 {
-	bool fail = sr.fail;
-	uint8_t on = fail;
-	struct ftctl_req r;
 	char what[96];
 
 	snprintf(what, sizeof(what), "switch %s %s level %" PRIu32 " node %" PRIu32,
-		 fail ? "fail" : "restore", sr.name, sr.level, sr.node);
-	if (!ftctl_req_init(ctl, &r, FATTREE_CMD_LINK_SET, 0, 0))
-		return ftctl_fail(ctl, what, -ENOMEM);
-	if (FTCTL_PUT_STR(&r, FATTREE_A_LINK_FABRIC, sr.name, "fabric name %s", sr.name) ||
-	    FTCTL_PUT_U32(&r, FATTREE_A_LINK_SWITCH_LEVEL, sr.level, "level %" PRIu32,
-			  sr.level) ||
-	    FTCTL_PUT_U32(&r, FATTREE_A_LINK_SWITCH_NODE, sr.node, "node %" PRIu32, sr.node) ||
-	    FTCTL_PUT(&r, FATTREE_A_LINK_FAIL, &on, 1, "%s", fail ? "fail" : "restore")) {
-		ftctl_req_free(&r);
-		return ftctl_fail(ctl, what, -EMSGSIZE);
-	}
-	return ftctl_link_set_run(ctl, &r, what, fail);
+		 sr.fail ? "fail" : "restore", sr.name, sr.level, sr.node);
+	return ftctl_link_set(ctl, sr.name, what, sr.fail, put_switch);
 }
 
 static void fail_help(FILE *f)
@@ -194,25 +199,8 @@ static int sw_link_reply(struct nl_msg *msg, void *arg)
 
 static int show_parse(struct ftctl *ctl, int argc, char **argv)
 {
-	const char *cmd = "switch show";
-	const char *v;
-	int i, err;
-
 	(void)ctl;
-	err = ftctl_parse_fabric_arg(cmd, argc, argv, sr.name, false);
-	for (i = 2; !err && i < argc; i++) {
-		if (!strcmp(argv[i], "level")) {
-			v = ftctl_opt_value(cmd, argc, argv, &i, &sr.has_level,
-					    "L: a switch level, 1 or more");
-			if (!v)
-				return FTCTL_EXIT_USAGE;
-			err = ftctl_parse_u32(cmd, "level L", v, 1, UINT32_MAX, &sr.level);
-		} else {
-			return ftctl_usage_err(cmd, "unexpected argument '%s' (expected level L)",
-					       argv[i]);
-		}
-	}
-	return err;
+	return parse_switch("switch show", argc, argv, false);
 }
 
 static int show_run(struct ftctl *ctl)

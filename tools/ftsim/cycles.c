@@ -83,9 +83,9 @@ struct cyc_args {
 	u64 lambda[MAX_LAMBDAS];	/* thousandths */
 	u32 seeds;
 	u64 seed;
-	int msgs;
-	int path;
-	int arb;
+	u32 msgs;
+	u32 path;
+	u32 arb;
 	u64 max_cycles;
 	u32 r_q16, k1_q16, k2_q16;
 	bool json;
@@ -358,23 +358,20 @@ static int cyc_args(int argc, char **argv, struct cyc_args *a)
 				return -1;
 			break;
 		case O_MSGS:
-			a->msgs = ftsim_parse_name(CMD, "--messages", optarg,
-						   msgs_names, MSGS_N);
-			if (a->msgs < 0)
+			if (ftsim_parse_name(CMD, "--messages", optarg, msgs_names, MSGS_N,
+					     &a->msgs))
 				return -1;
 			break;
 		case O_PATH:
 			/* circuit would carry nothing: no circuits here */
-			a->path = ftsim_parse_name(CMD, "--path", optarg,
-						   ftn_path_names + 1, FT_PATH_NR - 1);
-			if (a->path < 0)
+			if (ftsim_parse_name(CMD, "--path", optarg, ftn_path_names + 1,
+					     FT_PATH_NR - 1, &a->path))
 				return -1;
 			a->path++;
 			break;
 		case O_ARB:
-			a->arb = ftsim_parse_name(CMD, "--arbitration", optarg,
-						  ftn_arbitration_names, FT_ARB_NR);
-			if (a->arb < 0)
+			if (ftsim_parse_name(CMD, "--arbitration", optarg, ftn_arbitration_names,
+					     FT_ARB_NR, &a->arb))
 				return -1;
 			break;
 		case O_CAP:

@@ -70,9 +70,9 @@ int ftsim_parse_u64(const char *cmd, const char *opt, const char *s, u64 *v);
 /* A decimal with at most 3 places ("2", "0.5", "1.25") in thousandths. */
 int ftsim_parse_milli(const char *cmd, const char *opt, const char *s,
 		      u64 min, u64 max, u64 *v);
-/* One of @names[0..n-1]; -1 (printed) or the index. */
+/* One of @names[0..n-1]: its index in *@v, or -1 (printed). */
 int ftsim_parse_name(const char *cmd, const char *opt, const char *s,
-		     const char *const *names, int n);
+		     const char *const *names, u32 n, u32 *v);
 
 /*
  * A comma-separated list of @names[0..n-1], none twice, into @out: item

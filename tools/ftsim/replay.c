@@ -66,19 +66,13 @@ static void old_append(struct old_words *o, const char *fmt, const char *a, cons
 static int policy(const char *opt, const char *s, const char *const *names, u32 n,
 		  struct old_words *o, u32 *v)
 {
-	int k;
-
 	if (*s && strspn(s, "0123456789") == strlen(s) && strlen(s) < 4 &&
 	    (u32)atoi(s) < n) {
 		*v = (u32)atoi(s);
 		old_append(o, " %s %s", opt, names[*v]);
 		return 0;
 	}
-	k = ftsim_parse_name(CMD, opt, s, names, (int)n);
-	if (k < 0)
-		return -1;
-	*v = (u32)k;
-	return 0;
+	return ftsim_parse_name(CMD, opt, s, names, n, v);
 }
 
 /* --shape, or the old --levels, --down and --up as xgft:H:m:w. */

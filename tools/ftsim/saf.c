@@ -231,25 +231,24 @@ static int parse_names(const char *opt, const char *s,
 		       const char *const *names, u32 nnames, u32 *v, u32 *n)
 {
 	char *buf, *item[FT_SAF_DISC_NR + 1];
-	int k, i, x;
-	u32 j;
+	int k, i;
+	u32 j, x;
 
 	k = ftsim_split(CMD, opt, s, &buf, item, (int)nnames);
 	if (k < 0)
 		return -1;
 	*n = 0;
 	for (i = 0; i < k; i++) {
-		x = ftsim_parse_name(CMD, opt, item[i], names, (int)nnames);
-		if (x < 0)
+		if (ftsim_parse_name(CMD, opt, item[i], names, nnames, &x))
 			goto bad;
 		for (j = 0; j < *n; j++) {
-			if (v[j] == (u32)x) {
+			if (v[j] == x) {
 				ftsim_usage_err(CMD, "bad %s '%s': '%s' is listed twice",
 						opt, s, item[i]);
 				goto bad;
 			}
 		}
-		v[(*n)++] = (u32)x;
+		v[(*n)++] = x;
 	}
 	free(buf);
 	return 0;
@@ -268,17 +267,6 @@ static int check_sizes(struct saf_args *a)
 			return ftsim_usage_err(CMD, "bad --sizes item %u: section 7's fat-trees have 4^m leaves (16, 64, 256, 1024, 4096, ...)",
 					       n);
 	}
-	return 0;
-}
-
-static int one_name(const char *opt, const char *s, const char *const *names,
-		    u32 n, u32 *v)
-{
-	int k = ftsim_parse_name(CMD, opt, s, names, (int)n);
-
-	if (k < 0)
-		return -1;
-	*v = (u32)k;
 	return 0;
 }
 
@@ -310,11 +298,11 @@ static int saf_option(struct saf_args *a, int c, const char *arg)
 		return parse_names("--discipline", arg, disc_names,
 				   FT_SAF_DISC_NR, a->disc, &a->ndisc);
 	case O_PATH:
-		return one_name("--path", arg, path_names, FT_SAF_PATH_NR,
-				&a->path);
+		return ftsim_parse_name(CMD, "--path", arg, path_names, FT_SAF_PATH_NR,
+					&a->path);
 	case O_RANKS:
-		return one_name("--ranks", arg, ranks_names, FT_SAF_RANKS_NR,
-				&a->ranks);
+		return ftsim_parse_name(CMD, "--ranks", arg, ranks_names, FT_SAF_RANKS_NR,
+					&a->ranks);
 	case O_PICKS:
 		return ftsim_parse_u32(CMD, "--picks", arg, 0, 1000000, &a->picks);
 	case O_RANK_RANGE:

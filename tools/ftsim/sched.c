@@ -337,8 +337,8 @@ static int sched_args(int argc, char **argv, struct sched_args *a)
 		.usage = ftsim_sched_usage,
 	};
 	bool hot_given = false;
-	int c, k;
-	u32 j;
+	int c;
+	u32 j, k;
 
 	memset(a, 0, sizeof(*a));
 	a->trials = DEFAULT_TRIALS;
@@ -381,8 +381,7 @@ static int sched_args(int argc, char **argv, struct sched_args *a)
 			hot_given = true;
 			break;
 		case O_ORDER:
-			k = ftsim_parse_name(CMD, "--order", optarg, orders, 3);
-			if (k < 0)
+			if (ftsim_parse_name(CMD, "--order", optarg, orders, 3, &k))
 				return -1;
 			a->order = ft_sched_order_parse(orders[k]);
 			break;

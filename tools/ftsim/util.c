@@ -179,15 +179,18 @@ bad:
 }
 
 int ftsim_parse_name(const char *cmd, const char *opt, const char *s,
-		     const char *const *names, int n)
+		     const char *const *names, u32 n, u32 *v)
 {
 	char list[256];
 	size_t off = 0;
-	int i;
+	u32 i;
 
-	for (i = 0; i < n; i++)
-		if (!strcmp(s, names[i]))
-			return i;
+	for (i = 0; i < n; i++) {
+		if (!strcmp(s, names[i])) {
+			*v = i;
+			return 0;
+		}
+	}
 	list[0] = '\0';
 	for (i = 0; i < n && off < sizeof(list); i++)
 		off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%s",
@@ -257,6 +260,7 @@ int ftsim_parse_names(const char *cmd, const char *opt, const char *s,
 {
 	char *buf, *item[FTSIM_NAMES_MAX * 2], what[64];
 	int nitems, i, j, k, nout = 0;
+	u32 x;
 
 	assert(max <= FTSIM_NAMES_MAX);
 	nitems = ftsim_split(cmd, opt, s, &buf, item, max * 2);
@@ -264,11 +268,9 @@ int ftsim_parse_names(const char *cmd, const char *opt, const char *s,
 		return -1;
 	snprintf(what, sizeof(what), "%s item", opt);
 	for (i = 0; i < nitems; i++) {
-		k = ftsim_parse_name(cmd, what, item[i], names, n);
-		if (k < 0)
+		if (ftsim_parse_name(cmd, what, item[i], names, (u32)n, &x))
 			goto bad;
-		if (val)
-			k = val[k];
+		k = val ? val[x] : (int)x;
 		for (j = 0; j < nout; j++) {
 			if (out[j] == k) {
 				ftsim_usage_err(cmd, "bad %s '%s': '%s' is listed twice",

@@ -134,6 +134,16 @@ static int num(const char *opt, const char *arg, uint64_t lo, uint64_t hi, uint6
 	return 0;
 }
 
+static int num32(const char *opt, const char *arg, uint32_t lo, uint32_t hi, uint32_t *out)
+{
+	uint64_t v;
+	int e = num(opt, arg, lo, hi, &v);
+
+	if (!e)
+		*out = (uint32_t)v;
+	return e;
+}
+
 /* Seconds (1.5) or a duration with its unit (1500ms, 2s), from @lo to @hi s. */
 static int seconds(const char *opt, const char *arg, double lo, double hi, double *out)
 {
@@ -218,8 +228,7 @@ int ftt_args_parse(int argc, char **argv, struct ftt_opts *o)
 			e = num("--count", optarg, 1, UINT32_MAX, &o->count);
 			break;
 		case 's':
-			e = num("--size", optarg, FTT_MIN_SIZE, FTT_MAX_SIZE, &v);
-			o->size = (uint32_t)v;
+			e = num32("--size", optarg, FTT_MIN_SIZE, FTT_MAX_SIZE, &o->size);
 			break;
 		case 'd':
 			e = seconds("--duration", optarg, 0.1, 86400, &o->duration);
@@ -240,15 +249,13 @@ int ftt_args_parse(int argc, char **argv, struct ftt_opts *o)
 			o->shift_set = true;
 			break;
 		case O_ROOT:
-			e = num("--root", optarg, 0, UINT32_MAX - 1, &v);
-			o->root = (uint32_t)v;
+			e = num32("--root", optarg, 0, UINT32_MAX - 1, &o->root);
 			break;
 		case O_HOT:
 			e = real("--hot-fraction", optarg, 0, 1, &o->hot_fraction);
 			break;
 		case O_H:
-			e = num("--h", optarg, 1, 1024, &v);
-			o->h = (uint32_t)v;
+			e = num32("--h", optarg, 1, 1024, &o->h);
 			break;
 		case O_NOFIX:
 			o->no_fixed_points = true;
@@ -268,12 +275,10 @@ int ftt_args_parse(int argc, char **argv, struct ftt_opts *o)
 			o->netns_prefix = optarg;
 			break;
 		case O_MAXPROCS:
-			e = num("--max-procs", optarg, 2, FTT_MAX_HOSTS, &v);
-			o->max_procs = (uint32_t)v;
+			e = num32("--max-procs", optarg, 2, FTT_MAX_HOSTS, &o->max_procs);
 			break;
 		case O_INFLIGHT:
-			e = num("--inflight", optarg, 1, 512, &v);
-			o->inflight = (uint32_t)v;
+			e = num32("--inflight", optarg, 1, 512, &o->inflight);
 			break;
 		case O_TIMEOUT:
 			e = seconds("--timeout", optarg, 0.1, 86400, &o->timeout);
@@ -282,12 +287,10 @@ int ftt_args_parse(int argc, char **argv, struct ftt_opts *o)
 			e = num("--max-cycles", optarg, 1, UINT32_MAX, &o->max_cycles);
 			break;
 		case O_SETTLE:
-			e = num("--settle", optarg, 0, 60000, &v);
-			o->settle_ms = (uint32_t)v;
+			e = num32("--settle", optarg, 0, 60000, &o->settle_ms);
 			break;
 		case O_QLIMIT:
-			e = num("--qdisc-limit", optarg, 1, 1U << 24, &v);
-			o->qdisc_limit = (uint32_t)v;
+			e = num32("--qdisc-limit", optarg, 1, 1U << 24, &o->qdisc_limit);
 			break;
 		case O_JSON:
 			o->json = true;

@@ -9,16 +9,15 @@
 #include <string.h>
 
 #include "fabric.h"
-#include "ftobj.h"
 
-static int fabric_reply(struct nl_msg *msg, void *arg)
+int ftt_fabric_get(struct ftnl *nl, const char *name, struct ftt_fabric *f)
 {
-	struct ftt_fabric *f = arg;
 	struct ftobj_fabric o;
 	int err;
 
-	err = ftobj_fabric_decode(msg, &o);
-	if (err || (err = ftobj_fabric_shape(&o)))
+	memset(f, 0, sizeof(*f));
+	err = ftobj_fabric_get_shape(nl, name, &o);
+	if (err)
 		return err;
 	f->h = o.levels;
 	memcpy(f->m, o.down, sizeof(f->m));
@@ -38,13 +37,6 @@ static int fabric_reply(struct nl_msg *msg, void *arg)
 	f->cycle_ns = o.stats.v[FATTREE_A_STATS_CYCLE_NS];
 	f->run_ns = o.stats.v[FATTREE_A_STATS_RUN_NS];
 	return 0;
-}
-
-int ftt_fabric_get(struct ftnl *nl, const char *name, struct ftt_fabric *f)
-{
-	memset(f, 0, sizeof(*f));
-	return ftnl_fabric_transact(nl, FATTREE_CMD_FABRIC_GET, 0,
-				    FATTREE_A_FABRIC_NAME, name, fabric_reply, f);
 }
 
 static int leaf_reply(struct nl_msg *msg, void *arg)
@@ -75,37 +67,17 @@ int ftt_leaves_get(struct ftnl *nl, const char *name, struct ftt_leaves *l)
 				    FATTREE_A_LEAF_FABRIC, name, leaf_reply, l);
 }
 
-static int link_reply(struct nl_msg *msg, void *arg)
-{
-	struct ftt_links *l = arg;
-	struct ftobj_link o;
-	struct ftt_link *k;
-	int err;
-
-	err = ftobj_link_decode(msg, &o);
-	if (err)
-		return err;
-	if (l->n == l->cap) {
-		uint32_t cap = l->cap ? 2 * l->cap : 256;
-		struct ftt_link *v = realloc(l->link, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		l->link = v;
-		l->cap = cap;
-	}
-	k = &l->link[l->n++];
-	*k = (struct ftt_link){ .id = o.id, .level = o.level, .up = o.up, .lanes = o.lanes,
-				.carried = o.carried, .max_cycle = o.max_cycle,
-				.saturated = o.saturated };
-	return 0;
-}
-
 int ftt_links_get(struct ftnl *nl, const char *name, struct ftt_links *l)
 {
-	l->n = 0;
-	return ftnl_fabric_transact(nl, FATTREE_CMD_LINK_GET, NLM_F_DUMP,
-				    FATTREE_A_LINK_FABRIC, name, link_reply, l);
+	struct ftobj_link *v;
+	int n = ftobj_links(nl, name, &v);
+
+	if (n < 0)
+		return n;
+	free(l->link);
+	l->link = v;
+	l->n = (size_t)n;
+	return 0;
 }
 
 int ftt_fabric_step(struct ftnl *nl, const char *name, uint32_t steps)

@@ -4,6 +4,7 @@
 #define FTT_FABRIC_H
 
 #include "ftnl.h"
+#include "ftobj.h"
 #include "fttraffic.h"
 
 struct ftt_fabric {
@@ -25,15 +26,9 @@ struct ftt_leaves {
 	struct ftt_leaf *leaf;	/* [n], by index */
 };
 
-struct ftt_link {
-	uint32_t id, level, lanes, max_cycle;
-	bool up;
-	uint64_t carried, saturated;
-};
-
 struct ftt_links {
-	uint32_t n, cap;
-	struct ftt_link *link;
+	size_t n;
+	struct ftobj_link *link;	/* [n], as the dump gave them */
 };
 
 int ftt_fabric_get(struct ftnl *nl, const char *name, struct ftt_fabric *f);

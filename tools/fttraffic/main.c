@@ -543,7 +543,7 @@ static void collect(struct ctl *c)
 		for (b = 0; b < FATTREE_LATENCY_BUCKETS; b++)
 			c->res.lat_cycles[b] += c->lv.leaf[i].latency[b] - c->lv0.leaf[i].latency[b];
 	for (i = 0; i < c->lk.n && i < c->lk0.n; i++) {
-		const struct ftt_link *k = &c->lk.link[i];
+		const struct ftobj_link *k = &c->lk.link[i];
 		uint64_t carried = k->carried - c->lk0.link[i].carried;
 
 		if (k->max_cycle > k->lanes)

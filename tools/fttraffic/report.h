@@ -24,7 +24,7 @@ struct ftt_result {
 	/* what the fabric counted during the run */
 	uint64_t lat_cycles[FATTREE_LATENCY_BUCKETS];
 	uint64_t run_cycles;		/* cycles run during the run */
-	const struct ftt_link *busiest;	/* most carried per lane */
+	const struct ftobj_link *busiest;	/* most carried per lane */
 	uint64_t busiest_carried;
 	uint32_t links_over;		/* links that carried more than their lanes in a cycle */
 	/* sums over hosts and flows */
