@@ -122,6 +122,7 @@ struct synth {
 	u64 sleep_us;		/* every unit sleeps so long */
 	int states;		/* thread states made */
 	int freed;
+	int ran;		/* units started on this rank */
 };
 
 static int synth_run(void *ctx, void **ws, u64 u, void *res)
@@ -136,6 +137,7 @@ static int synth_run(void *ctx, void **ws, u64 u, void *res)
 			return -1;
 		__atomic_add_fetch(&s->states, 1, __ATOMIC_RELAXED);
 	}
+	__atomic_add_fetch(&s->ran, 1, __ATOMIC_RELAXED);
 	if (u == s->slow) {
 		ts.tv_nsec = 50 * 1000 * 1000;
 		nanosleep(&ts, NULL);
@@ -277,13 +279,17 @@ static void test_work(void)
 	res = calloc(w.units, 2 * sizeof(u64));
 	c.res = res;
 	for (j = 1; j < 3; j++) {
+		u64 mine = ftsim_shard_count(w.units, (u32)p, (u32)ftsim_mpi_rank());
+
 		w.jobs = jobs[j];
+		s.ran = 0;
 		t0 = now();
 		rc = capture(call_run, &c, err, sizeof(err));
 		t0 = now() - t0;
-		tap_ok(rc == FTSIM_EXIT_FAIL && t0 < 1.5,
-		       "failure, %u jobs x %d rank%s: the units after it are not run (%.2f s, not %.1f s)",
-		       jobs[j], p, p > 1 ? "s" : "", t0, 4000 * 0.005 / (p * jobs[j]));
+		/* counted, not timed: a loaded machine may be slow to stop */
+		tap_ok(rc == FTSIM_EXIT_FAIL && (u64)s.ran * 2 < mine,
+		       "failure, %u jobs x %d rank%s: the units after it are not run (%d of this rank's %llu ran, %.2f s)",
+		       jobs[j], p, p > 1 ? "s" : "", s.ran, (unsigned long long)mine, t0);
 	}
 	free(res);
 

@@ -76,9 +76,15 @@ static char *env_get(const char *name)
 #ifdef FTSIM_MPI
 #include <mpi.h>
 
-#define TAG_STOP	1
 #define TAG_MSG		2
 #define TAG_RES		3
+/*
+ * Stop notices carry their run's number in the tag: a rank that has
+ * finished one run may fail in the next and notify a rank still waiting
+ * for the first run's notices, which must not take it for one of those.
+ */
+#define TAG_STOP_BASE	16
+#define TAG_STOP_RUNS	4096
 
 static bool mpi_on;
 static int mpi_rank;
@@ -182,11 +188,12 @@ static int stop_heard_n;
 static MPI_Request *stop_sreq;
 static int stop_sent_n;
 static u64 stop_sbuf;
+static int stop_tag = TAG_STOP_BASE;
 
 static void stop_post(void)
 {
 	if (stop_heard_n < mpi_size - 1)
-		MPI_Irecv(&stop_rbuf, 1, MPI_UINT64_T, MPI_ANY_SOURCE, TAG_STOP,
+		MPI_Irecv(&stop_rbuf, 1, MPI_UINT64_T, MPI_ANY_SOURCE, stop_tag,
 			  MPI_COMM_WORLD, &stop_rreq);
 	else
 		stop_rreq = MPI_REQUEST_NULL;
@@ -194,6 +201,10 @@ static void stop_post(void)
 
 void ftsim_mpi_stop_start(void)
 {
+	static unsigned int runs;
+
+	/* every rank starts the same runs in the same order */
+	stop_tag = TAG_STOP_BASE + (int)(runs++ % TAG_STOP_RUNS);
 	stop_heard_n = 0;
 	stop_sent_n = 0;
 	stop_post();
@@ -209,7 +220,7 @@ void ftsim_mpi_stop_tell(u64 unit)
 		return;		/* the others hear of it at the end */
 	for (r = 0; r < mpi_size; r++)
 		if (r != mpi_rank)
-			MPI_Isend(&stop_sbuf, 1, MPI_UINT64_T, r, TAG_STOP,
+			MPI_Isend(&stop_sbuf, 1, MPI_UINT64_T, r, stop_tag,
 				  MPI_COMM_WORLD, &stop_sreq[stop_sent_n++]);
 }
 
