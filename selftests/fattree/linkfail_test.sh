@@ -97,7 +97,13 @@ udp_diag() {
 		"l14: $(ip netns exec lB ethtool -S lt-l14 | awk '$2 != 0 && !/latency/' | tr -s ' \n' ' ');" \
 		"fabric: $("$ftctl" fabric show lt | tr -s ' \n' ' ');" \
 		"softnet drops: $(awk '{ print $2 }' /proc/net/softnet_stat | tr '\n' ' ');" \
-		"ARP unresolved discards: $(arp_discards)"
+		"ARP unresolved discards: $(arp_discards);" \
+		"lA udp: $(udp_errors lA); lB udp: $(udp_errors lB);" \
+		"lA qdisc: $(tc -n lA -s qdisc show dev lt-l1 | grep -o 'dropped [0-9]*, overlimits [0-9]*')"
+}
+udp_errors() { # NS: the namespace's non-zero UDP error counters
+	ip netns exec "$1" awk '/^Udp:/ { if (!h) { split($0, k); h = 1 } else
+		for (i = 2; i <= NF; i++) if (k[i] ~ /Err/ && $i != 0) printf "%s %s ", k[i], $i }' /proc/net/snmp
 }
 arp_discards() { # the neighbour table's, summed over the CPUs (hex columns)
 	local v sum=0
@@ -109,9 +115,12 @@ arp_discards() { # the neighbour table's, summed over the CPUs (hex columns)
 }
 # col FILE NODE PORT DIR: the carried column of a link show line
 col() { awk -v n="$2" -v p="$3" -v d="$4" '$3 == n && $4 == p && $5 == d { print $8 }' "$1"; }
-check "a UDP stream through failures arrives whole and in order" \
-	'[ $running = 1 ] && echo "$res" | grep -q "received $count lost 0 reordered 0"' \
-	"still running after the failures: $running; $res; $(udp_diag)"
+name="a UDP stream through failures arrives whole and in order"
+if [ $running = 1 ] && echo "$res" | grep -q "received $count lost 0 reordered 0"; then
+	ok "$name"
+else
+	not_ok "$name" "still running after the failures: $running; $res; $(udp_diag)"
+fi
 check "the failed link and switch carried nothing while failed" \
 	'[ "$(col "$tmp/l1" 0 2 up)" = "$(col "$tmp/l3" 0 2 up)" ] && [ "$(col "$tmp/l2" 0 3 up)" = "$(col "$tmp/l3" 0 3 up)" ]' \
 	"port 2: $(col "$tmp/l1" 0 2 up) -> $(col "$tmp/l3" 0 2 up), port 3: $(col "$tmp/l2" 0 3 up) -> $(col "$tmp/l3" 0 3 up)"
