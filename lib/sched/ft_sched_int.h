@@ -245,6 +245,9 @@ u32 sched_order(struct ft_sched *s, enum ft_sched_order o,
 		const struct ft_sched_out *out);
 
 void sched_refuse(struct ft_sched_out *out, u32 level, u32 where);
+/* @out[0..n) as every algorithm starts: H, INVALID, GRANTED if H = 0. */
+void sched_setup(const struct ft_sched *s, const struct ft_sched_req *req,
+		 u32 n, struct ft_sched_out *out);
 
 /* Add one request's outcome to the round's totals. */
 static inline void sched_count(struct ft_sched_stats *st,

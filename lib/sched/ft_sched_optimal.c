@@ -634,8 +634,9 @@ static int optimal_fallback(struct ft_sched *s, const struct ft_sched_opts *o,
 }
 
 /*
- * The exact pass; when it had to drop requests (not a permutation), also
- * the fallback from the same state, keeping whichever granted more.
+ * The exact pass, in @out; when it had to drop requests (not a
+ * permutation), also the fallback from the same state, keeping whichever
+ * granted more.
  */
 static int optimal_best(struct ft_sched *s, const struct ft_sched_opts *o,
 			const struct ft_sched_req *req, u32 n,
@@ -646,21 +647,23 @@ static int optimal_best(struct ft_sched *s, const struct ft_sched_opts *o,
 	u32 dropped = 0, j;
 	int err;
 
-	eo = malloc(((size_t)n + 1) * sizeof(*eo));
-	if (!eo)
-		return -ENOMEM;
-	memcpy(eo, out, (size_t)n * sizeof(*eo));
-	err = optimal_exact(s, o, req, n, eo, fl, &dropped);
+	err = optimal_exact(s, o, req, n, out, fl, &dropped);
 	st->exact = 1;
-	if (err || !dropped) {
-		memcpy(out, eo, (size_t)n * sizeof(*eo));
-		goto done;
-	}
+	if (err || !dropped)
+		return err;
 	/*
 	 * Back to the lanes before the exact pass (its dropped requests
-	 * gave theirs back already), for the fallback; then keep one.
+	 * gave theirs back already) and to @out as set up, for the
+	 * fallback; the exact outcome is kept aside.  Out of memory:
+	 * nothing taken, as if the exact pass had not run.
 	 */
-	give_granted(s, req, n, eo);
+	eo = malloc(((size_t)n + 1) * sizeof(*eo));
+	give_granted(s, req, n, out);
+	if (eo)
+		memcpy(eo, out, (size_t)n * sizeof(*eo));
+	sched_setup(s, req, n, out);
+	if (!eo)
+		return -ENOMEM;
 	err = optimal_fallback(s, o, req, n, out);
 	if (err)
 		goto done;
