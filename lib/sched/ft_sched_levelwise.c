@@ -591,6 +591,128 @@ refused:
 }
 
 /*
+ * lw_ft() with one word per switch (w_2, w_3 <= 64) and, when h = 3,
+ * m_2 = w_2 as in FT(3, k), with fewer values live in the loop, so that
+ * the constants stay in registers.
+ *  - The source's cached words (the leaf word, the level-2 word) and
+ *    its level-3 up vector (u3p, one word per port) change only when
+ *    src >> g does (g = min(6, lg M_1): the group of sources sharing
+ *    all three), so one test per request covers them: src past the
+ *    group's end with @by_src (the sources ascend), else outside it.
+ *  - H by a table on the bit length of src ^ dst, on the stack (no
+ *    register for it); H = 0 joins the rare cases.
+ *  - The destination's level-3 node, (dst >> lg M_2 << lg W_2) | P_2,
+ *    is its level-2 node with the low lg w_2 bits replaced by P_2 (since
+ *    M_2 = M_1 w_2 and W_2 = w_2).
+ *  - With @by_src (a constant) the first source below the one before
+ *    ends the pass: it is undone anyway.
+ */
+static inline __attribute__((always_inline))
+bool lw_ft1(struct ft_sched *s, const struct ft_sched_req *req, u32 n,
+	    bool by_src, struct ft_sched_out *out, struct ft_sched_stats *st,
+	    u32 h)
+{
+	const struct ft_sched_req *q, *end = req + n;
+	struct ft_sched_out *o = out;
+	u64 *u1 = s->vec[1][FT_UP], *d1 = s->vec[1][FT_DOWN];
+	u64 *u2 = s->vec[2][FT_UP], *d2 = s->vec[2][FT_DOWN];
+	u64 *u3 = h == 3 ? s->vec[3][FT_UP] : NULL;
+	u64 *d3 = h == 3 ? s->vec[3][FT_DOWN] : NULL, *u3p = u3;
+	u32 m1 = (u32)__builtin_ctz(s->t.mprod[1]), leaves = s->t.n;
+	u32 m2 = h == 3 ? (u32)__builtin_ctz(s->t.mprod[2]) : 0;
+	u32 w2 = (u32)__builtin_ctz(s->t.wprod[2]), g = m1 < 6 ? m1 : 6;
+	u32 prev = 0, gbase = 0, gspan = 1U << g, glim = gspan, k;
+	u32 refused = 0, fup[4] = { 0 }, fdown[4] = { 0 };
+	u64 himask = ~(((u64)1 << w2) - 1);
+	/* Group 0's words to start with (written back as they are). */
+	struct lw_cache c = { u2, u1, *u2, *u1 };
+	bool down = false;
+	u8 hl[33];
+
+	memcpy(hl, s->hlev, sizeof(hl));
+	for (q = req; q < end; q++, o++) {
+		u32 src = q->src, dst = q->dst, x = src ^ dst;
+		/* The bit length of x, with no branch for x = 0. */
+		u32 hh = hl[31 - __builtin_clz(x << 1 | 1)], f, where, p, i2;
+		u64 pw = 0, *dw, u, d, a;
+
+		if (by_src && __builtin_expect(src < prev, 0)) {
+			down = true;
+			n = (u32)(q - req);	/* the requests lw_end() undoes */
+			break;
+		}
+		prev = src;
+		/* One test for the rare cases (leaves is a power of two). */
+		if (__builtin_expect(((src | dst) & ~(leaves - 1)) |
+				     (q->lanes ^ 1), 0) || !hh) {
+			lw_odd(s, q, o, st);
+			continue;
+		}
+		if (__builtin_expect(by_src ? src >= glim :
+				     src - gbase >= gspan, 0)) {
+			gbase = src >> g << g;
+			glim = gbase + gspan;
+			lw_cached(&c.leaf_at, &c.leaf_word, u1 + (src >> 6));
+			lw_cached(&c.at, &c.word, u2 + (src >> m1));
+			if (h == 3)
+				u3p = u3 + ((size_t)(src >> m2) << w2);
+		}
+		/* Level 1: one bit per leaf. */
+		u = c.leaf_word;
+		dw = d1 + (dst >> 6);
+		d = *dw;
+		if (!(u >> (src & 63) & d >> (dst & 63) & 1)) {
+			f = 1;
+			where = u >> (src & 63) & 1 ? FT_SCHED_AT_DOWN :
+						     FT_SCHED_AT_UP;
+			goto refused;
+		}
+		c.leaf_word = u ^ 1ULL << (src & 63);
+		*dw = d ^ 1ULL << (dst & 63);
+		if (hh == 1)
+			goto granted;
+		/* Level 2: the source's switch word cached. */
+		i2 = dst >> m1;
+		a = lw_word(&c.word, d2 + i2, &u, &d);
+		if (!a) {
+			f = 2;
+			goto failed;
+		}
+		p = (u32)__builtin_ctzll(a);
+		pw = (u64)p << 16;
+		if (h == 2 || hh == 2)
+			goto granted;
+		a = lw_word(u3p + p, d3 + ((i2 & himask) | p), &u, &d);
+		if (!a) {
+			f = 3;
+			goto failed;
+		}
+		pw |= (u64)__builtin_ctzll(a) << 32;
+granted:
+		lw_put(o, (u64)hh << 8, pw);
+		continue;
+failed:
+		where = !u ? FT_SCHED_AT_UP : !d ? FT_SCHED_AT_DOWN :
+					       FT_SCHED_AT_BOTH;
+refused:
+		refused++;
+		if (where == FT_SCHED_AT_UP)
+			fup[f]++;
+		else
+			fdown[f]++;
+		lw_put(o, (u64)hh << 8 | FT_SCHED_REFUSED | f << 16 |
+		       (u64)where << 24, pw);
+	}
+	lw_flush(&c);
+	st->refused += refused;
+	for (k = 1; k <= h; k++) {
+		st->fail_up[k] += fup[k];
+		st->fail_down[k] += fdown[k];
+	}
+	return lw_end(s, req, n, NULL, down, out, st);
+}
+
+/*
  * x86-64: a second copy for CPUs with BMI2 (x86-64-v3), chosen when the
  * program is loaded: its shifts take their count from any register, so
  * fewer values are spilled.  FT_SCHED_NO_CLONES builds the portable copy
@@ -614,10 +736,15 @@ static bool lw_fast_all(struct ft_sched *s, const struct ft_sched_req *req,
 	bool leaf1 = s->t.w[1] == 1, ft = s->pow2 && leaf1 && s->words;
 
 	/* Seed 002's FT(l, w), l = 3 or 2, w <= 64, are the first cases. */
+	if (LW_PACKED && ft && !s->wide && s->t.h == 3 &&
+	    s->t.m[2] == s->t.w[2])
+		return by_src ? lw_ft1(s, req, n, true, out, st, 3) :
+				lw_ft1(s, req, n, false, out, st, 3);
+	if (LW_PACKED && ft && !s->wide && s->t.h == 2)
+		return by_src ? lw_ft1(s, req, n, true, out, st, 2) :
+				lw_ft1(s, req, n, false, out, st, 2);
 	if (LW_PACKED && ft && !s->wide && s->t.h == 3)
 		return lw_ft(s, req, n, by_src, out, st, 3, 1);
-	if (LW_PACKED && ft && !s->wide && s->t.h == 2)
-		return lw_ft(s, req, n, by_src, out, st, 2, 1);
 	/* FT(2, w), w = 128, 256 */
 	if (LW_PACKED && ft && s->t.h == 2 && s->nw[2] == 2)
 		return lw_ft(s, req, n, by_src, out, st, 2, 2);
