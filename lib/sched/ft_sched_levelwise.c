@@ -618,7 +618,7 @@ bool lw_ft1(struct ft_sched *s, const struct ft_sched_req *req, u32 n,
 	u64 *u2 = s->vec[2][FT_UP], *d2 = s->vec[2][FT_DOWN];
 	u64 *u3 = h == 3 ? s->vec[3][FT_UP] : NULL;
 	u64 *d3 = h == 3 ? s->vec[3][FT_DOWN] : NULL, *u3p = u3;
-	u32 m1 = (u32)__builtin_ctz(s->t.mprod[1]), leaves = s->t.n;
+	u32 m1 = (u32)__builtin_ctz(s->t.mprod[1]), nmask = ~(s->t.n - 1);
 	u32 m2 = h == 3 ? (u32)__builtin_ctz(s->t.mprod[2]) : 0;
 	u32 w2 = (u32)__builtin_ctz(s->t.wprod[2]), g = m1 < 6 ? m1 : 6;
 	u32 prev = 0, gbase = 0, gspan = 1U << g, glim = gspan, k;
@@ -627,13 +627,15 @@ bool lw_ft1(struct ft_sched *s, const struct ft_sched_req *req, u32 n,
 	/* Group 0's words to start with (written back as they are). */
 	struct lw_cache c = { u2, u1, *u2, *u1 };
 	bool down = false;
-	u8 hl[33];
+	u8 hl[32];
 
-	memcpy(hl, s->hlev, sizeof(hl));
+	/* By leading zeros: hl[z] = H for the bit length 31 - z. */
+	for (k = 0; k < 32; k++)
+		hl[k] = s->hlev[31 - k];
 	for (q = req; q < end; q++, o++) {
 		u32 src = q->src, dst = q->dst, x = src ^ dst;
 		/* The bit length of x, with no branch for x = 0. */
-		u32 hh = hl[31 - __builtin_clz(x << 1 | 1)], f, where, p, i2;
+		u32 hh = hl[(u32)__builtin_clz(x << 1 | 1)], f, where, p, i2;
 		u64 pw = 0, *dw, u, d, a;
 
 		if (by_src && __builtin_expect(src < prev, 0)) {
@@ -643,8 +645,8 @@ bool lw_ft1(struct ft_sched *s, const struct ft_sched_req *req, u32 n,
 		}
 		prev = src;
 		/* One test for the rare cases (leaves is a power of two). */
-		if (__builtin_expect(((src | dst) & ~(leaves - 1)) |
-				     (q->lanes ^ 1), 0) || !hh) {
+		if (__builtin_expect(((src | dst) & nmask) | (q->lanes ^ 1),
+				     0) || !hh) {
 			lw_odd(s, q, o, st);
 			continue;
 		}
