@@ -276,7 +276,7 @@ int ft_sched_set_lanes(struct ft_sched *s, const struct ft_lanes *l)
 	return 0;
 }
 
-u32 sched_common_level(const struct ft_sched *s, u32 src, u32 dst)
+u32 sched_common_level_div(const struct ft_sched *s, u32 src, u32 dst)
 {
 	u32 i = 0;
 

@@ -232,8 +232,25 @@ bool sched_take_fitting(struct ft_sched *s, u32 src, u32 dst, u32 hh,
 void sched_take_path(struct ft_sched *s, u32 src, u32 dst, u32 hh,
 		     const u16 *port, u32 lanes);
 
+/* Common level H of (@src, @dst) by divisions. */
+u32 sched_common_level_div(const struct ft_sched *s, u32 src, u32 dst);
+
+/* H of (@src, @dst) when s->pow2: by the bit length of src ^ dst. */
+static inline u32 sched_hlev(const struct ft_sched *s, u32 src, u32 dst)
+{
+	u32 x = src ^ dst;
+
+	return s->hlev[x ? 32 - __builtin_clz(x) : 0];
+}
+
 /* Common level H of (@src, @dst). */
-u32 sched_common_level(const struct ft_sched *s, u32 src, u32 dst);
+static inline u32 sched_common_level(const struct ft_sched *s, u32 src,
+				     u32 dst)
+{
+	if (s->pow2)
+		return sched_hlev(s, src, dst);
+	return sched_common_level_div(s, src, dst);
+}
 int sched_grow(struct ft_sched *s, u32 n);
 /* *@a grown to @n values; false (*@a left as it was) when out of memory. */
 bool sched_grow_u32(u32 **a, u32 n);

@@ -244,11 +244,9 @@ u32 lw_fast_req(const struct lw_level *lv, u32 src, u32 dst, u32 hh,
 static inline __attribute__((always_inline))
 u32 lw_common_level(const struct ft_sched *s, u32 src, u32 dst, bool pow2)
 {
-	u32 x = src ^ dst;
-
 	if (pow2)
-		return s->hlev[x ? 32 - __builtin_clz(x) : 0];
-	return sched_common_level(s, src, dst);
+		return sched_hlev(s, src, dst);
+	return sched_common_level_div(s, src, dst);
 }
 
 /* The outcome's first 16 bytes as two words: LW_PACKED lays them out. */
