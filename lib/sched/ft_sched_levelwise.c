@@ -462,6 +462,58 @@ u64 lw_word(u64 *uw, u64 *dw, u64 *u, u64 *d)
 }
 
 /*
+ * The leaf level of lw_ft()/lw_ft1() (w_1 = 1, one bit per leaf): the
+ * source's up word is *@uw (cached), the destination's down word in @d1.
+ * False, with *@where, when either bit is taken.
+ */
+static inline __attribute__((always_inline))
+bool lw_leaf(u64 *uw, u64 *d1, u32 src, u32 dst, u32 *where)
+{
+	u64 u = *uw, *dw = d1 + (dst >> 6), d = *dw;
+
+	if (!(u >> (src & 63) & d >> (dst & 63) & 1)) {
+		*where = u >> (src & 63) & 1 ? FT_SCHED_AT_DOWN :
+					      FT_SCHED_AT_UP;
+		return false;
+	}
+	*uw = u ^ 1ULL << (src & 63);
+	*dw = d ^ 1ULL << (dst & 63);
+	return true;
+}
+
+/*
+ * @o := refused at level @f (@where), H @hh, ports so far @pw; counted
+ * in @fup or @fdown (their sum is the refusals).
+ */
+static inline __attribute__((always_inline))
+void lw_refused(struct ft_sched_out *o, u32 hh, u32 f, u32 where, u64 pw,
+		u32 *fup, u32 *fdown)
+{
+	if (where == FT_SCHED_AT_UP)
+		fup[f]++;
+	else
+		fdown[f]++;
+	lw_put(o, (u64)hh << 8 | FT_SCHED_REFUSED | f << 16 |
+	       (u64)where << 24, pw);
+}
+
+/* lw_end() for lw_ft()/lw_ft1(), with their refusals per level. */
+static bool lw_ft_end(struct ft_sched *s, const struct ft_sched_req *req,
+		      u32 n, bool undo, struct ft_sched_out *out,
+		      struct ft_sched_stats *st, u32 h, const u32 *fup,
+		      const u32 *fdown)
+{
+	u32 k;
+
+	for (k = 1; k <= h; k++) {
+		st->fail_up[k] += fup[k];
+		st->fail_down[k] += fdown[k];
+		st->refused += fup[k] + fdown[k];
+	}
+	return lw_end(s, req, n, NULL, undo, out, st);
+}
+
+/*
  * lw_fast() for FT(h, k)-like trees, h = 2 or 3: power-of-two shapes,
  * w_1 = 1, @nw words per switch (a constant: 1, or 2 or 4 when h = 2);
  * requests in array order with the setup (@act NULL).  The same steps with every constant in a register: H
@@ -485,7 +537,7 @@ bool lw_ft(struct ft_sched *s, const struct ft_sched_req *req, u32 n,
 	u32 m1 = (u32)__builtin_ctz(s->t.mprod[1]), leaves = s->t.n;
 	u32 m2 = h == 3 ? (u32)__builtin_ctz(s->t.mprod[2]) : 0;
 	u32 w2 = (u32)__builtin_ctz(s->t.w[2]), prev = 0, j;
-	u32 refused = 0, fup[4] = { 0 }, fdown[4] = { 0 };
+	u32 fup[4] = { 0 }, fdown[4] = { 0 };
 	struct lw_cache c = { NULL, NULL, 0, 0 };
 	bool down = false;
 
@@ -504,17 +556,11 @@ bool lw_ft(struct ft_sched *s, const struct ft_sched_req *req, u32 n,
 		}
 		hh = 1 + (x >> m1 != 0) + (h == 3 && x >> m2 != 0);
 		/* Level 1: one bit per leaf. */
-		u = lw_cached(&c.leaf_at, &c.leaf_word, u1 + (src >> 6));
-		dw = d1 + (dst >> 6);
-		d = *dw;
-		if (!(u >> (src & 63) & d >> (dst & 63) & 1)) {
+		lw_cached(&c.leaf_at, &c.leaf_word, u1 + (src >> 6));
+		if (!lw_leaf(&c.leaf_word, d1, src, dst, &where)) {
 			f = 1;
-			where = u >> (src & 63) & 1 ? FT_SCHED_AT_DOWN :
-						     FT_SCHED_AT_UP;
 			goto refused;
 		}
-		c.leaf_word = u ^ 1ULL << (src & 63);
-		*dw = d ^ 1ULL << (dst & 63);
 		if (hh == 1)
 			goto granted;
 		/* Level 2: the source's switch word(s) cached. */
@@ -569,23 +615,12 @@ failed:
 		where = !u ? FT_SCHED_AT_UP : !d ? FT_SCHED_AT_DOWN :
 					       FT_SCHED_AT_BOTH;
 refused:
-		refused++;
-		if (where == FT_SCHED_AT_UP)
-			fup[f]++;
-		else
-			fdown[f]++;
-		lw_put(&out[j], (u64)hh << 8 | FT_SCHED_REFUSED | f << 16 |
-		       (u64)where << 24, pw);
+		lw_refused(&out[j], hh, f, where, pw, fup, fdown);
 	}
 	lw_flush(&c);
 	for (k = 0; wat && k < nw; k++)
 		wat[k] = cw[k];
-	st->refused += refused;
-	for (j = 1; j <= h; j++) {
-		st->fail_up[j] += fup[j];
-		st->fail_down[j] += fdown[j];
-	}
-	return lw_end(s, req, n, NULL, by_src && down, out, st);
+	return lw_ft_end(s, req, n, by_src && down, out, st, h, fup, fdown);
 }
 
 /*
@@ -620,7 +655,7 @@ bool lw_ft1(struct ft_sched *s, const struct ft_sched_req *req, u32 n,
 	u32 m2 = h == 3 ? (u32)__builtin_ctz(s->t.mprod[2]) : 0;
 	u32 w2 = (u32)__builtin_ctz(s->t.wprod[2]), g = m1 < 6 ? m1 : 6;
 	u32 prev = 0, gbase = 0, gspan = 1U << g, glim = gspan, k;
-	u32 refused = 0, fup[4] = { 0 }, fdown[4] = { 0 };
+	u32 fup[4] = { 0 }, fdown[4] = { 0 };
 	u64 himask = ~(((u64)1 << w2) - 1);
 	/* Group 0's words to start with (written back as they are). */
 	struct lw_cache c = { u2, u1, *u2, *u1 };
@@ -634,7 +669,7 @@ bool lw_ft1(struct ft_sched *s, const struct ft_sched_req *req, u32 n,
 		u32 src = q->src, dst = q->dst, x = src ^ dst;
 		/* The bit length of x, with no branch for x = 0. */
 		u32 hh = hl[(u32)__builtin_clz(x << 1 | 1)], f, where, p, i2;
-		u64 pw = 0, *dw, u, d, a;
+		u64 pw = 0, u, d, a;
 
 		if (by_src && __builtin_expect(src < prev, 0)) {
 			down = true;
@@ -658,17 +693,10 @@ bool lw_ft1(struct ft_sched *s, const struct ft_sched_req *req, u32 n,
 				u3p = u3 + ((size_t)(src >> m2) << w2);
 		}
 		/* Level 1: one bit per leaf. */
-		u = c.leaf_word;
-		dw = d1 + (dst >> 6);
-		d = *dw;
-		if (!(u >> (src & 63) & d >> (dst & 63) & 1)) {
+		if (!lw_leaf(&c.leaf_word, d1, src, dst, &where)) {
 			f = 1;
-			where = u >> (src & 63) & 1 ? FT_SCHED_AT_DOWN :
-						     FT_SCHED_AT_UP;
 			goto refused;
 		}
-		c.leaf_word = u ^ 1ULL << (src & 63);
-		*dw = d ^ 1ULL << (dst & 63);
 		if (hh == 1)
 			goto granted;
 		/* Level 2: the source's switch word cached. */
@@ -695,21 +723,10 @@ failed:
 		where = !u ? FT_SCHED_AT_UP : !d ? FT_SCHED_AT_DOWN :
 					       FT_SCHED_AT_BOTH;
 refused:
-		refused++;
-		if (where == FT_SCHED_AT_UP)
-			fup[f]++;
-		else
-			fdown[f]++;
-		lw_put(o, (u64)hh << 8 | FT_SCHED_REFUSED | f << 16 |
-		       (u64)where << 24, pw);
+		lw_refused(o, hh, f, where, pw, fup, fdown);
 	}
 	lw_flush(&c);
-	st->refused += refused;
-	for (k = 1; k <= h; k++) {
-		st->fail_up[k] += fup[k];
-		st->fail_down[k] += fdown[k];
-	}
-	return lw_end(s, req, n, NULL, down, out, st);
+	return lw_ft_end(s, req, n, down, out, st, h, fup, fdown);
 }
 
 /*
