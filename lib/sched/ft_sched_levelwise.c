@@ -516,7 +516,10 @@ static bool lw_ft_end(struct ft_sched *s, const struct ft_sched_req *req,
 /*
  * lw_fast() for FT(h, k)-like trees, h = 2 or 3: power-of-two shapes,
  * w_1 = 1, @nw words per switch (a constant: 1, or 2 or 4 when h = 2);
- * requests in array order with the setup (@act NULL).  The same steps with every constant in a register: H
+ * requests in array order with the setup (@act NULL).  lw_ft1() below
+ * takes the one-word cases with m_2 = w_2; this one the others (h = 3
+ * with m_2 != w_2, h = 2 with 128 or 256 ports).  The same steps with
+ * every constant in a register: H
  * by comparing src ^ dst with M_1 and M_2 (no table), level 2's node
  * src / M_1 (W_1 = 1, P_1 = 0), level 3's (src / M_2) W_2 + P_2.  With
  * nw > 1 the nw up words of the source's switch are cached as the one
