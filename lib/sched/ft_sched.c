@@ -276,7 +276,7 @@ int ft_sched_set_lanes(struct ft_sched *s, const struct ft_lanes *l)
 	return 0;
 }
 
-u32 sched_common_level(const struct ft_sched *s, u32 src, u32 dst)
+u32 sched_common_level_div(const struct ft_sched *s, u32 src, u32 dst)
 {
 	u32 i = 0;
 
@@ -548,6 +548,8 @@ u32 sched_order(struct ft_sched *s, enum ft_sched_order o,
 	for (j = 0; j < n; j++)
 		if (out[j].status == FT_SCHED_REFUSED)
 			s->tmp[k++] = j;
+	if (!k)		/* nothing to sort (nor to draw) */
+		return 0;
 	switch (o) {
 	case FT_SCHED_ORDER_SOURCE:
 		sched_csort(s, s->tmp, k, s->order, req, out, false, s->t.n);
@@ -573,6 +575,26 @@ void sched_refuse(struct ft_sched_out *out, u32 level, u32 where)
 	out->status = FT_SCHED_REFUSED;
 	out->fail_level = (u8)level;
 	out->fail_where = (u8)where;
+}
+
+void sched_setup(const struct ft_sched *s, const struct ft_sched_req *req,
+		 u32 n, struct ft_sched_out *out)
+{
+	u32 j;
+
+	/*
+	 * Every valid request with H >= 1 starts REFUSED with no failure
+	 * recorded; the algorithm grants it or says where it failed.
+	 */
+	for (j = 0; j < n; j++) {
+		memset(&out[j], 0, sizeof(out[j]));
+		if (!sched_valid(s, &req[j])) {
+			out[j].status = FT_SCHED_INVALID;
+			continue;
+		}
+		out[j].hh = (u8)sched_common_level(s, req[j].src, req[j].dst);
+		out[j].status = out[j].hh ? FT_SCHED_REFUSED : FT_SCHED_GRANTED;
+	}
 }
 
 int ft_sched_run(struct ft_sched *s, const struct ft_sched_opts *o,
@@ -609,19 +631,7 @@ int ft_sched_run(struct ft_sched *s, const struct ft_sched_opts *o,
 	if (err)
 		return err;
 	ft_rand_seed(&s->rng, o->seed);
-	/*
-	 * Every valid request with H >= 1 starts REFUSED with no failure
-	 * recorded; the algorithm grants it or says where it failed.
-	 */
-	for (j = 0; j < n; j++) {
-		memset(&out[j], 0, sizeof(out[j]));
-		if (!sched_valid(s, &req[j])) {
-			out[j].status = FT_SCHED_INVALID;
-			continue;
-		}
-		out[j].hh = (u8)sched_common_level(s, req[j].src, req[j].dst);
-		out[j].status = out[j].hh ? FT_SCHED_REFUSED : FT_SCHED_GRANTED;
-	}
+	sched_setup(s, req, n, out);
 	switch (o->algo) {
 	case FT_SCHED_LEVELWISE:
 		st->fast = sched_lw_fast_ok(s, o);

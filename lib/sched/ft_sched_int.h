@@ -232,8 +232,25 @@ bool sched_take_fitting(struct ft_sched *s, u32 src, u32 dst, u32 hh,
 void sched_take_path(struct ft_sched *s, u32 src, u32 dst, u32 hh,
 		     const u16 *port, u32 lanes);
 
+/* Common level H of (@src, @dst) by divisions. */
+u32 sched_common_level_div(const struct ft_sched *s, u32 src, u32 dst);
+
+/* H of (@src, @dst) when s->pow2: by the bit length of src ^ dst. */
+static inline u32 sched_hlev(const struct ft_sched *s, u32 src, u32 dst)
+{
+	u32 x = src ^ dst;
+
+	return s->hlev[x ? 32 - __builtin_clz(x) : 0];
+}
+
 /* Common level H of (@src, @dst). */
-u32 sched_common_level(const struct ft_sched *s, u32 src, u32 dst);
+static inline u32 sched_common_level(const struct ft_sched *s, u32 src,
+				     u32 dst)
+{
+	if (s->pow2)
+		return sched_hlev(s, src, dst);
+	return sched_common_level_div(s, src, dst);
+}
 int sched_grow(struct ft_sched *s, u32 n);
 /* *@a grown to @n values; false (*@a left as it was) when out of memory. */
 bool sched_grow_u32(u32 **a, u32 n);
@@ -245,6 +262,9 @@ u32 sched_order(struct ft_sched *s, enum ft_sched_order o,
 		const struct ft_sched_out *out);
 
 void sched_refuse(struct ft_sched_out *out, u32 level, u32 where);
+/* @out[0..n) as every algorithm starts: H, INVALID, GRANTED if H = 0. */
+void sched_setup(const struct ft_sched *s, const struct ft_sched_req *req,
+		 u32 n, struct ft_sched_out *out);
 
 /* Add one request's outcome to the round's totals. */
 static inline void sched_count(struct ft_sched_stats *st,

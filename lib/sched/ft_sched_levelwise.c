@@ -244,11 +244,9 @@ u32 lw_fast_req(const struct lw_level *lv, u32 src, u32 dst, u32 hh,
 static inline __attribute__((always_inline))
 u32 lw_common_level(const struct ft_sched *s, u32 src, u32 dst, bool pow2)
 {
-	u32 x = src ^ dst;
-
 	if (pow2)
-		return s->hlev[x ? 32 - __builtin_clz(x) : 0];
-	return sched_common_level(s, src, dst);
+		return sched_hlev(s, src, dst);
+	return sched_common_level_div(s, src, dst);
 }
 
 /* The outcome's first 16 bytes as two words: LW_PACKED lays them out. */
@@ -464,9 +462,64 @@ u64 lw_word(u64 *uw, u64 *dw, u64 *u, u64 *d)
 }
 
 /*
+ * The leaf level of lw_ft()/lw_ft1() (w_1 = 1, one bit per leaf): the
+ * source's up word is *@uw (cached), the destination's down word in @d1.
+ * False, with *@where, when either bit is taken.
+ */
+static inline __attribute__((always_inline))
+bool lw_leaf(u64 *uw, u64 *d1, u32 src, u32 dst, u32 *where)
+{
+	u64 u = *uw, *dw = d1 + (dst >> 6), d = *dw;
+
+	if (!(u >> (src & 63) & d >> (dst & 63) & 1)) {
+		*where = u >> (src & 63) & 1 ? FT_SCHED_AT_DOWN :
+					      FT_SCHED_AT_UP;
+		return false;
+	}
+	*uw = u ^ 1ULL << (src & 63);
+	*dw = d ^ 1ULL << (dst & 63);
+	return true;
+}
+
+/*
+ * @o := refused at level @f (@where), H @hh, ports so far @pw; counted
+ * in @fup or @fdown (their sum is the refusals).
+ */
+static inline __attribute__((always_inline))
+void lw_refused(struct ft_sched_out *o, u32 hh, u32 f, u32 where, u64 pw,
+		u32 *fup, u32 *fdown)
+{
+	if (where == FT_SCHED_AT_UP)
+		fup[f]++;
+	else
+		fdown[f]++;
+	lw_put(o, (u64)hh << 8 | FT_SCHED_REFUSED | f << 16 |
+	       (u64)where << 24, pw);
+}
+
+/* lw_end() for lw_ft()/lw_ft1(), with their refusals per level. */
+static bool lw_ft_end(struct ft_sched *s, const struct ft_sched_req *req,
+		      u32 n, bool undo, struct ft_sched_out *out,
+		      struct ft_sched_stats *st, u32 h, const u32 *fup,
+		      const u32 *fdown)
+{
+	u32 k;
+
+	for (k = 1; k <= h; k++) {
+		st->fail_up[k] += fup[k];
+		st->fail_down[k] += fdown[k];
+		st->refused += fup[k] + fdown[k];
+	}
+	return lw_end(s, req, n, NULL, undo, out, st);
+}
+
+/*
  * lw_fast() for FT(h, k)-like trees, h = 2 or 3: power-of-two shapes,
  * w_1 = 1, @nw words per switch (a constant: 1, or 2 or 4 when h = 2);
- * requests in array order with the setup (@act NULL).  The same steps with every constant in a register: H
+ * requests in array order with the setup (@act NULL).  lw_ft1() below
+ * takes the one-word cases with m_2 = w_2; this one the others (h = 3
+ * with m_2 != w_2, h = 2 with 128 or 256 ports).  The same steps with
+ * every constant in a register: H
  * by comparing src ^ dst with M_1 and M_2 (no table), level 2's node
  * src / M_1 (W_1 = 1, P_1 = 0), level 3's (src / M_2) W_2 + P_2.  With
  * nw > 1 the nw up words of the source's switch are cached as the one
@@ -487,7 +540,7 @@ bool lw_ft(struct ft_sched *s, const struct ft_sched_req *req, u32 n,
 	u32 m1 = (u32)__builtin_ctz(s->t.mprod[1]), leaves = s->t.n;
 	u32 m2 = h == 3 ? (u32)__builtin_ctz(s->t.mprod[2]) : 0;
 	u32 w2 = (u32)__builtin_ctz(s->t.w[2]), prev = 0, j;
-	u32 refused = 0, fup[4] = { 0 }, fdown[4] = { 0 };
+	u32 fup[4] = { 0 }, fdown[4] = { 0 };
 	struct lw_cache c = { NULL, NULL, 0, 0 };
 	bool down = false;
 
@@ -506,17 +559,11 @@ bool lw_ft(struct ft_sched *s, const struct ft_sched_req *req, u32 n,
 		}
 		hh = 1 + (x >> m1 != 0) + (h == 3 && x >> m2 != 0);
 		/* Level 1: one bit per leaf. */
-		u = lw_cached(&c.leaf_at, &c.leaf_word, u1 + (src >> 6));
-		dw = d1 + (dst >> 6);
-		d = *dw;
-		if (!(u >> (src & 63) & d >> (dst & 63) & 1)) {
+		lw_cached(&c.leaf_at, &c.leaf_word, u1 + (src >> 6));
+		if (!lw_leaf(&c.leaf_word, d1, src, dst, &where)) {
 			f = 1;
-			where = u >> (src & 63) & 1 ? FT_SCHED_AT_DOWN :
-						     FT_SCHED_AT_UP;
 			goto refused;
 		}
-		c.leaf_word = u ^ 1ULL << (src & 63);
-		*dw = d ^ 1ULL << (dst & 63);
 		if (hh == 1)
 			goto granted;
 		/* Level 2: the source's switch word(s) cached. */
@@ -571,23 +618,118 @@ failed:
 		where = !u ? FT_SCHED_AT_UP : !d ? FT_SCHED_AT_DOWN :
 					       FT_SCHED_AT_BOTH;
 refused:
-		refused++;
-		if (where == FT_SCHED_AT_UP)
-			fup[f]++;
-		else
-			fdown[f]++;
-		lw_put(&out[j], (u64)hh << 8 | FT_SCHED_REFUSED | f << 16 |
-		       (u64)where << 24, pw);
+		lw_refused(&out[j], hh, f, where, pw, fup, fdown);
 	}
 	lw_flush(&c);
 	for (k = 0; wat && k < nw; k++)
 		wat[k] = cw[k];
-	st->refused += refused;
-	for (j = 1; j <= h; j++) {
-		st->fail_up[j] += fup[j];
-		st->fail_down[j] += fdown[j];
+	return lw_ft_end(s, req, n, by_src && down, out, st, h, fup, fdown);
+}
+
+/*
+ * lw_ft() with one word per switch (w_2, w_3 <= 64) and, when h = 3,
+ * m_2 = w_2 as in FT(3, k), with fewer values live in the loop, so that
+ * the constants stay in registers.
+ *  - The source's cached words (the leaf word, the level-2 word) and
+ *    its level-3 up vector (u3p, one word per port) change only when
+ *    src >> g does (g = min(6, lg M_1): the group of sources sharing
+ *    all three), so one test per request covers them: src past the
+ *    group's end with @by_src (the sources ascend), else outside it.
+ *  - H by a table on the bit length of src ^ dst, on the stack (no
+ *    register for it); H = 0 joins the rare cases.
+ *  - The destination's level-3 node, (dst >> lg M_2 << lg W_2) | P_2,
+ *    is its level-2 node with the low lg w_2 bits replaced by P_2 (since
+ *    M_2 = M_1 w_2 and W_2 = w_2).
+ *  - With @by_src (a constant) the first source below the one before
+ *    ends the pass: it is undone anyway.
+ */
+static inline __attribute__((always_inline))
+bool lw_ft1(struct ft_sched *s, const struct ft_sched_req *req, u32 n,
+	    bool by_src, struct ft_sched_out *out, struct ft_sched_stats *st,
+	    u32 h)
+{
+	const struct ft_sched_req *q, *end = req + n;
+	struct ft_sched_out *o = out;
+	u64 *u1 = s->vec[1][FT_UP], *d1 = s->vec[1][FT_DOWN];
+	u64 *u2 = s->vec[2][FT_UP], *d2 = s->vec[2][FT_DOWN];
+	u64 *u3 = h == 3 ? s->vec[3][FT_UP] : NULL;
+	u64 *d3 = h == 3 ? s->vec[3][FT_DOWN] : NULL, *u3p = u3;
+	u32 m1 = (u32)__builtin_ctz(s->t.mprod[1]), nmask = ~(s->t.n - 1);
+	u32 m2 = h == 3 ? (u32)__builtin_ctz(s->t.mprod[2]) : 0;
+	u32 w2 = (u32)__builtin_ctz(s->t.wprod[2]), g = m1 < 6 ? m1 : 6;
+	u32 prev = 0, gbase = 0, gspan = 1U << g, glim = gspan, k;
+	u32 fup[4] = { 0 }, fdown[4] = { 0 };
+	u64 himask = ~(((u64)1 << w2) - 1);
+	/* Group 0's words to start with (written back as they are). */
+	struct lw_cache c = { u2, u1, *u2, *u1 };
+	bool down = false;
+	u8 hl[32];
+
+	/* By leading zeros: hl[z] = H for the bit length 31 - z. */
+	for (k = 0; k < 32; k++)
+		hl[k] = s->hlev[31 - k];
+	for (q = req; q < end; q++, o++) {
+		u32 src = q->src, dst = q->dst, x = src ^ dst;
+		/* The bit length of x, with no branch for x = 0. */
+		u32 hh = hl[(u32)__builtin_clz(x << 1 | 1)], f, where, p, i2;
+		u64 pw = 0, u, d, a;
+
+		if (by_src && __builtin_expect(src < prev, 0)) {
+			down = true;
+			n = (u32)(q - req);	/* the requests lw_end() undoes */
+			break;
+		}
+		prev = src;
+		/* One test for the rare cases (leaves is a power of two). */
+		if (__builtin_expect(((src | dst) & nmask) | (q->lanes ^ 1),
+				     0) || !hh) {
+			lw_odd(s, q, o, st);
+			continue;
+		}
+		if (__builtin_expect(by_src ? src >= glim :
+				     src - gbase >= gspan, 0)) {
+			gbase = src >> g << g;
+			glim = gbase + gspan;
+			lw_cached(&c.leaf_at, &c.leaf_word, u1 + (src >> 6));
+			lw_cached(&c.at, &c.word, u2 + (src >> m1));
+			if (h == 3)
+				u3p = u3 + ((size_t)(src >> m2) << w2);
+		}
+		/* Level 1: one bit per leaf. */
+		if (!lw_leaf(&c.leaf_word, d1, src, dst, &where)) {
+			f = 1;
+			goto refused;
+		}
+		if (hh == 1)
+			goto granted;
+		/* Level 2: the source's switch word cached. */
+		i2 = dst >> m1;
+		a = lw_word(&c.word, d2 + i2, &u, &d);
+		if (!a) {
+			f = 2;
+			goto failed;
+		}
+		p = (u32)__builtin_ctzll(a);
+		pw = (u64)p << 16;
+		if (h == 2 || hh == 2)
+			goto granted;
+		a = lw_word(u3p + p, d3 + ((i2 & himask) | p), &u, &d);
+		if (!a) {
+			f = 3;
+			goto failed;
+		}
+		pw |= (u64)__builtin_ctzll(a) << 32;
+granted:
+		lw_put(o, (u64)hh << 8, pw);
+		continue;
+failed:
+		where = !u ? FT_SCHED_AT_UP : !d ? FT_SCHED_AT_DOWN :
+					       FT_SCHED_AT_BOTH;
+refused:
+		lw_refused(o, hh, f, where, pw, fup, fdown);
 	}
-	return lw_end(s, req, n, NULL, by_src && down, out, st);
+	lw_flush(&c);
+	return lw_ft_end(s, req, n, down, out, st, h, fup, fdown);
 }
 
 /*
@@ -614,10 +756,15 @@ static bool lw_fast_all(struct ft_sched *s, const struct ft_sched_req *req,
 	bool leaf1 = s->t.w[1] == 1, ft = s->pow2 && leaf1 && s->words;
 
 	/* Seed 002's FT(l, w), l = 3 or 2, w <= 64, are the first cases. */
+	if (LW_PACKED && ft && !s->wide && s->t.h == 3 &&
+	    s->t.m[2] == s->t.w[2])
+		return by_src ? lw_ft1(s, req, n, true, out, st, 3) :
+				lw_ft1(s, req, n, false, out, st, 3);
+	if (LW_PACKED && ft && !s->wide && s->t.h == 2)
+		return by_src ? lw_ft1(s, req, n, true, out, st, 2) :
+				lw_ft1(s, req, n, false, out, st, 2);
 	if (LW_PACKED && ft && !s->wide && s->t.h == 3)
 		return lw_ft(s, req, n, by_src, out, st, 3, 1);
-	if (LW_PACKED && ft && !s->wide && s->t.h == 2)
-		return lw_ft(s, req, n, by_src, out, st, 2, 1);
 	/* FT(2, w), w = 128, 256 */
 	if (LW_PACKED && ft && s->t.h == 2 && s->nw[2] == 2)
 		return lw_ft(s, req, n, by_src, out, st, 2, 2);

@@ -223,14 +223,54 @@ static bool exact_applies(const struct ft_sched *s,
 	return true;
 }
 
+/*
+ * The lanes of level @i's coloured edges 0..k-1 (edge j is request
+ * act[j]): lane col mod F_i of port col / F_i, which fits by the
+ * colouring; sched_take_port() with the level's constants in locals.
+ * Returns the requests left for the next level, kept in act[].
+ */
+static u32 take_level(struct ft_sched *s, u32 i, const struct colour *g,
+		      u32 fl, struct ft_sched_out *out, u32 *y, u32 *act,
+		      u32 k)
+{
+	u64 *vu = s->vec[i][FT_UP], *vd = s->vec[i][FT_DOWN], b;
+	u32 j, r, p, w = s->t.w[i], vb = s->vb[i], keep = 0;
+	bool bm = s->bitmode[i];
+
+	for (j = 0; j < k; j++) {
+		r = act[j];
+		/* One lane per link (the usual case): the colour is the port. */
+		p = fl == 1 ? g->col[j] : g->col[j] / fl;
+		if (bm) {	/* one lane: as sched_take() in bit mode */
+			b = (u64)g->eu[j] * vb + p;
+			vu[b >> 6] &= ~(1ULL << (b & 63));
+			b = (u64)g->ev[j] * vb + p;
+			vd[b >> 6] &= ~(1ULL << (b & 63));
+		} else {
+			sched_take(s, i, g->eu[j], p, FT_UP, 1);
+			sched_take(s, i, g->ev[j], p, FT_DOWN, 1);
+		}
+		out[r].port[i - 1] = (u16)p;
+		y[r] = y[r] * w + p;
+		if (out[r].hh == i)
+			out[r].status = FT_SCHED_GRANTED;
+		else
+			act[keep++] = r;
+	}
+	if (bm && k)
+		s->dirty[i] = true;
+	return keep;
+}
+
 static int optimal_exact(struct ft_sched *s, const struct ft_sched_opts *o,
 			 const struct ft_sched_req *req, u32 n,
 			 struct ft_sched_out *out, const u32 *fl, u32 *dropped)
 {
 	const struct ft_topo *t = &s->t;
 	u32 k = sched_order(s, o->order, req, n, out);
-	u32 *act = s->order, *y = s->y, i, j, r, u, v, ne, keep, nv, p;
-	u32 *degl, *degr, where, hmax = 0, maxnv = 0;
+	u32 *act = s->order, *y = s->y, i, j, r, u, v, ne, keep, nv;
+	u32 *degl, *degr, where, hmax = 0, maxnv = 0, wp;
+	struct sched_div dv;
 	u64 *ml, *mr;
 	struct colour g = { 0 };
 	size_t cells, maxcells = 0, ke = (size_t)k + 1;
@@ -289,10 +329,12 @@ static int optimal_exact(struct ft_sched *s, const struct ft_sched_opts *o,
 		/* Keep a subgraph of degree <= d, greedily in request order. */
 		ne = 0;
 		keep = 0;
+		dv = s->divm[i - 1];
+		wp = t->wprod[i - 1];
 		for (j = 0; j < k; j++) {
 			r = act[j];
-			u = sched_node(s, i, req[r].src, y[r]);
-			v = sched_node(s, i, req[r].dst, y[r]);
+			u = sched_div(&dv, req[r].src) * wp + y[r];
+			v = sched_div(&dv, req[r].dst) * wp + y[r];
 			if (degl[u] >= g.d || degr[v] >= g.d) {
 				where = degl[u] < g.d ? FT_SCHED_AT_DOWN :
 					degr[v] < g.d ? FT_SCHED_AT_UP :
@@ -317,14 +359,7 @@ static int optimal_exact(struct ft_sched *s, const struct ft_sched_opts *o,
 		}
 		k = keep;
 		keep = 0;
-		for (j = 0; j < k; j++) {
-			r = act[j];
-			p = g.col[j] / fl[i];
-			/* Lane col mod F_i of port p: it fits, by the colouring. */
-			if (!sched_take_port(s, i, g.eu[j], g.ev[j], p, 1, &out[r], &y[r]))
-				act[keep++] = r;
-		}
-		k = keep;
+		k = take_level(s, i, &g, fl[i], out, y, act, k);
 	}
 	return 0;
 }
@@ -599,8 +634,9 @@ static int optimal_fallback(struct ft_sched *s, const struct ft_sched_opts *o,
 }
 
 /*
- * The exact pass; when it had to drop requests (not a permutation), also
- * the fallback from the same state, keeping whichever granted more.
+ * The exact pass, in @out; when it had to drop requests (not a
+ * permutation), also the fallback from the same state, keeping whichever
+ * granted more.
  */
 static int optimal_best(struct ft_sched *s, const struct ft_sched_opts *o,
 			const struct ft_sched_req *req, u32 n,
@@ -611,21 +647,23 @@ static int optimal_best(struct ft_sched *s, const struct ft_sched_opts *o,
 	u32 dropped = 0, j;
 	int err;
 
-	eo = malloc(((size_t)n + 1) * sizeof(*eo));
-	if (!eo)
-		return -ENOMEM;
-	memcpy(eo, out, (size_t)n * sizeof(*eo));
-	err = optimal_exact(s, o, req, n, eo, fl, &dropped);
+	err = optimal_exact(s, o, req, n, out, fl, &dropped);
 	st->exact = 1;
-	if (err || !dropped) {
-		memcpy(out, eo, (size_t)n * sizeof(*eo));
-		goto done;
-	}
+	if (err || !dropped)
+		return err;
 	/*
 	 * Back to the lanes before the exact pass (its dropped requests
-	 * gave theirs back already), for the fallback; then keep one.
+	 * gave theirs back already) and to @out as set up, for the
+	 * fallback; the exact outcome is kept aside.  Out of memory:
+	 * nothing taken, as if the exact pass had not run.
 	 */
-	give_granted(s, req, n, eo);
+	eo = malloc(((size_t)n + 1) * sizeof(*eo));
+	give_granted(s, req, n, out);
+	if (eo)
+		memcpy(eo, out, (size_t)n * sizeof(*eo));
+	sched_setup(s, req, n, out);
+	if (!eo)
+		return -ENOMEM;
 	err = optimal_fallback(s, o, req, n, out);
 	if (err)
 		goto done;
