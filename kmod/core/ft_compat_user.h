@@ -17,6 +17,10 @@
 #include <stdio.h>
 #include <sys/cdefs.h>	/* __always_inline, as the kernel spells it */
 
+#ifndef noinline
+#define noinline __attribute_noinline__	/* as the kernel spells it */
+#endif
+
 typedef __UINT8_TYPE__ u8;
 typedef __UINT16_TYPE__ u16;
 typedef __UINT32_TYPE__ u32;

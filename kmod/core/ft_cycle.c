@@ -199,9 +199,21 @@ static bool ft_cycle_bad_circuit(const struct ft_offer *o, u32 nlinks)
 	return false;
 }
 
+/* What every cycle checks of its configuration. */
+static int ft_cycle_validate_cfg(const struct ft_cycle_cfg *cfg,
+				 const struct ft_cycle_scratch *sc)
+{
+	if (cfg->path >= FT_PATH_NR || cfg->arb >= FT_ARB_NR ||
+	    sc->nlinks != ft_topo_dlinks(cfg->topo) ||
+	    cfg->lanes->n != sc->nlinks)
+		return -FT_EINVAL;
+	return 0;
+}
+
+/* The offers checked; *@circuits: some offer has a circuit. */
 static int ft_cycle_validate(const struct ft_cycle_cfg *cfg,
 			     const struct ft_offer *off, u32 noff,
-			     const struct ft_cycle_scratch *sc)
+			     const struct ft_cycle_scratch *sc, bool *circuits)
 {
 	const struct ft_topo *t = cfg->topo;
 	u32 i, n = t->n, lca = t->h + 1;
@@ -209,8 +221,8 @@ static int ft_cycle_validate(const struct ft_cycle_cfg *cfg,
 	u64 total = 0;
 	bool bad = false;
 
-	if (cfg->path >= FT_PATH_NR || cfg->arb >= FT_ARB_NR ||
-	    sc->nlinks != ft_topo_dlinks(t) || cfg->lanes->n != sc->nlinks)
+	*circuits = false;
+	if (ft_cycle_validate_cfg(cfg, sc))
 		return -FT_EINVAL;
 	for (i = 0; i < noff; i++) {
 		o = &off[i];
@@ -218,6 +230,7 @@ static int ft_cycle_validate(const struct ft_cycle_cfg *cfg,
 		bad |= (o->src >= n) | (o->dst >= n) | (o->lca > lca);
 		total += o->count;
 		if (o->clanes) {
+			*circuits = true;
 			if (ft_cycle_bad_circuit(o, sc->nlinks))
 				return -FT_EINVAL;
 			total -= ft_min_u32(o->count, o->clanes);
@@ -358,6 +371,34 @@ static u32 ft_cycle_layout(const struct ft_cycle_cfg *cfg,
 					 ft_cycle_lca(sc, o));
 		}
 	}
+	sc->nmsgs = n;
+	return np;
+}
+
+/*
+ * ft_cycle_layout() for random priority when no offer has a circuit, no
+ * link is failed and the path choice is not circuit: every offered
+ * message contends, in the offers' order.
+ */
+static u32 ft_cycle_layout_plain(struct ft_offer *off, u32 noff,
+				 struct ft_cycle_scratch *sc,
+				 struct ft_cycle_result *res)
+{
+	struct ft_cycle_msg *msg = sc->msg;
+	u32 i, np = 0, n = 0, c, offered = 0;
+	struct ft_offer *o;
+
+	for (i = 0; i < noff; i++) {
+		o = &off[i];
+		o->delivered = 0;
+		c = o->count;
+		offered += c;
+		if (!c)
+			continue;
+		n = ft_cycle_lay(msg, n, o, i, c, ft_cycle_lca(sc, o));
+		np++;
+	}
+	res->offered += offered;
 	sc->nmsgs = n;
 	return np;
 }
@@ -650,12 +691,12 @@ ft_cycle_try(struct ft_link_cycle *lc, const struct ft_link_hot *hot,
 	struct ft_link_cycle *c = &lc[id];
 
 	if (uniform) {
+		/* the bit set again rather than a branch taken at random */
+		touched[id / 64] |= 1ULL << (id % 64);
 		if (c->carried >= l->lanes) {
 			c->blocked++;
 			return false;
 		}
-		if (!c->carried)
-			touched[id / 64] |= 1ULL << (id % 64);
 		c->carried++;
 		return true;
 	}
@@ -698,17 +739,18 @@ ft_cycle_stop(struct ft_cycle_msg *m, struct ft_cycle_msg *f, u32 k, u32 s,
 static __always_inline u32
 ft_cycle_walk_leaves(const struct ft_cycle_cfg *cfg,
 		     struct ft_cycle_scratch *sc, struct ft_offer *off,
-		     u32 *npend, u32 *n, u32 *behind, bool uniform)
+		     u32 *npend, u32 *n, u32 *behind, bool uniform, bool w1)
 {
 	const struct ft_cycle_level *l = &sc->lv[1];
-	struct ft_link_cycle *lc = sc->lc;
+	struct ft_link_cycle *lc = sc->lc, *c;
 	const struct ft_link_hot *hot = cfg->lanes->hot;
 	u64 *touched = sc->touched;
 	struct ft_cycle_msg *msg = sc->msg, *m;
 	u32 *ord = sc->ord, *pend = sc->pidx;
 	u32 nmsgs = sc->nmsgs, j, k, id, q, live = 0, np = 0, nb = 0, nd = 0;
-	u32 base = l->link_base, w = l->w;
+	u32 base = l->link_base, w = l->w, lanes = l->lanes;
 	struct ft_recip by_w = l->by_w;
+	bool won;
 
 	for (j = 0; j < nmsgs; j++) {
 		if (j + FT_PREFETCH_AHEAD < nmsgs)
@@ -727,26 +769,94 @@ ft_cycle_walk_leaves(const struct ft_cycle_cfg *cfg,
 			continue;
 		}
 		/* the leaf's up link by port dst mod w_1 (X = leaf, Y = 0) */
-		q = ft_recip_div(&by_w, m->dst);
-		id = (base + m->src * w + m->dst - q * w) << 1;
-		if (ft_cycle_try(lc, hot, touched, l, id, uniform)) {
-			ord[live++] = k;
+		if (w1) {
+			id = (base + m->src) << 1;
+		} else {
+			q = ft_recip_div(&by_w, m->dst);
+			id = (base + m->src * w + m->dst - q * w) << 1;
+		}
+		if (uniform) {
+			/*
+			 * Without branches: most messages of a busy cycle
+			 * lose here, in random order.
+			 */
+			c = &lc[id];
+			won = c->carried < lanes;
+			touched[id / 64] |= 1ULL << (id % 64);
+			c->carried += won;
+			c->blocked += !won;
+		} else {
+			won = ft_cycle_try(lc, hot, touched, l, id, false);
+		}
+		ord[live] = k;
+		live += won;
+		if (m->first == k) {
+			/* a winner's record is left as laid out */
+			m->flags = won ? 0 : FT_MSG_DEAD;
+			m->at = won ? ~0U : id;
+			m->cut = won ? ~0U : k;
+			m->cutstage = won ? 0xff : 0;
 			continue;
 		}
+		if (won)
+			continue;
 		m->flags = FT_MSG_DEAD;
 		m->at = id;
-		if (m->first == k) {
-			m->cut = k;
-			m->cutstage = 0;
-		} else {
-			msg[m->first].cut = ft_min_u32(msg[m->first].cut, k);
-			pend[np++] = m->first;
-		}
+		msg[m->first].cut = ft_min_u32(msg[m->first].cut, k);
+		pend[np++] = m->first;
 	}
 	*npend = np;
 	*n += nd;
 	*behind += nb;
 	return live;
+}
+
+/*
+ * Stage 0 when every link has its lanes (ft_cycle_try()), and else; a
+ * copy of each for a leaf with one up-port (w_1 = 1, as in k-ary n-trees):
+ * its link is the leaf's own.
+ */
+static noinline u32 ft_cycle_leaves_uniform(const struct ft_cycle_cfg *cfg,
+					    struct ft_cycle_scratch *sc,
+					    struct ft_offer *off, u32 *npend,
+					    u32 *n, u32 *behind)
+{
+	if (sc->lv[1].w == 1)
+		return ft_cycle_walk_leaves(cfg, sc, off, npend, n, behind,
+					    true, true);
+	return ft_cycle_walk_leaves(cfg, sc, off, npend, n, behind, true,
+				    false);
+}
+
+static noinline u32 ft_cycle_leaves_lanes(const struct ft_cycle_cfg *cfg,
+					  struct ft_cycle_scratch *sc,
+					  struct ft_offer *off, u32 *npend,
+					  u32 *n, u32 *behind)
+{
+	return ft_cycle_walk_leaves(cfg, sc, off, npend, n, behind, false,
+				    false);
+}
+
+/*
+ * Ask for the counters of the level-2 up link that message @m of the
+ * dmodk walk tries first after its leaf's (ft_cycle_walk_dmodk()), which
+ * a busy cycle's survivors of stage 0 mostly reach: the links are
+ * scattered over an array that the cycle's other arrays push out of the
+ * caches.
+ */
+static void ft_cycle_prefetch_up(const struct ft_cycle_level *lv,
+				 const struct ft_cycle_msg *m,
+				 const struct ft_link_cycle *lc)
+{
+	u32 q, y, x;
+
+	if (m->hh < 2)
+		return;
+	q = ft_recip_div(&lv[1].by_w, m->dst);
+	y = (m->dst - q * lv[1].w) * lv[2].w + q -
+	    ft_recip_div(&lv[2].by_w, q) * lv[2].w;
+	x = ft_recip_div(&lv[1].by_m, m->src);
+	ft_prefetchw(&lc[(lv[2].link_base + x * lv[2].wup + y) << 1]);
 }
 
 /*
@@ -777,12 +887,20 @@ ft_cycle_walk_dmodk(const struct ft_cycle_cfg *cfg,
 	u32 j, k, lvl, hh, s, stop, y, id, x, q, qn, live, npend;
 	u32 nmsgs = sc->nmsgs, n = 0, behind = 0;
 
-	live = ft_cycle_walk_leaves(cfg, sc, off, &npend, &n, &behind,
-				    uniform);
+	if (uniform)
+		live = ft_cycle_leaves_uniform(cfg, sc, off, &npend, &n,
+					       &behind);
+	else
+		live = ft_cycle_leaves_lanes(cfg, sc, off, &npend, &n,
+					     &behind);
 	ys[0] = 0;
 	for (j = 0; j < live; j++) {
+		/* the message, then its first link once the message is in */
+		if (j + 2 * FT_PREFETCH_AHEAD < live)
+			ft_prefetchw(&msg[ord[j + 2 * FT_PREFETCH_AHEAD]]);
 		if (j + FT_PREFETCH_AHEAD < live)
-			ft_prefetchw(&msg[ord[j + FT_PREFETCH_AHEAD]]);
+			ft_cycle_prefetch_up(lv, &msg[ord[j + FT_PREFETCH_AHEAD]],
+					     lc);
 		k = ord[j];
 		m = &msg[k];
 		f = &msg[m->first];
@@ -836,6 +954,26 @@ behind:
 	res->order_blocked += behind;
 	res->blocked += nmsgs - n - behind;	/* stopped at a link */
 	return n;
+}
+
+/*
+ * The two copies of the dmodk walk, each a function of its own: inlined
+ * into ft_cycle_run() they would share its registers.
+ */
+static noinline u32 ft_cycle_walk_uniform(const struct ft_cycle_cfg *cfg,
+					  struct ft_cycle_scratch *sc,
+					  struct ft_offer *off,
+					  struct ft_cycle_result *res)
+{
+	return ft_cycle_walk_dmodk(cfg, sc, off, res, true);
+}
+
+static noinline u32 ft_cycle_walk_lanes(const struct ft_cycle_cfg *cfg,
+					struct ft_cycle_scratch *sc,
+					struct ft_offer *off,
+					struct ft_cycle_result *res)
+{
+	return ft_cycle_walk_dmodk(cfg, sc, off, res, false);
 }
 
 /* Level and direction of stage @s (0..2H-1) of a message whose H is @hh. */
@@ -917,37 +1055,16 @@ static u32 ft_cycle_walk(const struct ft_cycle_cfg *cfg,
 	return n;
 }
 
-/**
- * ft_cycle_run() - run one delivery cycle.
- * @cfg: fabric shape, lanes, generator and policies.
- * @off: @noff offers; sets @delivered.  A pair may have several offers
- *       (e.g. separate flows): each keeps its own order.
- * @noff: offers.
- * @sc: scratch from ft_cycle_scratch_init() for this topology; on
- *      return it describes this cycle (links touched and their counters,
- *      the messages) until the next call.
- * @res: out, this cycle's totals.
- *
- * Never allocates or sleeps.  Fixed priority ranks pairs by ascending
- * (source, destination); random priority draws a fresh rank per message.
- * Random draws (ranks, then ports) come from @cfg->rand in a fixed
- * order, so one seed gives one history on every host.
- *
- * Return: 0; -FT_EINVAL for a bad offer or config, -FT_E2BIG if more
- * messages contend than the scratch holds.  On error nothing changed
- * except that the previous cycle's link counters were not yet reset.
- */
-int ft_cycle_run(const struct ft_cycle_cfg *cfg, struct ft_offer *off,
-		 u32 noff, struct ft_cycle_scratch *sc,
-		 struct ft_cycle_result *res)
+/* ft_cycle_run() once the offers are known good. */
+static int ft_cycle_exec(const struct ft_cycle_cfg *cfg,
+			 struct ft_offer *off, u32 noff,
+			 struct ft_cycle_scratch *sc,
+			 struct ft_cycle_result *res, bool circuits)
 {
 	u32 k, live, lvl, np, h = cfg->topo->h;
 	struct ft_cycle_msg *m;
 	u64 bits;
-	int err = ft_cycle_validate(cfg, off, noff, sc);
 
-	if (err)
-		return err;
 	for (k = 0; k < ft_cycle_touched_words(sc->nlinks); k++) {
 		for (bits = sc->touched[k]; bits; bits &= bits - 1)
 			memset(&sc->lc[64 * k + ft_ctz64(bits)], 0,
@@ -956,14 +1073,18 @@ int ft_cycle_run(const struct ft_cycle_cfg *cfg, struct ft_offer *off,
 	}
 	memset(res, 0, sizeof(*res));
 
-	np = ft_cycle_layout(cfg, off, noff, sc, res);
+	if (!circuits && cfg->arb == FT_ARB_RANDOM &&
+	    cfg->path != FT_PATH_CIRCUIT && !cfg->lanes->nfailed)
+		np = ft_cycle_layout_plain(off, noff, sc, res);
+	else
+		np = ft_cycle_layout(cfg, off, noff, sc, res);
 	ft_cycle_order(cfg, sc, np);
 	if (cfg->path == FT_PATH_DMODK && !cfg->lanes->nfailed) {
 		/* a copy of the walk for links that all have their lanes */
 		if (cfg->lanes->nreserved || res->circuit)
-			k = ft_cycle_walk_dmodk(cfg, sc, off, res, false);
+			k = ft_cycle_walk_lanes(cfg, sc, off, res);
 		else
-			k = ft_cycle_walk_dmodk(cfg, sc, off, res, true);
+			k = ft_cycle_walk_uniform(cfg, sc, off, res);
 		res->delivered = res->circuit + k;
 		return 0;
 	}
@@ -990,6 +1111,80 @@ int ft_cycle_run(const struct ft_cycle_cfg *cfg, struct ft_offer *off,
 }
 
 /**
+ * ft_cycle_run() - run one delivery cycle.
+ * @cfg: fabric shape, lanes, generator and policies.
+ * @off: @noff offers; sets @delivered.  A pair may have several offers
+ *       (e.g. separate flows): each keeps its own order.
+ * @noff: offers.
+ * @sc: scratch from ft_cycle_scratch_init() for this topology; on
+ *      return it describes this cycle (links touched and their counters,
+ *      the messages) until the next call.
+ * @res: out, this cycle's totals.
+ *
+ * Never allocates or sleeps.  Fixed priority ranks pairs by ascending
+ * (source, destination); random priority draws a fresh rank per message.
+ * Random draws (ranks, then ports) come from @cfg->rand in a fixed
+ * order, so one seed gives one history on every host.
+ *
+ * Return: 0; -FT_EINVAL for a bad offer or config, -FT_E2BIG if more
+ * messages contend than the scratch holds.  On error nothing changed
+ * except that the previous cycle's link counters were not yet reset.
+ */
+int ft_cycle_run(const struct ft_cycle_cfg *cfg, struct ft_offer *off,
+		 u32 noff, struct ft_cycle_scratch *sc,
+		 struct ft_cycle_result *res)
+{
+	bool circuits;
+	int err = ft_cycle_validate(cfg, off, noff, sc, &circuits);
+
+	if (err)
+		return err;
+	return ft_cycle_exec(cfg, off, noff, sc, res, circuits);
+}
+
+/**
+ * ft_cycle_run_plain() - ft_cycle_run() for offers made within the
+ * fabric, which it does not check one by one.
+ * @cfg: as for ft_cycle_run().
+ * @off: @noff offers, each with its source and destination below n, its
+ *       @lca 0 or right, no circuit (@clanes 0), and all of them at most
+ *       @sc->max_msgs messages (ft_pairs_cycle() makes such offers).
+ * @noff: offers.
+ * @sc: as for ft_cycle_run().
+ * @res: out, this cycle's totals.
+ *
+ * Saves ft_cycle_run()'s pass over the offers to check them.
+ *
+ * Return: 0, or -FT_EINVAL for a bad config.
+ */
+int ft_cycle_run_plain(const struct ft_cycle_cfg *cfg, struct ft_offer *off,
+		       u32 noff, struct ft_cycle_scratch *sc,
+		       struct ft_cycle_result *res)
+{
+	int err = ft_cycle_validate_cfg(cfg, sc);
+
+	if (err)
+		return err;
+	return ft_cycle_exec(cfg, off, noff, sc, res, false);
+}
+
+/*
+ * Words of the touched bitmap ahead of the accounting that have their
+ * links' totals fetched: 64 links a word, a third or so touched in a
+ * busy cycle, totals scattered over an array larger than the caches.
+ */
+#define FT_CYCLE_STATS_AHEAD	2
+
+/* Ask for the totals of the links touched in word @k of the bitmap, @bits. */
+static void ft_cycle_prefetch_stats(struct ft_link_stats *st, u32 k, u64 bits)
+{
+	/* a bit per two links, whose totals share a cache line or so */
+	bits = (bits | bits >> 1) & 0x5555555555555555ULL;
+	for (; bits; bits &= bits - 1)
+		ft_prefetchw(&st[64 * k + ft_ctz64(bits)]);
+}
+
+/**
  * ft_cycle_account() - add the last cycle to running per-link totals.
  * @sc: scratch after ft_cycle_run().
  * @l: lane state (a link is saturated when it carried all its lanes).
@@ -1001,10 +1196,14 @@ void ft_cycle_account(const struct ft_cycle_scratch *sc,
 		      const struct ft_lanes *l, struct ft_link_stats *st)
 {
 	const struct ft_link_cycle *lc;
-	u32 k, id;
+	u32 k, id, words = ft_cycle_touched_words(sc->nlinks);
 	u64 bits;
 
-	for (k = 0; k < ft_cycle_touched_words(sc->nlinks); k++) {
+	for (k = 0; k < words; k++) {
+		if (k + FT_CYCLE_STATS_AHEAD < words)
+			ft_cycle_prefetch_stats(st, k + FT_CYCLE_STATS_AHEAD,
+						sc->touched[k +
+							    FT_CYCLE_STATS_AHEAD]);
 		for (bits = sc->touched[k]; bits; bits &= bits - 1) {
 			id = 64 * k + ft_ctz64(bits);
 			lc = &sc->lc[id];
@@ -1012,8 +1211,9 @@ void ft_cycle_account(const struct ft_cycle_scratch *sc,
 			st[id].blocked += lc->blocked;
 			st[id].max_cycle = ft_max_u32(st[id].max_cycle,
 						      lc->carried);
-			if (l->hot[id].lanes && lc->carried >= l->hot[id].lanes)
-				st[id].saturated++;
+			/* no branch: about as often taken as not */
+			st[id].saturated += l->hot[id].lanes &&
+					    lc->carried >= l->hot[id].lanes;
 		}
 	}
 }

@@ -255,6 +255,9 @@ int ft_cycle_scratch_init(struct ft_cycle_scratch *sc,
 int ft_cycle_run(const struct ft_cycle_cfg *cfg, struct ft_offer *off,
 		 u32 noff, struct ft_cycle_scratch *sc,
 		 struct ft_cycle_result *res);
+int ft_cycle_run_plain(const struct ft_cycle_cfg *cfg, struct ft_offer *off,
+		       u32 noff, struct ft_cycle_scratch *sc,
+		       struct ft_cycle_result *res);
 u32 ft_cycle_common_level(const struct ft_cycle_scratch *sc, u32 src,
 			  u32 dst);
 void ft_cycle_account(const struct ft_cycle_scratch *sc,

@@ -268,12 +268,16 @@ static u32 ft_pairs_circuit_left(struct ft_circuit *c, u64 done)
 	return c->left;
 }
 
-/* @p's offer of @n messages, without a circuit; its level kept. */
+/*
+ * @p's offer of @n messages, without a circuit; its level kept, once the
+ * pair is known to lie within the fabric (else the offer's @lca stays 0:
+ * the cycle's check of the offers refuses it).
+ */
 static __always_inline void ft_pairs_offer(struct ft_offer *o,
 					   struct ft_fabric *f,
 					   struct ft_pair *p, u32 n)
 {
-	if (!p->lca)
+	if (!p->lca && p->src < f->topo.n && p->dst < f->topo.n)
 		p->lca = (u8)(ft_cycle_common_level(&f->scratch, p->src,
 						    p->dst) + 1);
 	*o = (struct ft_offer){ .src = p->src, .dst = p->dst, .count = n,
@@ -285,16 +289,19 @@ static __always_inline void ft_pairs_offer(struct ft_offer *o,
  * without a call per pair, a circuit lookup or the injection rule's
  * state, and with the pool's arrays in locals (the stores to the offers
  * may alias anything under the kernel's -fno-strict-aliasing).  Returns
- * the offers made.
+ * the offers made; *@plain: each has its leaves in the fabric (its level
+ * is known), so that the cycle need not check them again
+ * (ft_cycle_run_plain()).
  */
 static u32 ft_pairs_offer_all(struct ft_pairs *q, struct ft_fabric *f,
-			      u32 per_pair, u32 room)
+			      u32 per_pair, u32 room, bool *plain)
 {
 	const u32 *active = q->active;
 	struct ft_pair *pair = q->pair, *p;
 	struct ft_offer *off = q->off;
 	u32 *slot = q->off_slot;
 	u32 i, s, n, noff = 0, nactive = q->nactive;
+	bool bad = false;
 
 	for (i = 0; i < nactive && room; i++) {
 		if (i + FT_PREFETCH_AHEAD < nactive)
@@ -307,8 +314,10 @@ static u32 ft_pairs_offer_all(struct ft_pairs *q, struct ft_fabric *f,
 			continue;
 		room -= n;
 		ft_pairs_offer(&off[noff], f, p, n);
+		bad |= !p->lca;
 		slot[noff++] = s;
 	}
+	*plain = !bad;
 	return noff;
 }
 
@@ -343,11 +352,12 @@ int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
 	bool keep = f->inject.rule == FT_INJECT_RANDOM_PRIME;
 	/* GREEDY with no circuit at all: the short loop */
 	bool greedy = f->inject.rule == FT_INJECT_ALL && (!circ || !circ->n);
+	bool plain = false;
 	int err;
 
 	ft_inject_begin(&f->inject, q->queued);
 	if (greedy)
-		noff = ft_pairs_offer_all(q, f, per_pair, room);
+		noff = ft_pairs_offer_all(q, f, per_pair, room, &plain);
 	for (i = 0; !greedy && i < q->nactive && room; i++) {
 		u32 s = ft_pairs_active(q, i);
 		struct ft_pair *p = &q->pair[s];
@@ -381,7 +391,10 @@ int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
 		q->off_slot[noff++] = s;
 	}
 	q->noff = 0;
-	err = ft_fabric_cycle(f, q->off, noff, res);
+	if (plain)
+		err = ft_fabric_cycle_plain(f, q->off, noff, res);
+	else
+		err = ft_fabric_cycle(f, q->off, noff, res);
 	if (err)
 		return err;
 	q->noff = noff;
