@@ -5,10 +5,10 @@
  */
 #include "ft_cycle.h"
 
-/* Words of the bitmap of touched links. */
-static size_t ft_cycle_touched_words(size_t links)
+/* Words of a bitmap of @bits bits (touched links, offers that delivered). */
+static size_t ft_cycle_touched_words(size_t bits)
 {
-	return (links + 63) / 64;
+	return (bits + 63) / 64;
 }
 
 /**
@@ -16,7 +16,8 @@ static size_t ft_cycle_touched_words(size_t links)
  * @t: topology.
  * @max_msgs: most contending messages in one cycle, 1..FT_CYCLE_MAX_MSGS.
  *
- * 8 bytes and a bit per directed link plus 60 bytes per message.
+ * 8 bytes and a bit per directed link plus 60 bytes and a bit per
+ * message.
  *
  * Return: the size, or 0 if @max_msgs is out of range.
  */
@@ -28,6 +29,7 @@ size_t ft_cycle_scratch_size(const struct ft_topo *t, u32 max_msgs)
 		return 0;
 	return links * sizeof(struct ft_link_cycle) +
 	       ft_cycle_touched_words(links) * sizeof(u64) +
+	       ft_cycle_touched_words(max_msgs) * sizeof(u64) +
 	       (size_t)max_msgs * (sizeof(struct ft_cycle_msg) +
 				   sizeof(struct ft_cycle_live) +
 				   2 * sizeof(u32));
@@ -74,6 +76,9 @@ int ft_cycle_scratch_init(struct ft_cycle_scratch *sc,
 	p += sc->nlinks * sizeof(*sc->lc);
 	sc->touched = (u64 *)p;
 	p += ft_cycle_touched_words(sc->nlinks) * sizeof(u64);
+	sc->got = (u64 *)p;
+	sc->got_n = 0;
+	p += ft_cycle_touched_words(max_msgs) * sizeof(u64);
 	sc->msg = (struct ft_cycle_msg *)p;
 	p += (size_t)max_msgs * sizeof(*sc->msg);
 	sc->live = (struct ft_cycle_live *)p;
@@ -120,6 +125,15 @@ static bool ft_cycle_take(const struct ft_cycle_cfg *cfg,
 		return false;
 	ft_cycle_touch(sc, id)->carried++;
 	return true;
+}
+
+/* One more message of offer @i delivered (ft_cycle_scratch's @got). */
+static __always_inline void ft_cycle_got(struct ft_cycle_scratch *sc,
+					 struct ft_offer *off, u32 i)
+{
+	off[i].delivered++;
+	if (sc->got_n)
+		sc->got[i / 64] |= 1ULL << (i % 64);
 }
 
 static bool ft_offer_before(const struct ft_offer *off, u32 a, u32 b)
@@ -293,25 +307,6 @@ static u32 ft_cycle_lca(const struct ft_cycle_scratch *sc,
 }
 
 /*
- * The @c contending messages of offer @i, @o, whose H is @hh, laid out
- * from @msg[@n] on; returns the messages laid out so far.
- */
-static __always_inline u32
-ft_cycle_lay(struct ft_cycle_msg *msg, u32 n, const struct ft_offer *o,
-	     u32 i, u32 c, u32 hh)
-{
-	const struct ft_cycle_msg m = {
-		.src = o->src, .dst = o->dst, .first = n, .offer = i,
-		.cut = ~0U, .at = ~0U, .hh = (u8)hh, .cutstage = 0xff,
-	};
-	u32 j;
-
-	for (j = 0; j < c; j++)
-		msg[n + j] = m;
-	return n + c;
-}
-
-/*
  * Carry the circuits' messages, then lay the contending messages out,
  * pairs in priority order of pairs. A pair whose every minimal path
  * crosses a failed link does not contend: its messages wait, counted in
@@ -336,6 +331,8 @@ static u32 ft_cycle_layout(const struct ft_cycle_cfg *cfg,
 		o = &off[i];
 		circ = o->clanes ? ft_cycle_circuit(o, sc) : 0;
 		o->delivered = circ;
+		if (circ && sc->got_n)
+			sc->got[i / 64] |= 1ULL << (i % 64);
 		offered += o->count;
 		circuit += circ;
 		c = o->count - circ;
@@ -758,7 +755,7 @@ ft_cycle_walk_leaves(const struct ft_cycle_cfg *cfg,
 		k = ord[j];
 		m = &msg[k];
 		if (!m->hh) {		/* to itself: there */
-			off[m->offer].delivered++;
+			ft_cycle_got(sc, off, m->offer);
 			nd++;
 			continue;
 		}
@@ -937,7 +934,7 @@ ft_cycle_walk_dmodk(const struct ft_cycle_cfg *cfg,
 		}
 		m->y = y;
 		m->hops = (u8)s;
-		off[m->offer].delivered++;
+		ft_cycle_got(sc, off, m->offer);
 		n++;
 		continue;
 blocked:
@@ -1049,17 +1046,20 @@ static u32 ft_cycle_walk(const struct ft_cycle_cfg *cfg,
 		}
 		m->y = v.y;
 		m->hops = (u8)s;
-		off[m->offer].delivered++;
+		ft_cycle_got(sc, off, m->offer);
 		n++;
 	}
 	return n;
 }
 
-/* ft_cycle_run() once the offers are known good. */
+/*
+ * ft_cycle_run() once the offers are known good; @laid: their messages
+ * too (ft_cycle_run_plain()).
+ */
 static int ft_cycle_exec(const struct ft_cycle_cfg *cfg,
 			 struct ft_offer *off, u32 noff,
 			 struct ft_cycle_scratch *sc,
-			 struct ft_cycle_result *res, bool circuits)
+			 struct ft_cycle_result *res, bool circuits, bool laid)
 {
 	u32 k, live, lvl, np, h = cfg->topo->h;
 	struct ft_cycle_msg *m;
@@ -1072,12 +1072,18 @@ static int ft_cycle_exec(const struct ft_cycle_cfg *cfg,
 		sc->touched[k] = 0;
 	}
 	memset(res, 0, sizeof(*res));
+	/* a bit per offer while there are bits for them all */
+	sc->got_n = noff <= sc->max_msgs ? noff : 0;
+	memset(sc->got, 0, ft_cycle_touched_words(sc->got_n) * sizeof(u64));
 
-	if (!circuits && cfg->arb == FT_ARB_RANDOM &&
-	    cfg->path != FT_PATH_CIRCUIT && !cfg->lanes->nfailed)
+	if (laid) {
+		res->offered = sc->nmsgs;
+		np = noff;
+	} else if (!circuits && ft_cycle_plain(cfg)) {
 		np = ft_cycle_layout_plain(off, noff, sc, res);
-	else
+	} else {
 		np = ft_cycle_layout(cfg, off, noff, sc, res);
+	}
 	ft_cycle_order(cfg, sc, np);
 	if (cfg->path == FT_PATH_DMODK && !cfg->lanes->nfailed) {
 		/* a copy of the walk for links that all have their lanes */
@@ -1104,7 +1110,7 @@ static int ft_cycle_exec(const struct ft_cycle_cfg *cfg,
 		m = &sc->msg[sc->live[k].k];
 		m->y = sc->live[k].y;
 		m->hops = (u8)(2 * m->hh);
-		off[m->offer].delivered++;
+		ft_cycle_got(sc, off, m->offer);
 	}
 	res->delivered = res->circuit + live;
 	return 0;
@@ -1139,21 +1145,25 @@ int ft_cycle_run(const struct ft_cycle_cfg *cfg, struct ft_offer *off,
 
 	if (err)
 		return err;
-	return ft_cycle_exec(cfg, off, noff, sc, res, circuits);
+	return ft_cycle_exec(cfg, off, noff, sc, res, circuits, false);
 }
 
 /**
  * ft_cycle_run_plain() - ft_cycle_run() for offers made within the
  * fabric, which it does not check one by one.
  * @cfg: as for ft_cycle_run().
- * @off: @noff offers, each with its source and destination below n, its
- *       @lca 0 or right, no circuit (@clanes 0), and all of them at most
- *       @sc->max_msgs messages (ft_pairs_cycle() makes such offers).
+ * @off: @noff offers, each of at least one message, with its source and
+ *       destination below n, its @lca right, no circuit (@clanes 0),
+ *       @delivered 0, and all of them at most @sc->max_msgs messages
+ *       (ft_pairs_cycle() makes such offers).
  * @noff: offers.
- * @sc: as for ft_cycle_run().
+ * @sc: as for ft_cycle_run(); when ft_cycle_plain(@cfg), the caller has
+ *      laid the offers' messages out in it as well, offer by offer
+ *      (ft_cycle_lay(), then @nmsgs).
  * @res: out, this cycle's totals.
  *
- * Saves ft_cycle_run()'s pass over the offers to check them.
+ * Saves ft_cycle_run()'s passes over the offers to check them and to lay
+ * them out: the caller does it as it makes them.
  *
  * Return: 0, or -FT_EINVAL for a bad config.
  */
@@ -1165,7 +1175,8 @@ int ft_cycle_run_plain(const struct ft_cycle_cfg *cfg, struct ft_offer *off,
 
 	if (err)
 		return err;
-	return ft_cycle_exec(cfg, off, noff, sc, res, false);
+	return ft_cycle_exec(cfg, off, noff, sc, res, false,
+			     ft_cycle_plain(cfg));
 }
 
 /*
