@@ -17,10 +17,6 @@
 #include <stdio.h>
 #include <sys/cdefs.h>	/* __always_inline, as the kernel spells it */
 
-#ifndef noinline
-#define noinline __attribute_noinline__	/* as the kernel spells it */
-#endif
-
 typedef __UINT8_TYPE__ u8;
 typedef __UINT16_TYPE__ u16;
 typedef __UINT32_TYPE__ u32;
@@ -52,6 +48,9 @@ static inline u32 ft_ctz64(u64 x)
 }
 
 /* A hint: the cache line of @p is wanted soon, to read or to write. */
+/* noinline (the name is left alone: lib/sched spells the attribute out) */
+#define ft_noinline __attribute_noinline__
+
 static inline void ft_prefetch(const void *p)
 {
 	__builtin_prefetch(p, 0);

@@ -813,10 +813,10 @@ ft_cycle_walk_leaves(const struct ft_cycle_cfg *cfg,
  * copy of each for a leaf with one up-port (w_1 = 1, as in k-ary n-trees):
  * its link is the leaf's own.
  */
-static noinline u32 ft_cycle_leaves_uniform(const struct ft_cycle_cfg *cfg,
-					    struct ft_cycle_scratch *sc,
-					    struct ft_offer *off, u32 *npend,
-					    u32 *n, u32 *behind)
+static ft_noinline u32 ft_cycle_leaves_uniform(const struct ft_cycle_cfg *cfg,
+					       struct ft_cycle_scratch *sc,
+					       struct ft_offer *off, u32 *npend,
+					       u32 *n, u32 *behind)
 {
 	if (sc->lv[1].w == 1)
 		return ft_cycle_walk_leaves(cfg, sc, off, npend, n, behind,
@@ -825,19 +825,23 @@ static noinline u32 ft_cycle_leaves_uniform(const struct ft_cycle_cfg *cfg,
 				    false);
 }
 
-static noinline u32 ft_cycle_leaves_lanes(const struct ft_cycle_cfg *cfg,
-					  struct ft_cycle_scratch *sc,
-					  struct ft_offer *off, u32 *npend,
-					  u32 *n, u32 *behind)
+static ft_noinline u32 ft_cycle_leaves_lanes(const struct ft_cycle_cfg *cfg,
+					     struct ft_cycle_scratch *sc,
+					     struct ft_offer *off, u32 *npend,
+					     u32 *n, u32 *behind)
 {
 	return ft_cycle_walk_leaves(cfg, sc, off, npend, n, behind, false,
 				    false);
 }
 
+/* Up links of the dmodk walk asked for ahead: the levels most reach. */
+#define FT_CYCLE_UP_AHEAD	3
+
 /*
- * Ask for the counters of the level-2 up link that message @m of the
- * dmodk walk tries first after its leaf's (ft_cycle_walk_dmodk()), which
- * a busy cycle's survivors of stage 0 mostly reach: the links are
+ * Ask for the counters of the up links of levels 2 to FT_CYCLE_UP_AHEAD
+ * that message @m of the dmodk walk tries first after its leaf's
+ * (ft_cycle_walk_dmodk(), which works them out the same way), and that a
+ * busy cycle's survivors of stage 0 mostly reach: the links are
  * scattered over an array that the cycle's other arrays push out of the
  * caches.
  */
@@ -845,15 +849,19 @@ static void ft_cycle_prefetch_up(const struct ft_cycle_level *lv,
 				 const struct ft_cycle_msg *m,
 				 const struct ft_link_cycle *lc)
 {
-	u32 q, y, x;
+	u32 q, qn, y, x = m->src, lvl, top = ft_min_u32(m->hh,
+						     FT_CYCLE_UP_AHEAD);
 
-	if (m->hh < 2)
-		return;
 	q = ft_recip_div(&lv[1].by_w, m->dst);
-	y = (m->dst - q * lv[1].w) * lv[2].w + q -
-	    ft_recip_div(&lv[2].by_w, q) * lv[2].w;
-	x = ft_recip_div(&lv[1].by_m, m->src);
-	ft_prefetchw(&lc[(lv[2].link_base + x * lv[2].wup + y) << 1]);
+	y = m->dst - q * lv[1].w;
+	for (lvl = 2; lvl <= top; lvl++) {
+		x = ft_recip_div(&lv[lvl - 1].by_m, x);
+		qn = ft_recip_div(&lv[lvl].by_w, q);
+		y = y * lv[lvl].w + q - qn * lv[lvl].w;
+		q = qn;
+		ft_prefetchw(&lc[(lv[lvl].link_base + x * lv[lvl].wup + y) <<
+				 1]);
+	}
 }
 
 /*
@@ -957,18 +965,18 @@ behind:
  * The two copies of the dmodk walk, each a function of its own: inlined
  * into ft_cycle_run() they would share its registers.
  */
-static noinline u32 ft_cycle_walk_uniform(const struct ft_cycle_cfg *cfg,
-					  struct ft_cycle_scratch *sc,
-					  struct ft_offer *off,
-					  struct ft_cycle_result *res)
+static ft_noinline u32 ft_cycle_walk_uniform(const struct ft_cycle_cfg *cfg,
+					     struct ft_cycle_scratch *sc,
+					     struct ft_offer *off,
+					     struct ft_cycle_result *res)
 {
 	return ft_cycle_walk_dmodk(cfg, sc, off, res, true);
 }
 
-static noinline u32 ft_cycle_walk_lanes(const struct ft_cycle_cfg *cfg,
-					struct ft_cycle_scratch *sc,
-					struct ft_offer *off,
-					struct ft_cycle_result *res)
+static ft_noinline u32 ft_cycle_walk_lanes(const struct ft_cycle_cfg *cfg,
+					   struct ft_cycle_scratch *sc,
+					   struct ft_offer *off,
+					   struct ft_cycle_result *res)
 {
 	return ft_cycle_walk_dmodk(cfg, sc, off, res, false);
 }
