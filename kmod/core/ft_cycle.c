@@ -834,34 +834,21 @@ static ft_noinline u32 ft_cycle_leaves_lanes(const struct ft_cycle_cfg *cfg,
 				    false);
 }
 
-/* Up links of the dmodk walk asked for ahead: the levels most reach. */
-#define FT_CYCLE_UP_AHEAD	3
-
 /*
- * Ask for the counters of the up links of levels 2 to FT_CYCLE_UP_AHEAD
- * that message @m of the dmodk walk tries first after its leaf's
- * (ft_cycle_walk_dmodk(), which works them out the same way), and that a
- * busy cycle's survivors of stage 0 mostly reach: the links are
- * scattered over an array that the cycle's other arrays push out of the
- * caches.
+ * The dmodk walk's next step up, to level @lvl: *@x, the message's source
+ * subtree, *@q, its destination's quotient by W_(lvl-1), and *@y, the Y of
+ * its node, go from level @lvl - 1 to @lvl.  Returns the up link's id.
  */
-static void ft_cycle_prefetch_up(const struct ft_cycle_level *lv,
-				 const struct ft_cycle_msg *m,
-				 const struct ft_link_cycle *lc)
+static __always_inline u32 ft_cycle_up_id(const struct ft_cycle_level *lv,
+					  u32 lvl, u32 *x, u32 *q, u32 *y)
 {
-	u32 q, qn, y, x = m->src, lvl, top = ft_min_u32(m->hh,
-						     FT_CYCLE_UP_AHEAD);
+	const struct ft_cycle_level *l = &lv[lvl];
+	u32 qn = ft_recip_div(&l->by_w, *q);
 
-	q = ft_recip_div(&lv[1].by_w, m->dst);
-	y = m->dst - q * lv[1].w;
-	for (lvl = 2; lvl <= top; lvl++) {
-		x = ft_recip_div(&lv[lvl - 1].by_m, x);
-		qn = ft_recip_div(&lv[lvl].by_w, q);
-		y = y * lv[lvl].w + q - qn * lv[lvl].w;
-		q = qn;
-		ft_prefetchw(&lc[(lv[lvl].link_base + x * lv[lvl].wup + y) <<
-				 1]);
-	}
+	*x = ft_recip_div(&lv[lvl - 1].by_m, *x);
+	*y = *y * l->w + *q - qn * l->w;
+	*q = qn;
+	return (l->link_base + *x * l->wup + *y) << 1;
 }
 
 /*
@@ -889,7 +876,7 @@ ft_cycle_walk_dmodk(const struct ft_cycle_cfg *cfg,
 	struct ft_cycle_msg *msg = sc->msg, *m, *f;
 	const struct ft_cycle_level *lv = sc->lv, *l;
 	const u32 *ord = sc->ord;
-	u32 j, k, lvl, hh, s, stop, y, id, x, q, qn, live, npend;
+	u32 j, k, lvl, hh, s, stop, y, id, x, q, live, npend;
 	u32 nmsgs = sc->nmsgs, n = 0, behind = 0;
 
 	if (uniform)
@@ -900,12 +887,8 @@ ft_cycle_walk_dmodk(const struct ft_cycle_cfg *cfg,
 					     &behind);
 	ys[0] = 0;
 	for (j = 0; j < live; j++) {
-		/* the message, then its first link once the message is in */
-		if (j + 2 * FT_PREFETCH_AHEAD < live)
-			ft_prefetchw(&msg[ord[j + 2 * FT_PREFETCH_AHEAD]]);
 		if (j + FT_PREFETCH_AHEAD < live)
-			ft_cycle_prefetch_up(lv, &msg[ord[j + FT_PREFETCH_AHEAD]],
-					     lc);
+			ft_prefetchw(&msg[ord[j + FT_PREFETCH_AHEAD]]);
 		k = ord[j];
 		m = &msg[k];
 		f = &msg[m->first];
@@ -920,11 +903,8 @@ ft_cycle_walk_dmodk(const struct ft_cycle_cfg *cfg,
 			if (s == stop)
 				goto behind;
 			l = &lv[lvl];
-			x = ft_recip_div(&lv[lvl - 1].by_m, x);
-			qn = ft_recip_div(&l->by_w, q);
-			ys[lvl] = ys[lvl - 1] * l->w + q - qn * l->w;
-			q = qn;
-			id = (l->link_base + x * l->wup + ys[lvl]) << 1;
+			ys[lvl] = ys[lvl - 1];
+			id = ft_cycle_up_id(lv, lvl, &x, &q, &ys[lvl]);
 			if (!ft_cycle_try(lc, hot, touched, l, id, uniform))
 				goto blocked;
 			y = ys[lvl];
@@ -1187,22 +1167,6 @@ int ft_cycle_run_plain(const struct ft_cycle_cfg *cfg, struct ft_offer *off,
 			     ft_cycle_plain(cfg));
 }
 
-/*
- * Words of the touched bitmap ahead of the accounting that have their
- * links' totals fetched: 64 links a word, a third or so touched in a
- * busy cycle, totals scattered over an array larger than the caches.
- */
-#define FT_CYCLE_STATS_AHEAD	2
-
-/* Ask for the totals of the links touched in word @k of the bitmap, @bits. */
-static void ft_cycle_prefetch_stats(struct ft_link_stats *st, u32 k, u64 bits)
-{
-	/* a bit per two links, whose totals share a cache line or so */
-	bits = (bits | bits >> 1) & 0x5555555555555555ULL;
-	for (; bits; bits &= bits - 1)
-		ft_prefetchw(&st[64 * k + ft_ctz64(bits)]);
-}
-
 /**
  * ft_cycle_account() - add the last cycle to running per-link totals.
  * @sc: scratch after ft_cycle_run().
@@ -1219,10 +1183,6 @@ void ft_cycle_account(const struct ft_cycle_scratch *sc,
 	u64 bits;
 
 	for (k = 0; k < words; k++) {
-		if (k + FT_CYCLE_STATS_AHEAD < words)
-			ft_cycle_prefetch_stats(st, k + FT_CYCLE_STATS_AHEAD,
-						sc->touched[k +
-							    FT_CYCLE_STATS_AHEAD]);
 		for (bits = sc->touched[k]; bits; bits &= bits - 1) {
 			id = 64 * k + ft_ctz64(bits);
 			lc = &sc->lc[id];
