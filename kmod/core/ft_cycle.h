@@ -291,6 +291,10 @@ static __always_inline u32 ft_cycle_lay(struct ft_cycle_msg *msg, u32 n,
 	};
 	u32 j;
 
+	if (c == 1) {		/* a busy cycle's usual offer: no loop */
+		msg[n] = m;
+		return n + 1;
+	}
 	for (j = 0; j < c; j++)
 		msg[n + j] = m;
 	return n + c;
