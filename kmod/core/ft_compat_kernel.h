@@ -50,6 +50,8 @@ static inline u32 ft_ctz64(u64 x)
 }
 
 /* A hint: the cache line of @p is wanted soon, to read or to write. */
+#define ft_noinline noinline
+
 static inline void ft_prefetch(const void *p)
 {
 	prefetch(p);

@@ -47,6 +47,9 @@ static inline u32 ft_ctz64(u64 x)
 	return (u32)__builtin_ctzll(x);
 }
 
+/* noinline (the name is left alone: lib/sched spells the attribute out) */
+#define ft_noinline __attribute_noinline__
+
 /* A hint: the cache line of @p is wanted soon, to read or to write. */
 static inline void ft_prefetch(const void *p)
 {

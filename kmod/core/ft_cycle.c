@@ -5,10 +5,10 @@
  */
 #include "ft_cycle.h"
 
-/* Words of the bitmap of touched links. */
-static size_t ft_cycle_touched_words(size_t links)
+/* Words of a bitmap of @bits bits (touched links, offers that delivered). */
+static size_t ft_cycle_touched_words(size_t bits)
 {
-	return (links + 63) / 64;
+	return (bits + 63) / 64;
 }
 
 /**
@@ -16,7 +16,8 @@ static size_t ft_cycle_touched_words(size_t links)
  * @t: topology.
  * @max_msgs: most contending messages in one cycle, 1..FT_CYCLE_MAX_MSGS.
  *
- * 8 bytes and a bit per directed link plus 60 bytes per message.
+ * 8 bytes and a bit per directed link plus 60 bytes and a bit per
+ * message.
  *
  * Return: the size, or 0 if @max_msgs is out of range.
  */
@@ -28,6 +29,7 @@ size_t ft_cycle_scratch_size(const struct ft_topo *t, u32 max_msgs)
 		return 0;
 	return links * sizeof(struct ft_link_cycle) +
 	       ft_cycle_touched_words(links) * sizeof(u64) +
+	       ft_cycle_touched_words(max_msgs) * sizeof(u64) +
 	       (size_t)max_msgs * (sizeof(struct ft_cycle_msg) +
 				   sizeof(struct ft_cycle_live) +
 				   2 * sizeof(u32));
@@ -74,6 +76,9 @@ int ft_cycle_scratch_init(struct ft_cycle_scratch *sc,
 	p += sc->nlinks * sizeof(*sc->lc);
 	sc->touched = (u64 *)p;
 	p += ft_cycle_touched_words(sc->nlinks) * sizeof(u64);
+	sc->got = (u64 *)p;
+	sc->got_n = 0;
+	p += ft_cycle_touched_words(max_msgs) * sizeof(u64);
 	sc->msg = (struct ft_cycle_msg *)p;
 	p += (size_t)max_msgs * sizeof(*sc->msg);
 	sc->live = (struct ft_cycle_live *)p;
@@ -120,6 +125,15 @@ static bool ft_cycle_take(const struct ft_cycle_cfg *cfg,
 		return false;
 	ft_cycle_touch(sc, id)->carried++;
 	return true;
+}
+
+/* One more message of offer @i delivered (ft_cycle_scratch's @got). */
+static __always_inline void ft_cycle_got(struct ft_cycle_scratch *sc,
+					 struct ft_offer *off, u32 i)
+{
+	off[i].delivered++;
+	if (sc->got_n)
+		sc->got[i / 64] |= 1ULL << (i % 64);
 }
 
 static bool ft_offer_before(const struct ft_offer *off, u32 a, u32 b)
@@ -199,9 +213,21 @@ static bool ft_cycle_bad_circuit(const struct ft_offer *o, u32 nlinks)
 	return false;
 }
 
+/* What every cycle checks of its configuration. */
+static int ft_cycle_validate_cfg(const struct ft_cycle_cfg *cfg,
+				 const struct ft_cycle_scratch *sc)
+{
+	if (cfg->path >= FT_PATH_NR || cfg->arb >= FT_ARB_NR ||
+	    sc->nlinks != ft_topo_dlinks(cfg->topo) ||
+	    cfg->lanes->n != sc->nlinks)
+		return -FT_EINVAL;
+	return 0;
+}
+
+/* The offers checked; *@circuits: some offer has a circuit. */
 static int ft_cycle_validate(const struct ft_cycle_cfg *cfg,
 			     const struct ft_offer *off, u32 noff,
-			     const struct ft_cycle_scratch *sc)
+			     const struct ft_cycle_scratch *sc, bool *circuits)
 {
 	const struct ft_topo *t = cfg->topo;
 	u32 i, n = t->n, lca = t->h + 1;
@@ -209,8 +235,8 @@ static int ft_cycle_validate(const struct ft_cycle_cfg *cfg,
 	u64 total = 0;
 	bool bad = false;
 
-	if (cfg->path >= FT_PATH_NR || cfg->arb >= FT_ARB_NR ||
-	    sc->nlinks != ft_topo_dlinks(t) || cfg->lanes->n != sc->nlinks)
+	*circuits = false;
+	if (ft_cycle_validate_cfg(cfg, sc))
 		return -FT_EINVAL;
 	for (i = 0; i < noff; i++) {
 		o = &off[i];
@@ -218,6 +244,7 @@ static int ft_cycle_validate(const struct ft_cycle_cfg *cfg,
 		bad |= (o->src >= n) | (o->dst >= n) | (o->lca > lca);
 		total += o->count;
 		if (o->clanes) {
+			*circuits = true;
 			if (ft_cycle_bad_circuit(o, sc->nlinks))
 				return -FT_EINVAL;
 			total -= ft_min_u32(o->count, o->clanes);
@@ -280,25 +307,6 @@ static u32 ft_cycle_lca(const struct ft_cycle_scratch *sc,
 }
 
 /*
- * The @c contending messages of offer @i, @o, whose H is @hh, laid out
- * from @msg[@n] on; returns the messages laid out so far.
- */
-static __always_inline u32
-ft_cycle_lay(struct ft_cycle_msg *msg, u32 n, const struct ft_offer *o,
-	     u32 i, u32 c, u32 hh)
-{
-	const struct ft_cycle_msg m = {
-		.src = o->src, .dst = o->dst, .first = n, .offer = i,
-		.cut = ~0U, .at = ~0U, .hh = (u8)hh, .cutstage = 0xff,
-	};
-	u32 j;
-
-	for (j = 0; j < c; j++)
-		msg[n + j] = m;
-	return n + c;
-}
-
-/*
  * Carry the circuits' messages, then lay the contending messages out,
  * pairs in priority order of pairs. A pair whose every minimal path
  * crosses a failed link does not contend: its messages wait, counted in
@@ -323,6 +331,8 @@ static u32 ft_cycle_layout(const struct ft_cycle_cfg *cfg,
 		o = &off[i];
 		circ = o->clanes ? ft_cycle_circuit(o, sc) : 0;
 		o->delivered = circ;
+		if (circ && sc->got_n)
+			sc->got[i / 64] |= 1ULL << (i % 64);
 		offered += o->count;
 		circuit += circ;
 		c = o->count - circ;
@@ -358,6 +368,34 @@ static u32 ft_cycle_layout(const struct ft_cycle_cfg *cfg,
 					 ft_cycle_lca(sc, o));
 		}
 	}
+	sc->nmsgs = n;
+	return np;
+}
+
+/*
+ * ft_cycle_layout() for random priority when no offer has a circuit, no
+ * link is failed and the path choice is not circuit: every offered
+ * message contends, in the offers' order.
+ */
+static u32 ft_cycle_layout_plain(struct ft_offer *off, u32 noff,
+				 struct ft_cycle_scratch *sc,
+				 struct ft_cycle_result *res)
+{
+	struct ft_cycle_msg *msg = sc->msg;
+	u32 i, np = 0, n = 0, c, offered = 0;
+	struct ft_offer *o;
+
+	for (i = 0; i < noff; i++) {
+		o = &off[i];
+		o->delivered = 0;
+		c = o->count;
+		offered += c;
+		if (!c)
+			continue;
+		n = ft_cycle_lay(msg, n, o, i, c, ft_cycle_lca(sc, o));
+		np++;
+	}
+	res->offered += offered;
 	sc->nmsgs = n;
 	return np;
 }
@@ -650,12 +688,12 @@ ft_cycle_try(struct ft_link_cycle *lc, const struct ft_link_hot *hot,
 	struct ft_link_cycle *c = &lc[id];
 
 	if (uniform) {
+		/* the bit set again rather than a branch taken at random */
+		touched[id / 64] |= 1ULL << (id % 64);
 		if (c->carried >= l->lanes) {
 			c->blocked++;
 			return false;
 		}
-		if (!c->carried)
-			touched[id / 64] |= 1ULL << (id % 64);
 		c->carried++;
 		return true;
 	}
@@ -698,17 +736,18 @@ ft_cycle_stop(struct ft_cycle_msg *m, struct ft_cycle_msg *f, u32 k, u32 s,
 static __always_inline u32
 ft_cycle_walk_leaves(const struct ft_cycle_cfg *cfg,
 		     struct ft_cycle_scratch *sc, struct ft_offer *off,
-		     u32 *npend, u32 *n, u32 *behind, bool uniform)
+		     u32 *npend, u32 *n, u32 *behind, bool uniform, bool w1)
 {
 	const struct ft_cycle_level *l = &sc->lv[1];
-	struct ft_link_cycle *lc = sc->lc;
+	struct ft_link_cycle *lc = sc->lc, *c;
 	const struct ft_link_hot *hot = cfg->lanes->hot;
 	u64 *touched = sc->touched;
 	struct ft_cycle_msg *msg = sc->msg, *m;
 	u32 *ord = sc->ord, *pend = sc->pidx;
 	u32 nmsgs = sc->nmsgs, j, k, id, q, live = 0, np = 0, nb = 0, nd = 0;
-	u32 base = l->link_base, w = l->w;
+	u32 base = l->link_base, w = l->w, lanes = l->lanes;
 	struct ft_recip by_w = l->by_w;
+	bool won;
 
 	for (j = 0; j < nmsgs; j++) {
 		if (j + FT_PREFETCH_AHEAD < nmsgs)
@@ -716,7 +755,7 @@ ft_cycle_walk_leaves(const struct ft_cycle_cfg *cfg,
 		k = ord[j];
 		m = &msg[k];
 		if (!m->hh) {		/* to itself: there */
-			off[m->offer].delivered++;
+			ft_cycle_got(sc, off, m->offer);
 			nd++;
 			continue;
 		}
@@ -727,26 +766,89 @@ ft_cycle_walk_leaves(const struct ft_cycle_cfg *cfg,
 			continue;
 		}
 		/* the leaf's up link by port dst mod w_1 (X = leaf, Y = 0) */
-		q = ft_recip_div(&by_w, m->dst);
-		id = (base + m->src * w + m->dst - q * w) << 1;
-		if (ft_cycle_try(lc, hot, touched, l, id, uniform)) {
-			ord[live++] = k;
+		if (w1) {
+			id = (base + m->src) << 1;
+		} else {
+			q = ft_recip_div(&by_w, m->dst);
+			id = (base + m->src * w + m->dst - q * w) << 1;
+		}
+		if (uniform) {
+			/*
+			 * Without branches: most messages of a busy cycle
+			 * lose here, in random order.
+			 */
+			c = &lc[id];
+			won = c->carried < lanes;
+			touched[id / 64] |= 1ULL << (id % 64);
+			c->carried += won;
+			c->blocked += !won;
+		} else {
+			won = ft_cycle_try(lc, hot, touched, l, id, false);
+		}
+		ord[live] = k;
+		live += won;
+		if (m->first == k) {
+			/* a winner's record is left as laid out */
+			m->flags = won ? 0 : FT_MSG_DEAD;
+			m->at = won ? ~0U : id;
+			m->cut = won ? ~0U : k;
+			m->cutstage = won ? 0xff : 0;
 			continue;
 		}
+		if (won)
+			continue;
 		m->flags = FT_MSG_DEAD;
 		m->at = id;
-		if (m->first == k) {
-			m->cut = k;
-			m->cutstage = 0;
-		} else {
-			msg[m->first].cut = ft_min_u32(msg[m->first].cut, k);
-			pend[np++] = m->first;
-		}
+		msg[m->first].cut = ft_min_u32(msg[m->first].cut, k);
+		pend[np++] = m->first;
 	}
 	*npend = np;
 	*n += nd;
 	*behind += nb;
 	return live;
+}
+
+/*
+ * Stage 0 when every link has its lanes (ft_cycle_try()), and else; a
+ * copy of each for a leaf with one up-port (w_1 = 1, as in k-ary n-trees):
+ * its link is the leaf's own.
+ */
+static ft_noinline u32 ft_cycle_leaves_uniform(const struct ft_cycle_cfg *cfg,
+					       struct ft_cycle_scratch *sc,
+					       struct ft_offer *off, u32 *npend,
+					       u32 *n, u32 *behind)
+{
+	if (sc->lv[1].w == 1)
+		return ft_cycle_walk_leaves(cfg, sc, off, npend, n, behind,
+					    true, true);
+	return ft_cycle_walk_leaves(cfg, sc, off, npend, n, behind, true,
+				    false);
+}
+
+static ft_noinline u32 ft_cycle_leaves_lanes(const struct ft_cycle_cfg *cfg,
+					     struct ft_cycle_scratch *sc,
+					     struct ft_offer *off, u32 *npend,
+					     u32 *n, u32 *behind)
+{
+	return ft_cycle_walk_leaves(cfg, sc, off, npend, n, behind, false,
+				    false);
+}
+
+/*
+ * The dmodk walk's next step up, to level @lvl: *@x, the message's source
+ * subtree, *@q, its destination's quotient by W_(lvl-1), and *@y, the Y of
+ * its node, go from level @lvl - 1 to @lvl.  Returns the up link's id.
+ */
+static __always_inline u32 ft_cycle_up_id(const struct ft_cycle_level *lv,
+					  u32 lvl, u32 *x, u32 *q, u32 *y)
+{
+	const struct ft_cycle_level *l = &lv[lvl];
+	u32 qn = ft_recip_div(&l->by_w, *q);
+
+	*x = ft_recip_div(&lv[lvl - 1].by_m, *x);
+	*y = *y * l->w + *q - qn * l->w;
+	*q = qn;
+	return (l->link_base + *x * l->wup + *y) << 1;
 }
 
 /*
@@ -774,11 +876,15 @@ ft_cycle_walk_dmodk(const struct ft_cycle_cfg *cfg,
 	struct ft_cycle_msg *msg = sc->msg, *m, *f;
 	const struct ft_cycle_level *lv = sc->lv, *l;
 	const u32 *ord = sc->ord;
-	u32 j, k, lvl, hh, s, stop, y, id, x, q, qn, live, npend;
+	u32 j, k, lvl, hh, s, stop, y, id, x, q, live, npend;
 	u32 nmsgs = sc->nmsgs, n = 0, behind = 0;
 
-	live = ft_cycle_walk_leaves(cfg, sc, off, &npend, &n, &behind,
-				    uniform);
+	if (uniform)
+		live = ft_cycle_leaves_uniform(cfg, sc, off, &npend, &n,
+					       &behind);
+	else
+		live = ft_cycle_leaves_lanes(cfg, sc, off, &npend, &n,
+					     &behind);
 	ys[0] = 0;
 	for (j = 0; j < live; j++) {
 		if (j + FT_PREFETCH_AHEAD < live)
@@ -797,11 +903,8 @@ ft_cycle_walk_dmodk(const struct ft_cycle_cfg *cfg,
 			if (s == stop)
 				goto behind;
 			l = &lv[lvl];
-			x = ft_recip_div(&lv[lvl - 1].by_m, x);
-			qn = ft_recip_div(&l->by_w, q);
-			ys[lvl] = ys[lvl - 1] * l->w + q - qn * l->w;
-			q = qn;
-			id = (l->link_base + x * l->wup + ys[lvl]) << 1;
+			ys[lvl] = ys[lvl - 1];
+			id = ft_cycle_up_id(lv, lvl, &x, &q, &ys[lvl]);
 			if (!ft_cycle_try(lc, hot, touched, l, id, uniform))
 				goto blocked;
 			y = ys[lvl];
@@ -819,7 +922,7 @@ ft_cycle_walk_dmodk(const struct ft_cycle_cfg *cfg,
 		}
 		m->y = y;
 		m->hops = (u8)s;
-		off[m->offer].delivered++;
+		ft_cycle_got(sc, off, m->offer);
 		n++;
 		continue;
 blocked:
@@ -836,6 +939,26 @@ behind:
 	res->order_blocked += behind;
 	res->blocked += nmsgs - n - behind;	/* stopped at a link */
 	return n;
+}
+
+/*
+ * The two copies of the dmodk walk, each a function of its own: inlined
+ * into ft_cycle_run() they would share its registers.
+ */
+static ft_noinline u32 ft_cycle_walk_uniform(const struct ft_cycle_cfg *cfg,
+					     struct ft_cycle_scratch *sc,
+					     struct ft_offer *off,
+					     struct ft_cycle_result *res)
+{
+	return ft_cycle_walk_dmodk(cfg, sc, off, res, true);
+}
+
+static ft_noinline u32 ft_cycle_walk_lanes(const struct ft_cycle_cfg *cfg,
+					   struct ft_cycle_scratch *sc,
+					   struct ft_offer *off,
+					   struct ft_cycle_result *res)
+{
+	return ft_cycle_walk_dmodk(cfg, sc, off, res, false);
 }
 
 /* Level and direction of stage @s (0..2H-1) of a message whose H is @hh. */
@@ -911,10 +1034,74 @@ static u32 ft_cycle_walk(const struct ft_cycle_cfg *cfg,
 		}
 		m->y = v.y;
 		m->hops = (u8)s;
-		off[m->offer].delivered++;
+		ft_cycle_got(sc, off, m->offer);
 		n++;
 	}
 	return n;
+}
+
+/*
+ * ft_cycle_run() once the offers are known good; @laid: their messages
+ * too (ft_cycle_run_plain()).
+ */
+static int ft_cycle_exec(const struct ft_cycle_cfg *cfg,
+			 struct ft_offer *off, u32 noff,
+			 struct ft_cycle_scratch *sc,
+			 struct ft_cycle_result *res, bool circuits, bool laid)
+{
+	u32 k, live, lvl, np, h = cfg->topo->h;
+	struct ft_cycle_msg *m;
+	u64 bits;
+
+	for (k = 0; k < ft_cycle_touched_words(sc->nlinks); k++) {
+		for (bits = sc->touched[k]; bits; bits &= bits - 1)
+			memset(&sc->lc[64 * k + ft_ctz64(bits)], 0,
+			       sizeof(*sc->lc));
+		sc->touched[k] = 0;
+	}
+	memset(res, 0, sizeof(*res));
+	/* a bit per offer while there are bits for them all */
+	sc->got_n = noff <= sc->max_msgs ? noff : 0;
+	memset(sc->got, 0, ft_cycle_touched_words(sc->got_n) * sizeof(u64));
+
+	if (laid) {
+		res->offered = sc->nmsgs;
+		np = noff;
+	} else if (!circuits && ft_cycle_plain(cfg)) {
+		np = ft_cycle_layout_plain(off, noff, sc, res);
+	} else {
+		np = ft_cycle_layout(cfg, off, noff, sc, res);
+	}
+	ft_cycle_order(cfg, sc, np);
+	if (cfg->path == FT_PATH_DMODK && !cfg->lanes->nfailed) {
+		/* a copy of the walk for links that all have their lanes */
+		if (cfg->lanes->nreserved || res->circuit)
+			k = ft_cycle_walk_lanes(cfg, sc, off, res);
+		else
+			k = ft_cycle_walk_uniform(cfg, sc, off, res);
+		res->delivered = res->circuit + k;
+		return 0;
+	}
+	if (cfg->path != FT_PATH_RANDOM) {
+		res->delivered = res->circuit + ft_cycle_walk(cfg, sc, off, res);
+		return 0;
+	}
+	/* Random ports are drawn stage by stage, in priority order. */
+	ft_cycle_live_init(sc);
+	live = sc->nmsgs;
+	for (lvl = 1; lvl <= h; lvl++)
+		ft_cycle_stage(cfg, sc, &live, lvl, FT_UP, res);
+	for (lvl = h; lvl >= 1; lvl--)
+		ft_cycle_stage(cfg, sc, &live, lvl, FT_DOWN, res);
+
+	for (k = 0; k < live; k++) {
+		m = &sc->msg[sc->live[k].k];
+		m->y = sc->live[k].y;
+		m->hops = (u8)(2 * m->hh);
+		ft_cycle_got(sc, off, m->offer);
+	}
+	res->delivered = res->circuit + live;
+	return 0;
 }
 
 /**
@@ -941,52 +1128,43 @@ int ft_cycle_run(const struct ft_cycle_cfg *cfg, struct ft_offer *off,
 		 u32 noff, struct ft_cycle_scratch *sc,
 		 struct ft_cycle_result *res)
 {
-	u32 k, live, lvl, np, h = cfg->topo->h;
-	struct ft_cycle_msg *m;
-	u64 bits;
-	int err = ft_cycle_validate(cfg, off, noff, sc);
+	bool circuits;
+	int err = ft_cycle_validate(cfg, off, noff, sc, &circuits);
 
 	if (err)
 		return err;
-	for (k = 0; k < ft_cycle_touched_words(sc->nlinks); k++) {
-		for (bits = sc->touched[k]; bits; bits &= bits - 1)
-			memset(&sc->lc[64 * k + ft_ctz64(bits)], 0,
-			       sizeof(*sc->lc));
-		sc->touched[k] = 0;
-	}
-	memset(res, 0, sizeof(*res));
+	return ft_cycle_exec(cfg, off, noff, sc, res, circuits, false);
+}
 
-	np = ft_cycle_layout(cfg, off, noff, sc, res);
-	ft_cycle_order(cfg, sc, np);
-	if (cfg->path == FT_PATH_DMODK && !cfg->lanes->nfailed) {
-		/* a copy of the walk for links that all have their lanes */
-		if (cfg->lanes->nreserved || res->circuit)
-			k = ft_cycle_walk_dmodk(cfg, sc, off, res, false);
-		else
-			k = ft_cycle_walk_dmodk(cfg, sc, off, res, true);
-		res->delivered = res->circuit + k;
-		return 0;
-	}
-	if (cfg->path != FT_PATH_RANDOM) {
-		res->delivered = res->circuit + ft_cycle_walk(cfg, sc, off, res);
-		return 0;
-	}
-	/* Random ports are drawn stage by stage, in priority order. */
-	ft_cycle_live_init(sc);
-	live = sc->nmsgs;
-	for (lvl = 1; lvl <= h; lvl++)
-		ft_cycle_stage(cfg, sc, &live, lvl, FT_UP, res);
-	for (lvl = h; lvl >= 1; lvl--)
-		ft_cycle_stage(cfg, sc, &live, lvl, FT_DOWN, res);
+/**
+ * ft_cycle_run_plain() - ft_cycle_run() for offers made within the
+ * fabric, which it does not check one by one.
+ * @cfg: as for ft_cycle_run().
+ * @off: @noff offers, each of at least one message, with its source and
+ *       destination below n, its @lca right, no circuit (@clanes 0),
+ *       @delivered 0, and all of them at most @sc->max_msgs messages
+ *       (ft_pairs_cycle() makes such offers).
+ * @noff: offers.
+ * @sc: as for ft_cycle_run(); when ft_cycle_plain(@cfg), the caller has
+ *      laid the offers' messages out in it as well, offer by offer
+ *      (ft_cycle_lay(), then @nmsgs).
+ * @res: out, this cycle's totals.
+ *
+ * Saves ft_cycle_run()'s passes over the offers to check them and to lay
+ * them out: the caller does it as it makes them.
+ *
+ * Return: 0, or -FT_EINVAL for a bad config.
+ */
+int ft_cycle_run_plain(const struct ft_cycle_cfg *cfg, struct ft_offer *off,
+		       u32 noff, struct ft_cycle_scratch *sc,
+		       struct ft_cycle_result *res)
+{
+	int err = ft_cycle_validate_cfg(cfg, sc);
 
-	for (k = 0; k < live; k++) {
-		m = &sc->msg[sc->live[k].k];
-		m->y = sc->live[k].y;
-		m->hops = (u8)(2 * m->hh);
-		off[m->offer].delivered++;
-	}
-	res->delivered = res->circuit + live;
-	return 0;
+	if (err)
+		return err;
+	return ft_cycle_exec(cfg, off, noff, sc, res, false,
+			     ft_cycle_plain(cfg));
 }
 
 /**
@@ -1001,10 +1179,10 @@ void ft_cycle_account(const struct ft_cycle_scratch *sc,
 		      const struct ft_lanes *l, struct ft_link_stats *st)
 {
 	const struct ft_link_cycle *lc;
-	u32 k, id;
+	u32 k, id, words = ft_cycle_touched_words(sc->nlinks);
 	u64 bits;
 
-	for (k = 0; k < ft_cycle_touched_words(sc->nlinks); k++) {
+	for (k = 0; k < words; k++) {
 		for (bits = sc->touched[k]; bits; bits &= bits - 1) {
 			id = 64 * k + ft_ctz64(bits);
 			lc = &sc->lc[id];
@@ -1012,8 +1190,9 @@ void ft_cycle_account(const struct ft_cycle_scratch *sc,
 			st[id].blocked += lc->blocked;
 			st[id].max_cycle = ft_max_u32(st[id].max_cycle,
 						      lc->carried);
-			if (l->hot[id].lanes && lc->carried >= l->hot[id].lanes)
-				st[id].saturated++;
+			/* no branch: about as often taken as not */
+			st[id].saturated += l->hot[id].lanes &&
+					    lc->carried >= l->hot[id].lanes;
 		}
 	}
 }

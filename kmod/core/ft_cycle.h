@@ -190,6 +190,11 @@ struct ft_cycle_level {
  * @lc: per-link counters of the last cycle (zero when untouched).
  * @touched: bitmap of the links with non-zero @lc (bit id % 64 of word
  *           id / 64).
+ * @got: bitmap of the last cycle's offers that delivered messages (bit
+ *       i % 64 of word i / 64 for offer i), when @got_n is not 0.
+ * @got_n: offers of the last cycle that @got describes: all of them, or
+ *         0 when there were more than @max_msgs (then only the offers'
+ *         @delivered say it).
  * @msg: the last cycle's messages, a pair's adjacent and in sequence.
  * @live: the messages still crossing during the cycle.
  * @ord: priority order of @msg.
@@ -202,6 +207,8 @@ struct ft_cycle_scratch {
 	u32 nmsgs;
 	struct ft_link_cycle *lc;
 	u64 *touched;
+	u64 *got;
+	u32 got_n;
 	struct ft_cycle_msg *msg;
 	struct ft_cycle_live *live;
 	u32 *ord;
@@ -248,6 +255,51 @@ struct ft_cycle_cfg {
 	enum ft_arbitration arb;
 };
 
+/**
+ * ft_cycle_plain() - whether every offered message contends, the offers'
+ * messages in their order (ft_cycle_run_plain() lets its caller lay them
+ * out then).
+ * @cfg: the cycle's.
+ *
+ * Return: true under random priority, with no link failed and a path
+ * choice other than circuit.
+ */
+static inline bool ft_cycle_plain(const struct ft_cycle_cfg *cfg)
+{
+	return cfg->arb == FT_ARB_RANDOM && cfg->path != FT_PATH_CIRCUIT &&
+	       !cfg->lanes->nfailed;
+}
+
+/**
+ * ft_cycle_lay() - lay out the contending messages of an offer.
+ * @msg: the scratch's messages.
+ * @n: messages laid out so far.
+ * @o: the offer.
+ * @i: its index.
+ * @c: its contending messages.
+ * @hh: its common level H.
+ *
+ * Return: the messages laid out so far, @n + @c.
+ */
+static __always_inline u32 ft_cycle_lay(struct ft_cycle_msg *msg, u32 n,
+					const struct ft_offer *o, u32 i,
+					u32 c, u32 hh)
+{
+	const struct ft_cycle_msg m = {
+		.src = o->src, .dst = o->dst, .first = n, .offer = i,
+		.cut = ~0U, .at = ~0U, .hh = (u8)hh, .cutstage = 0xff,
+	};
+	u32 j;
+
+	if (c == 1) {		/* a busy cycle's usual offer: no loop */
+		msg[n] = m;
+		return n + 1;
+	}
+	for (j = 0; j < c; j++)
+		msg[n + j] = m;
+	return n + c;
+}
+
 size_t ft_cycle_scratch_size(const struct ft_topo *t, u32 max_msgs);
 int ft_cycle_scratch_init(struct ft_cycle_scratch *sc,
 			  const struct ft_topo *t, u32 max_msgs,
@@ -255,6 +307,9 @@ int ft_cycle_scratch_init(struct ft_cycle_scratch *sc,
 int ft_cycle_run(const struct ft_cycle_cfg *cfg, struct ft_offer *off,
 		 u32 noff, struct ft_cycle_scratch *sc,
 		 struct ft_cycle_result *res);
+int ft_cycle_run_plain(const struct ft_cycle_cfg *cfg, struct ft_offer *off,
+		       u32 noff, struct ft_cycle_scratch *sc,
+		       struct ft_cycle_result *res);
 u32 ft_cycle_common_level(const struct ft_cycle_scratch *sc, u32 src,
 			  u32 dst);
 void ft_cycle_account(const struct ft_cycle_scratch *sc,

@@ -84,6 +84,16 @@ size_t ft_fabric_mem_size(const struct ft_fabric *f)
 	       ft_cycle_scratch_size(&f->topo, f->scratch.max_msgs);
 }
 
+/* Account a cycle that ran (@err 0) and count it. */
+static int ft_fabric_counted(struct ft_fabric *f, int err)
+{
+	if (err)
+		return err;
+	ft_cycle_account(&f->scratch, &f->lanes, f->stats);
+	f->cycle++;
+	return 0;
+}
+
 /**
  * ft_fabric_cycle() - run one delivery cycle and account it per link.
  * @f: fabric.
@@ -100,11 +110,23 @@ size_t ft_fabric_mem_size(const struct ft_fabric *f)
 int ft_fabric_cycle(struct ft_fabric *f, struct ft_offer *off, u32 noff,
 		    struct ft_cycle_result *res)
 {
-	int err = ft_cycle_run(&f->cfg, off, noff, &f->scratch, res);
+	return ft_fabric_counted(f, ft_cycle_run(&f->cfg, off, noff,
+						 &f->scratch, res));
+}
 
-	if (err)
-		return err;
-	ft_cycle_account(&f->scratch, &f->lanes, f->stats);
-	f->cycle++;
-	return 0;
+/**
+ * ft_fabric_cycle_plain() - ft_fabric_cycle() with ft_cycle_run_plain():
+ * for offers that meet its terms, not checked one by one.
+ * @f: fabric.
+ * @off: offers, see ft_cycle_run_plain().
+ * @noff: offers.
+ * @res: out, the cycle's totals.
+ *
+ * Return: as ft_cycle_run_plain(); on error no cycle is counted.
+ */
+int ft_fabric_cycle_plain(struct ft_fabric *f, struct ft_offer *off, u32 noff,
+			  struct ft_cycle_result *res)
+{
+	return ft_fabric_counted(f, ft_cycle_run_plain(&f->cfg, off, noff,
+						       &f->scratch, res));
 }

@@ -69,5 +69,7 @@ void ft_fabric_destroy(struct ft_fabric *f);
 size_t ft_fabric_mem_size(const struct ft_fabric *f);
 int ft_fabric_cycle(struct ft_fabric *f, struct ft_offer *off, u32 noff,
 		    struct ft_cycle_result *res);
+int ft_fabric_cycle_plain(struct ft_fabric *f, struct ft_offer *off, u32 noff,
+			  struct ft_cycle_result *res);
 
 #endif /* FT_FABRIC_H */

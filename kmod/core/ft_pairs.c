@@ -4,6 +4,12 @@
  */
 #include "ft_pairs.h"
 
+/*
+ * How far ahead ft_pairs_offer_all() asks for a pair: its loop is short,
+ * and a busy fabric's pairs are scattered over more than the caches hold.
+ */
+#define FT_PAIRS_AHEAD		(4 * FT_PREFETCH_AHEAD)
+
 /* In @off_slot after a cycle: the offer drained its pair. */
 #define FT_PAIRS_DRAINED	0x80000000U
 
@@ -268,12 +274,16 @@ static u32 ft_pairs_circuit_left(struct ft_circuit *c, u64 done)
 	return c->left;
 }
 
-/* @p's offer of @n messages, without a circuit; its level kept. */
+/*
+ * @p's offer of @n messages, without a circuit; its level kept, once the
+ * pair is known to lie within the fabric (else the offer's @lca stays 0:
+ * the cycle's check of the offers refuses it).
+ */
 static __always_inline void ft_pairs_offer(struct ft_offer *o,
 					   struct ft_fabric *f,
 					   struct ft_pair *p, u32 n)
 {
-	if (!p->lca)
+	if (!p->lca && p->src < f->topo.n && p->dst < f->topo.n)
 		p->lca = (u8)(ft_cycle_common_level(&f->scratch, p->src,
 						    p->dst) + 1);
 	*o = (struct ft_offer){ .src = p->src, .dst = p->dst, .count = n,
@@ -285,20 +295,25 @@ static __always_inline void ft_pairs_offer(struct ft_offer *o,
  * without a call per pair, a circuit lookup or the injection rule's
  * state, and with the pool's arrays in locals (the stores to the offers
  * may alias anything under the kernel's -fno-strict-aliasing).  Returns
- * the offers made.
+ * the offers made; *@plain: each has its leaves in the fabric (its level
+ * is known), so that the cycle need not check them again, nor lay them
+ * out (ft_cycle_run_plain()).
  */
 static u32 ft_pairs_offer_all(struct ft_pairs *q, struct ft_fabric *f,
-			      u32 per_pair, u32 room)
+			      u32 per_pair, u32 room, bool *plain)
 {
 	const u32 *active = q->active;
 	struct ft_pair *pair = q->pair, *p;
 	struct ft_offer *off = q->off;
+	struct ft_cycle_msg *msg = f->scratch.msg;
 	u32 *slot = q->off_slot;
-	u32 i, s, n, noff = 0, nactive = q->nactive;
+	u32 i, s, n, noff = 0, nactive = q->nactive, nmsgs = 0;
+	/* the cycle's messages laid out here, not in a pass of its own */
+	bool lay = ft_cycle_plain(&f->cfg), bad = false;
 
 	for (i = 0; i < nactive && room; i++) {
-		if (i + FT_PREFETCH_AHEAD < nactive)
-			ft_prefetchw(&pair[active[i + FT_PREFETCH_AHEAD]]);
+		if (i + FT_PAIRS_AHEAD < nactive)
+			ft_prefetchw(&pair[active[i + FT_PAIRS_AHEAD]]);
 		s = active[i];
 		p = &pair[s];
 		n = ft_min_u32(ft_min_u32(p->queued, FT_INJECT_MAX_DRAWS),
@@ -307,9 +322,45 @@ static u32 ft_pairs_offer_all(struct ft_pairs *q, struct ft_fabric *f,
 			continue;
 		room -= n;
 		ft_pairs_offer(&off[noff], f, p, n);
+		bad |= !p->lca;
+		if (lay)
+			nmsgs = ft_cycle_lay(msg, nmsgs, &off[noff], noff, n,
+					     p->lca - 1U);
 		slot[noff++] = s;
 	}
+	f->scratch.nmsgs = nmsgs;
+	*plain = !bad;
 	return noff;
+}
+
+/*
+ * Offer @i of the cycle delivered messages: its pair's queue and its
+ * circuit's counters follow.  Returns 1 if that drained the pair.
+ */
+static u32 ft_pairs_settle(struct ft_pairs *q, struct ft_fabric *f,
+			   struct ft_circuits *circ, ft_pairs_done_fn done,
+			   void *arg, u32 i)
+{
+	u32 s = q->off_slot[i], n = q->off[i].delivered;
+	struct ft_pair *p = &q->pair[s];
+	u32 drained = 0;
+
+	if (q->off[i].clanes) {
+		/* A circuit's messages go first: it carried these. */
+		struct ft_circuit *c = ft_circuits_find(circ, p->src, p->dst);
+
+		c->carried += ft_min_u32(n, q->off[i].clanes);
+		c->last_used = f->cycle;
+	}
+	p->queued -= n;
+	q->queued -= n;
+	if (!p->queued) {
+		q->off_slot[i] |= FT_PAIRS_DRAINED;
+		drained = 1;
+	}
+	if (done)
+		done(arg, s, p, n);
+	return drained;
 }
 
 /**
@@ -339,15 +390,17 @@ int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
 	u32 room = f->scratch.max_msgs;
 	u32 per_pair = f->topo.w[1] * f->topo.lanes[1];
 	u32 i, noff = 0, drained = 0;
+	u64 bits;
 	/* Only RANDOM' keeps state per pair (ft_inject_pair_done()). */
 	bool keep = f->inject.rule == FT_INJECT_RANDOM_PRIME;
 	/* GREEDY with no circuit at all: the short loop */
 	bool greedy = f->inject.rule == FT_INJECT_ALL && (!circ || !circ->n);
+	bool plain = false;
 	int err;
 
 	ft_inject_begin(&f->inject, q->queued);
 	if (greedy)
-		noff = ft_pairs_offer_all(q, f, per_pair, room);
+		noff = ft_pairs_offer_all(q, f, per_pair, room, &plain);
 	for (i = 0; !greedy && i < q->nactive && room; i++) {
 		u32 s = ft_pairs_active(q, i);
 		struct ft_pair *p = &q->pair[s];
@@ -381,38 +434,31 @@ int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
 		q->off_slot[noff++] = s;
 	}
 	q->noff = 0;
-	err = ft_fabric_cycle(f, q->off, noff, res);
+	if (plain)
+		err = ft_fabric_cycle_plain(f, q->off, noff, res);
+	else
+		err = ft_fabric_cycle(f, q->off, noff, res);
 	if (err)
 		return err;
 	q->noff = noff;
-	for (i = 0; i < noff; i++) {
-		u32 s = q->off_slot[i];
-		struct ft_pair *p = &q->pair[s];
-		u32 n = q->off[i].delivered;
-
-		/* Most offers of a busy cycle deliver nothing: no more reads. */
-		if (!n && !keep)
-			continue;
-		if (keep)
-			ft_inject_pair_done(&f->inject, &p->inj,
-					    q->off[i].count, n);
-		if (!n)
-			continue;
-		if (q->off[i].clanes) {
-			/* A circuit's messages go first: it carried these. */
-			struct ft_circuit *c = ft_circuits_find(circ, p->src, p->dst);
-
-			c->carried += ft_min_u32(n, q->off[i].clanes);
-			c->last_used = f->cycle;
+	if (!keep && f->scratch.got_n == noff) {
+		/* Most offers of a busy cycle deliver nothing: not read. */
+		for (i = 0; i < noff; i += 64)
+			for (bits = f->scratch.got[i / 64]; bits;
+			     bits &= bits - 1)
+				drained += ft_pairs_settle(q, f, circ, done, arg,
+							   i + ft_ctz64(bits));
+	} else {
+		for (i = 0; i < noff; i++) {
+			if (keep)
+				ft_inject_pair_done(&f->inject,
+						    &q->pair[q->off_slot[i]].inj,
+						    q->off[i].count,
+						    q->off[i].delivered);
+			if (q->off[i].delivered)
+				drained += ft_pairs_settle(q, f, circ, done,
+							   arg, i);
 		}
-		p->queued -= n;
-		q->queued -= n;
-		if (!p->queued) {
-			q->off_slot[i] |= FT_PAIRS_DRAINED;
-			drained++;
-		}
-		if (done)
-			done(arg, s, p, n);
 	}
 	ft_inject_end(&f->inject);
 	if (drained)
