@@ -198,53 +198,42 @@ static int parse_injections(const char *s, struct cyc_args *a)
 		INJ_ALL, INJ_RANDOM, INJ_RANDOM_PRIME, INJ_OFFLINE,
 		INJ_OFFLINE_COMPACT, INJ_ALL,
 	};
-	int n;
 
-	n = ftsim_parse_names(CMD, "--injection", s, names, 6, val, a->inj, INJ_N);
-	if (n < 0)
-		return -1;
-	a->ninj = (u32)n;
-	return 0;
+	return ftsim_parse_names(CMD, "--injection", s, names, 6, val, a->inj,
+				 INJ_N, &a->ninj);
+}
+
+static int lambda_item(void *ctx, int k, char *word)
+{
+	struct cyc_args *a = ctx;
+
+	return ftsim_parse_milli(CMD, "--lambda item", word, 1, 1000000000ULL,
+				 &a->lambda[k]);
 }
 
 static int parse_lambdas(const char *s, struct cyc_args *a)
 {
-	char *buf, *item[MAX_LAMBDAS];
-	int n, i;
+	return ftsim_parse_list(CMD, "--lambda", s, MAX_LAMBDAS, lambda_item, a,
+				&a->nlambda);
+}
 
-	n = ftsim_split(CMD, "--lambda", s, &buf, item, MAX_LAMBDAS);
-	if (n < 0)
+static int profile_item(void *ctx, int k, char *word)
+{
+	struct cyc_args *a = ctx;
+
+	(void)k;
+	if (ftsim_parse_profile(CMD, "--profile item", word, &a->prof[a->nprof]))
 		return -1;
-	for (i = 0; i < n; i++) {
-		if (ftsim_parse_milli(CMD, "--lambda item", item[i], 1,
-				      1000000000ULL, &a->lambda[i])) {
-			free(buf);
-			return -1;
-		}
-	}
-	a->nlambda = (u32)n;
-	free(buf);
+	a->nprof++;
 	return 0;
 }
 
 static int parse_profiles(const char *s, struct cyc_args *a)
 {
-	char *buf, *item[MAX_PROFILES];
-	int n, i;
+	u32 n;
 
-	n = ftsim_split(CMD, "--profile", s, &buf, item, MAX_PROFILES - 1);
-	if (n < 0)
-		return -1;
-	for (i = 0; i < n; i++) {
-		if (ftsim_parse_profile(CMD, "--profile item", item[i],
-					&a->prof[a->nprof])) {
-			free(buf);
-			return -1;
-		}
-		a->nprof++;
-	}
-	free(buf);
-	return 0;
+	return ftsim_parse_list(CMD, "--profile", s, MAX_PROFILES - 1,
+				profile_item, a, &n);
 }
 
 static int parse_lanes(const char *s, struct cyc_args *a)

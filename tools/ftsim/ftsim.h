@@ -77,12 +77,12 @@ int ftsim_parse_name(const char *cmd, const char *opt, const char *s,
 /*
  * A comma-separated list of @names[0..n-1], none twice, into @out: item
  * k as @val[k] (k when @val is NULL), at most @max (<= FTSIM_NAMES_MAX)
- * of them. The count, or -1 (printed).
+ * of them, their count in *@nout.  0, or -1 (printed).
  */
 #define FTSIM_NAMES_MAX	32
 int ftsim_parse_names(const char *cmd, const char *opt, const char *s,
 		      const char *const *names, int n, const int *val,
-		      int *out, int max);
+		      int *out, int max, u32 *nout);
 
 /*
  * --pattern @s, a name or an old spelling of one (ftpattern.h), among the
@@ -100,6 +100,16 @@ int ftsim_parse_pattern(const char *cmd, const char *s, const enum ft_pattern *h
  */
 int ftsim_split(const char *cmd, const char *opt, const char *s, char **buf,
 		char **item, int max);
+
+/*
+ * ftsim_split() @s into at most @max (<= FTSIM_LIST_MAX) items and hand
+ * each to @item(@ctx, k, word) in order, stopping at the first that fails
+ * (it prints why).  0 with the count in *@n, or -1.
+ */
+#define FTSIM_LIST_MAX	64
+int ftsim_parse_list(const char *cmd, const char *opt, const char *s, int max,
+		     int (*item)(void *ctx, int k, char *word), void *ctx,
+		     u32 *n);
 
 /*
  * A shape: binary:N, kary:L:K (seed 002's FT(L,K)) or xgft:H:m:w, read

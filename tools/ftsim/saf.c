@@ -205,24 +205,43 @@ void ftsim_saf_usage(FILE *f)
 		(unsigned long long)DEFAULT_STEPS);
 }
 
+/* A list's option and what its items may be, for u32_item and name_item. */
+struct saf_list {
+	const char *opt, *s;
+	u32 min, max;			/* numbers */
+	const char *const *names;	/* or names, @nnames of them */
+	u32 nnames;
+	u32 *v;
+};
+
+static int u32_item(void *ctx, int k, char *word)
+{
+	const struct saf_list *l = ctx;
+
+	return ftsim_parse_u32(CMD, l->opt, word, l->min, l->max, &l->v[k]);
+}
+
 /* A comma-separated list of whole numbers in [@min, @max]. */
 static int parse_u32s(const char *opt, const char *s, u32 min, u32 max,
 		      u32 *v, u32 *n, u32 most)
 {
-	char *buf, *item[MAX_SIZES];
-	int k, i;
+	struct saf_list l = { .opt = opt, .min = min, .max = max, .v = v };
 
-	k = ftsim_split(CMD, opt, s, &buf, item, (int)most);
-	if (k < 0)
+	return ftsim_parse_list(CMD, opt, s, (int)most, u32_item, &l, n);
+}
+
+static int name_item(void *ctx, int k, char *word)
+{
+	const struct saf_list *l = ctx;
+	u32 j, x;
+
+	if (ftsim_parse_name(CMD, l->opt, word, l->names, l->nnames, &x))
 		return -1;
-	for (i = 0; i < k; i++) {
-		if (ftsim_parse_u32(CMD, opt, item[i], min, max, &v[i])) {
-			free(buf);
-			return -1;
-		}
-	}
-	free(buf);
-	*n = (u32)k;
+	for (j = 0; j < (u32)k; j++)
+		if (l->v[j] == x)
+			return ftsim_usage_err(CMD, "bad %s '%s': '%s' is listed twice",
+					       l->opt, l->s, word);
+	l->v[k] = x;
 	return 0;
 }
 
@@ -230,31 +249,11 @@ static int parse_u32s(const char *opt, const char *s, u32 min, u32 max,
 static int parse_names(const char *opt, const char *s,
 		       const char *const *names, u32 nnames, u32 *v, u32 *n)
 {
-	char *buf, *item[FT_SAF_DISC_NR + 1];
-	int k, i;
-	u32 j, x;
+	struct saf_list l = {
+		.opt = opt, .s = s, .names = names, .nnames = nnames, .v = v,
+	};
 
-	k = ftsim_split(CMD, opt, s, &buf, item, (int)nnames);
-	if (k < 0)
-		return -1;
-	*n = 0;
-	for (i = 0; i < k; i++) {
-		if (ftsim_parse_name(CMD, opt, item[i], names, nnames, &x))
-			goto bad;
-		for (j = 0; j < *n; j++) {
-			if (v[j] == x) {
-				ftsim_usage_err(CMD, "bad %s '%s': '%s' is listed twice",
-						opt, s, item[i]);
-				goto bad;
-			}
-		}
-		v[(*n)++] = x;
-	}
-	free(buf);
-	return 0;
-bad:
-	free(buf);
-	return -1;
+	return ftsim_parse_list(CMD, opt, s, (int)nnames, name_item, &l, n);
 }
 
 static int check_sizes(struct saf_args *a)

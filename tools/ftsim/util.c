@@ -254,37 +254,64 @@ bad:
 	return -1;
 }
 
-int ftsim_parse_names(const char *cmd, const char *opt, const char *s,
-		      const char *const *names, int n, const int *val,
-		      int *out, int max)
+int ftsim_parse_list(const char *cmd, const char *opt, const char *s, int max,
+		     int (*item)(void *ctx, int k, char *word), void *ctx,
+		     u32 *n)
 {
-	char *buf, *item[FTSIM_NAMES_MAX * 2], what[64];
-	int nitems, i, j, k, nout = 0;
+	char *buf, *word[FTSIM_LIST_MAX];
+	int nw, k, rc = 0;
+
+	assert(max <= FTSIM_LIST_MAX);
+	nw = ftsim_split(cmd, opt, s, &buf, word, max);
+	if (nw < 0)
+		return -1;
+	for (k = 0; k < nw && !rc; k++)
+		rc = item(ctx, k, word[k]);
+	free(buf);
+	if (!rc)
+		*n = (u32)nw;
+	return rc ? -1 : 0;
+}
+
+/* ftsim_parse_names()' arguments, for its items. */
+struct names_list {
+	const char *cmd, *opt, *s;
+	const char *const *names;
+	int n;
+	const int *val;
+	int *out;
+	char what[64];
+};
+
+static int names_item(void *ctx, int k, char *word)
+{
+	struct names_list *l = ctx;
+	int j, v;
 	u32 x;
 
-	assert(max <= FTSIM_NAMES_MAX);
-	nitems = ftsim_split(cmd, opt, s, &buf, item, max * 2);
-	if (nitems < 0)
+	if (ftsim_parse_name(l->cmd, l->what, word, l->names, (u32)l->n, &x))
 		return -1;
-	snprintf(what, sizeof(what), "%s item", opt);
-	for (i = 0; i < nitems; i++) {
-		if (ftsim_parse_name(cmd, what, item[i], names, (u32)n, &x))
-			goto bad;
-		k = val ? val[x] : (int)x;
-		for (j = 0; j < nout; j++) {
-			if (out[j] == k) {
-				ftsim_usage_err(cmd, "bad %s '%s': '%s' is listed twice",
-						opt, s, item[i]);
-				goto bad;
-			}
-		}
-		out[nout++] = k;
-	}
-	free(buf);
-	return nout;
-bad:
-	free(buf);
-	return -1;
+	v = l->val ? l->val[x] : (int)x;
+	for (j = 0; j < k; j++)
+		if (l->out[j] == v)
+			return ftsim_usage_err(l->cmd, "bad %s '%s': '%s' is listed twice",
+					       l->opt, l->s, word);
+	l->out[k] = v;
+	return 0;
+}
+
+int ftsim_parse_names(const char *cmd, const char *opt, const char *s,
+		      const char *const *names, int n, const int *val,
+		      int *out, int max, u32 *nout)
+{
+	struct names_list l = {
+		.cmd = cmd, .opt = opt, .s = s, .names = names, .n = n,
+		.val = val, .out = out,
+	};
+
+	assert(max <= FTSIM_NAMES_MAX);
+	snprintf(l.what, sizeof(l.what), "%s item", opt);
+	return ftsim_parse_list(cmd, opt, s, max * 2, names_item, &l, nout);
 }
 
 /* --- shapes and profiles --- */
