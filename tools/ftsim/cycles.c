@@ -277,7 +277,7 @@ static int cyc_args(int argc, char **argv, struct cyc_args *a)
 	enum {
 		O_SHAPE = 256, O_PROFILE, O_LANES, O_INJ, O_LAMBDA, O_SEEDS,
 		O_MSGS, O_PATH, O_ARB, O_CAP, O_SEED, O_R, O_K1,
-		O_K2, O_JSON, O_JOBS, O_HELP,
+		O_K2,
 	};
 	static const struct option opts[] = {
 		{ "shape", required_argument, NULL, O_SHAPE },
@@ -294,14 +294,10 @@ static int cyc_args(int argc, char **argv, struct cyc_args *a)
 		{ "r", required_argument, NULL, O_R },
 		{ "k1", required_argument, NULL, O_K1 },
 		{ "k2", required_argument, NULL, O_K2 },
-		{ "json", no_argument, NULL, O_JSON },
-		{ "jobs", required_argument, NULL, O_JOBS },
-		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct ftsim_getopt g = {
-		.cmd = CMD, .opts = opts, .help = O_HELP,
-		.usage = ftsim_cycles_usage,
+		.cmd = CMD, .opts = opts, .usage = ftsim_cycles_usage,
 	};
 	const char *profiles = NULL, *lanes = NULL;
 	u64 v;
@@ -311,7 +307,6 @@ static int cyc_args(int argc, char **argv, struct cyc_args *a)
 	memset(a, 0, sizeof(*a));
 	a->seeds = DEFAULT_SEEDS;
 	a->seed = 1;
-	a->jobs = 1;
 	a->max_cycles = DEFAULT_CAP;
 	a->path = FT_PATH_DMODK;
 	a->arb = FT_ARB_RANDOM;
@@ -390,17 +385,12 @@ static int cyc_args(int argc, char **argv, struct cyc_args *a)
 			else
 				a->k2_q16 = q16(v);
 			break;
-		case O_JSON:
-			a->json = true;
-			break;
-		case O_JOBS:
-			if (ftsim_parse_jobs(CMD, optarg, &a->jobs))
-				return -1;
-			break;
 		}
 	}
 	if (c < 0)
 		return -1;
+	a->json = g.json;
+	a->jobs = g.jobs;
 	if (a->msgs == MSGS_ADVERSARIAL && strcmp(a->sh.kind, "binary"))
 		return ftsim_usage_err(CMD, "--messages adversarial needs a binary:N shape, not %s",
 				       a->sh.desc);

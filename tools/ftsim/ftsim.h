@@ -6,6 +6,7 @@
 #ifndef FTSIM_H
 #define FTSIM_H
 
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -41,24 +42,28 @@ int ftsim_usage_err(const char *cmd, const char *fmt, ...)
  */
 int ftsim_getopt_err(const char *cmd, int c, char **argv);
 
-struct option;
-
 /*
- * A subcommand's options: @cmd's @opts, numbered from 256 up to @help,
- * "--help", the last. Its first call prints @usage and exits 0 when
- * "--help" or "-h" stands before any "--" (help beats bad words); then,
- * called in a loop as getopt_long() (":h", optarg set), it returns the
- * next option, 0 after the last, or -1 after printing a usage error: an
- * unknown option, one without its value, one given twice, or a word
- * left over after the options.
+ * A subcommand's options: @cmd's @opts, numbered from 256 up (below
+ * FTSIM_O_COMMON), and the ones every subcommand that uses this takes:
+ * "--json", "--jobs N" (into @json and @jobs, 1 unless given) and
+ * "--help". Its first call prints @usage and exits 0 when "--help" or
+ * "-h" stands before any "--" (help beats bad words); then, called in a
+ * loop as getopt_long() (":h", optarg set), it returns the next of @opts,
+ * 0 after the last, or -1 after printing a usage error: an unknown
+ * option, one without its value, one given twice, a bad --jobs, or a
+ * word left over after the options.
  */
+#define FTSIM_O_COMMON	(256 + 61)
+#define FTSIM_OPTS_MAX	48
 struct ftsim_getopt {
 	const char *cmd;
 	const struct option *opts;
-	int help;
 	void (*usage)(FILE *f);
+	bool json;
+	unsigned int jobs;
 	u64 seen;		/* bit c - 256: option c given */
 	bool started;
+	struct option all[FTSIM_OPTS_MAX];	/* @opts, then the common ones */
 };
 
 int ftsim_getopt(struct ftsim_getopt *g, int argc, char **argv);

@@ -75,7 +75,7 @@ static const char *const onoff_names[2] = { "off", "on" };
 enum {
 	O_SIZES = 256, O_SHAPE, O_PROFILE, O_LANES, O_Q, O_GHOSTS, O_DISC,
 	O_PATH, O_RANKS, O_PICKS, O_RANK_RANGE, O_PATTERN, O_LOAD, O_SEEDS,
-	O_SEED, O_MAX_STEPS, O_CHECK, O_JSON, O_JOBS, O_HELP,
+	O_SEED, O_MAX_STEPS, O_CHECK,
 };
 
 struct saf_args {
@@ -327,11 +327,6 @@ static int saf_option(struct saf_args *a, int c, const char *arg)
 	case O_CHECK:
 		a->check = true;
 		return 0;
-	case O_JSON:
-		a->json = true;
-		return 0;
-	case O_JOBS:
-		return ftsim_parse_jobs(CMD, arg, &a->jobs);
 	}
 	return -1;
 }
@@ -356,14 +351,10 @@ static int saf_args(int argc, char **argv, struct saf_args *a)
 		{ "seed", required_argument, NULL, O_SEED },
 		{ "max-steps", required_argument, NULL, O_MAX_STEPS },
 		{ "check", no_argument, NULL, O_CHECK },
-		{ "json", no_argument, NULL, O_JSON },
-		{ "jobs", required_argument, NULL, O_JOBS },
-		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct ftsim_getopt g = {
-		.cmd = CMD, .opts = opts, .help = O_HELP,
-		.usage = ftsim_saf_usage,
+		.cmd = CMD, .opts = opts, .usage = ftsim_saf_usage,
 	};
 	int c;
 
@@ -385,7 +376,6 @@ static int saf_args(int argc, char **argv, struct saf_args *a)
 	a->load = 1;
 	a->seeds = DEFAULT_SEEDS;
 	a->seed = 1;
-	a->jobs = 1;
 	a->max_steps = DEFAULT_STEPS;
 	while ((c = ftsim_getopt(&g, argc, argv)) > 0) {
 		if (saf_option(a, c, optarg))
@@ -393,6 +383,8 @@ static int saf_args(int argc, char **argv, struct saf_args *a)
 	}
 	if (c < 0)
 		return -1;
+	a->json = g.json;
+	a->jobs = g.jobs;
 	if (a->shaped && a->sized)
 		return ftsim_usage_err(CMD, "--sizes and --shape exclude each other");
 	if (!a->shaped && (a->profile || a->lanes))

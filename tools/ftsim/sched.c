@@ -296,8 +296,7 @@ static int sched_args(int argc, char **argv, struct sched_args *a)
 {
 	enum {
 		O_SIZES = 256, O_TRIALS, O_ALGOS, O_SEED, O_PATTERN, O_HOT,
-		O_ORDER, O_RELEASE, O_RFIT, O_NOCHECK, O_TIMING, O_JSON,
-		O_FAIL, O_JOBS, O_HELP,
+		O_ORDER, O_RELEASE, O_RFIT, O_NOCHECK, O_TIMING, O_FAIL,
 	};
 	static const struct option opts[] = {
 		{ "sizes", required_argument, NULL, O_SIZES },
@@ -311,16 +310,12 @@ static int sched_args(int argc, char **argv, struct sched_args *a)
 		{ "random-fit", no_argument, NULL, O_RFIT },
 		{ "no-check", no_argument, NULL, O_NOCHECK },
 		{ "timing", no_argument, NULL, O_TIMING },
-		{ "json", no_argument, NULL, O_JSON },
 		{ "fail-links", required_argument, NULL, O_FAIL },
-		{ "jobs", required_argument, NULL, O_JOBS },
-		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char *const orders[] = { "source", "random", "farthest" };
 	struct ftsim_getopt g = {
-		.cmd = CMD, .opts = opts, .help = O_HELP,
-		.usage = ftsim_sched_usage,
+		.cmd = CMD, .opts = opts, .usage = ftsim_sched_usage,
 	};
 	bool hot_given = false;
 	int c;
@@ -331,7 +326,6 @@ static int sched_args(int argc, char **argv, struct sched_args *a)
 	a->seed = 1;
 	a->hot_pct = 10;
 	a->check = true;
-	a->jobs = 1;
 	for (j = 0; j < FT_SCHED_NALGOS; j++)
 		a->algo[j] = (int)j;
 	a->nalgos = FT_SCHED_NALGOS;
@@ -383,21 +377,16 @@ static int sched_args(int argc, char **argv, struct sched_args *a)
 		case O_TIMING:
 			a->timing = true;
 			break;
-		case O_JSON:
-			a->json = true;
-			break;
 		case O_FAIL:
 			if (parse_fail(optarg, a))
-				return -1;
-			break;
-		case O_JOBS:
-			if (ftsim_parse_jobs(CMD, optarg, &a->jobs))
 				return -1;
 			break;
 		}
 	}
 	if (c < 0)
 		return -1;
+	a->json = g.json;
+	a->jobs = g.jobs;
 	if (hot_given && a->pattern != PAT_HOTSPOT)
 		return ftsim_usage_err(CMD, "--hot-percent %u needs --pattern hot-spot",
 				       a->hot_pct);

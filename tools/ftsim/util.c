@@ -63,9 +63,35 @@ int ftsim_getopt_err(const char *cmd, int c, char **argv)
 	return ftsim_usage_err(cmd, "unknown or ambiguous option '%s'", word);
 }
 
+enum { O_JSON = FTSIM_O_COMMON, O_JOBS, O_HELP };
+
+static const struct option common_opts[] = {
+	{ "json", no_argument, NULL, O_JSON },
+	{ "jobs", required_argument, NULL, O_JOBS },
+	{ "help", no_argument, NULL, O_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
+static_assert(O_HELP - 256 < 64, "ftsim_getopt.seen has a bit for each option");
+
+/* @g's table: its subcommand's options, then the common ones. */
+static void getopt_table(struct ftsim_getopt *g)
+{
+	size_t n = 0, i;
+
+	for (i = 0; g->opts[i].name; i++) {
+		assert(g->opts[i].val >= 256 && g->opts[i].val < FTSIM_O_COMMON);
+		g->all[n++] = g->opts[i];
+	}
+	for (i = 0; i < sizeof(common_opts) / sizeof(common_opts[0]); i++) {
+		assert(n < FTSIM_OPTS_MAX);
+		g->all[n++] = common_opts[i];
+	}
+}
+
 int ftsim_getopt(struct ftsim_getopt *g, int argc, char **argv)
 {
-	int c, li = 0;
+	int c, li;
 
 	if (!g->started) {
 		for (c = 1; c < argc && strcmp(argv[c], "--"); c++) {
@@ -74,27 +100,37 @@ int ftsim_getopt(struct ftsim_getopt *g, int argc, char **argv)
 				exit(0);
 			}
 		}
+		getopt_table(g);
+		g->jobs = 1;
 		g->started = true;
 		opterr = 0;
 		optind = 1;
 	}
-	c = getopt_long(argc, argv, ":h", g->opts, &li);
-	if (c == -1 && optind < argc)
-		return ftsim_usage_err(g->cmd, "unexpected argument '%s'",
-				       argv[optind]);
-	if (c == -1)
-		return 0;
-	if (c == 'h' || c == g->help) {
-		g->usage(stdout);
-		exit(0);
+	for (;;) {
+		li = 0;
+		c = getopt_long(argc, argv, ":h", g->all, &li);
+		if (c == -1 && optind < argc)
+			return ftsim_usage_err(g->cmd, "unexpected argument '%s'",
+					       argv[optind]);
+		if (c == -1)
+			return 0;
+		if (c == 'h' || c == O_HELP) {
+			g->usage(stdout);
+			exit(0);
+		}
+		if (c < 256)
+			return ftsim_getopt_err(g->cmd, c, argv);
+		if (g->seen & (1ULL << (c - 256)))
+			return ftsim_usage_err(g->cmd, "option '--%s' given twice",
+					       g->all[li].name);
+		g->seen |= 1ULL << (c - 256);
+		if (c == O_JSON)
+			g->json = true;
+		else if (c == O_JOBS && ftsim_parse_jobs(g->cmd, optarg, &g->jobs))
+			return -1;
+		else if (c < FTSIM_O_COMMON)
+			return c;
 	}
-	if (c < 256)
-		return ftsim_getopt_err(g->cmd, c, argv);
-	if (g->seen & (1ULL << (c - 256)))
-		return ftsim_usage_err(g->cmd, "option '--%s' given twice",
-				       g->opts[li].name);
-	g->seen |= 1ULL << (c - 256);
-	return c;
 }
 
 int ftsim_parse_u64(const char *cmd, const char *opt, const char *s, u64 *v)
