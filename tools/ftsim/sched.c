@@ -165,11 +165,12 @@ void ftsim_sched_usage(FILE *f)
 }
 
 /*
- * An item of --sizes: a k-ary n-tree, kary:L:K (the shape syntax) or L:K
+ * Item @i of --sizes: a k-ary n-tree, kary:L:K (the shape syntax) or L:K
  * for short.
  */
-static int size_item(const char *item, u32 *l, u32 *k)
+static int size_item(void *ctx, int i, char *item)
 {
+	struct sched_args *a = ctx;
 	const char *colon = strchr(item, ':');
 	struct ftsim_shape sh;
 	char spec[80];
@@ -187,16 +188,9 @@ static int size_item(const char *item, u32 *l, u32 *k)
 	if (strcmp(sh.kind, "kary"))
 		return ftsim_usage_err(CMD, "bad --sizes item '%s': sched runs on k-ary n-trees FT(L,K): kary:L:K or L:K",
 				       item);
-	*l = sh.h;
-	*k = sh.m[0];
+	a->size_l[i] = sh.h;
+	a->size_k[i] = sh.m[0];
 	return 0;
-}
-
-static int sizes_item(void *ctx, int k, char *word)
-{
-	struct sched_args *a = ctx;
-
-	return size_item(word, &a->size_l[k], &a->size_k[k]);
 }
 
 static int parse_sizes(const char *s, struct sched_args *a)
@@ -211,7 +205,7 @@ static int parse_sizes(const char *s, struct sched_args *a)
 		}
 		return 0;
 	}
-	return ftsim_parse_list(CMD, "--sizes", s, MAX_SIZES, sizes_item, a,
+	return ftsim_parse_list(CMD, "--sizes", s, MAX_SIZES, size_item, a,
 				&a->nsizes);
 }
 
