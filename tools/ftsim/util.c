@@ -80,6 +80,7 @@ static void getopt_table(struct ftsim_getopt *g)
 	size_t n = 0, i;
 
 	for (i = 0; g->opts[i].name; i++) {
+		assert(n < FTSIM_OPTS_MAX);
 		assert(g->opts[i].val >= 256 && g->opts[i].val < FTSIM_O_COMMON);
 		g->all[n++] = g->opts[i];
 	}
