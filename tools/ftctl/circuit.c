@@ -561,6 +561,16 @@ static int parse_rows(const char *cmd, int argc, char **argv, const char *rows,
 			       &(*row)->dst);
 }
 
+/* The fabric NAME and something after it: @after says what. */
+static int parse_name_then(const char *cmd, int argc, char **argv, const char *after)
+{
+	int err = ftctl_parse_fabric_arg(cmd, argc, argv, cr.name, false);
+
+	if (!err && argc < 3)
+		return ftctl_usage_err(cmd, "expected %s after the name", after);
+	return err;
+}
+
 /* --- add --- */
 
 static int add_parse(struct ftctl *ctl, int argc, char **argv)
@@ -574,11 +584,9 @@ static int add_parse(struct ftctl *ctl, int argc, char **argv)
 	int i, k, err;
 
 	(void)ctl;
-	err = ftctl_parse_fabric_arg(cmd, argc, argv, cr.name, false);
+	err = parse_name_then(cmd, argc, argv, "SRC DST or 'file FILE'");
 	if (err)
 		return err;
-	if (argc < 3)
-		return ftctl_usage_err(cmd, "expected SRC DST or 'file FILE' after the name");
 	err = parse_rows(cmd, argc, argv, ROW_SYNTAX, true, &row);
 	if (err || !row)
 		return err;
@@ -665,11 +673,9 @@ static int del_parse(struct ftctl *ctl, int argc, char **argv)
 	int err;
 
 	(void)ctl;
-	err = ftctl_parse_fabric_arg(cmd, argc, argv, cr.name, false);
+	err = parse_name_then(cmd, argc, argv, "SRC DST, 'file FILE' or 'all'");
 	if (err)
 		return err;
-	if (argc < 3)
-		return ftctl_usage_err(cmd, "expected SRC DST, 'file FILE' or 'all' after the name");
 	if (!strcmp(argv[2], "all")) {
 		if (argc > 3)
 			return ftctl_usage_err(cmd, "unexpected argument '%s'", argv[3]);

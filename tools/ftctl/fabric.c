@@ -298,10 +298,36 @@ static int parse_opts(const char *cmd, int argc, char **argv, int i,
 	return 0;
 }
 
+/* The options sent as one number each, in the order they are put. */
+#define SCALAR(k, attr, field) \
+	{ k, attr, #attr, offsetof(struct fab_opts, field), \
+	  sizeof(((struct fab_opts *)0)->field) }
+static const struct scalar_opt {
+	enum fab_opt k;
+	int attr;
+	const char *aname;
+	size_t off, size;
+} scalar_opts[] = {
+	SCALAR(OPT_BASE, FATTREE_A_FABRIC_PROFILE_BASE, base),
+	SCALAR(OPT_ROOT, FATTREE_A_FABRIC_PROFILE_ROOT, root),
+	SCALAR(OPT_PATH, FATTREE_A_FABRIC_PATH, path),
+	SCALAR(OPT_INJECTION, FATTREE_A_FABRIC_INJECTION, injection),
+	SCALAR(OPT_ARBITRATION, FATTREE_A_FABRIC_ARBITRATION, arbitration),
+	SCALAR(OPT_PERIOD, FATTREE_A_FABRIC_PERIOD_NS, period_ns),
+	SCALAR(OPT_BACKLOG, FATTREE_A_FABRIC_BACKLOG, backlog),
+	SCALAR(OPT_SEED, FATTREE_A_FABRIC_SEED, seed),
+	SCALAR(OPT_MODE, FATTREE_A_FABRIC_MODE, mode),
+	SCALAR(OPT_Q, FATTREE_A_FABRIC_SAF_Q, q),
+	SCALAR(OPT_DISCIPLINE, FATTREE_A_FABRIC_SAF_DISCIPLINE, discipline),
+	SCALAR(OPT_GHOSTS, FATTREE_A_FABRIC_SAF_GHOSTS, ghosts),
+};
+#undef SCALAR
+
 /* Put the given options; false when the request is full. */
 static bool put_opts(struct ftctl_req *r, const struct fab_opts *o)
 {
 	const char *const *w = o->word;
+	const struct scalar_opt *so;
 	char buf[96];
 
 	/* An explicit profile is sent as its lanes alone. */
@@ -314,53 +340,12 @@ static bool put_opts(struct ftctl_req *r, const struct fab_opts *o)
 		      o->n_lanes * sizeof(uint32_t), "lanes %s",
 		      ftctl_fmt_u32_list(o->lanes, o->n_lanes, buf, sizeof(buf))))
 		return false;
-	if (GIVEN(o, OPT_BASE) &&
-	    FTCTL_PUT_U32(r, FATTREE_A_FABRIC_PROFILE_BASE, o->base, "base %s",
-			  w[OPT_BASE]))
-		return false;
-	if (GIVEN(o, OPT_ROOT) &&
-	    FTCTL_PUT_U32(r, FATTREE_A_FABRIC_PROFILE_ROOT, o->root, "root %s",
-			  w[OPT_ROOT]))
-		return false;
-	if (GIVEN(o, OPT_PATH) &&
-	    FTCTL_PUT_U32(r, FATTREE_A_FABRIC_PATH, o->path, "path %s",
-			  w[OPT_PATH]))
-		return false;
-	if (GIVEN(o, OPT_INJECTION) &&
-	    FTCTL_PUT_U32(r, FATTREE_A_FABRIC_INJECTION, o->injection,
-			  "injection %s", w[OPT_INJECTION]))
-		return false;
-	if (GIVEN(o, OPT_ARBITRATION) &&
-	    FTCTL_PUT_U32(r, FATTREE_A_FABRIC_ARBITRATION, o->arbitration,
-			  "arbitration %s", w[OPT_ARBITRATION]))
-		return false;
-	if (GIVEN(o, OPT_PERIOD) &&
-	    FTCTL_PUT_U64(r, FATTREE_A_FABRIC_PERIOD_NS, o->period_ns,
-			  "period %s", w[OPT_PERIOD]))
-		return false;
-	if (GIVEN(o, OPT_BACKLOG) &&
-	    FTCTL_PUT_U32(r, FATTREE_A_FABRIC_BACKLOG, o->backlog,
-			  "backlog %s", w[OPT_BACKLOG]))
-		return false;
-	if (GIVEN(o, OPT_SEED) &&
-	    FTCTL_PUT_U64(r, FATTREE_A_FABRIC_SEED, o->seed, "seed %s",
-			  w[OPT_SEED]))
-		return false;
-	if (GIVEN(o, OPT_MODE) &&
-	    FTCTL_PUT_U32(r, FATTREE_A_FABRIC_MODE, o->mode, "mode %s",
-			  w[OPT_MODE]))
-		return false;
-	if (GIVEN(o, OPT_Q) &&
-	    FTCTL_PUT_U32(r, FATTREE_A_FABRIC_SAF_Q, o->q, "q %s", w[OPT_Q]))
-		return false;
-	if (GIVEN(o, OPT_DISCIPLINE) &&
-	    FTCTL_PUT_U32(r, FATTREE_A_FABRIC_SAF_DISCIPLINE, o->discipline,
-			  "discipline %s", w[OPT_DISCIPLINE]))
-		return false;
-	if (GIVEN(o, OPT_GHOSTS) &&
-	    FTCTL_PUT_U32(r, FATTREE_A_FABRIC_SAF_GHOSTS, o->ghosts,
-			  "ghosts %s", w[OPT_GHOSTS]))
-		return false;
+	for (so = scalar_opts; so < scalar_opts + sizeof(scalar_opts) / sizeof(*so); so++) {
+		if (GIVEN(o, so->k) &&
+		    ftctl_put(r, so->attr, so->aname, (const char *)o + so->off, so->size,
+			      "%s %s", opt_names[so->k], w[so->k]))
+			return false;
+	}
 	return true;
 }
 

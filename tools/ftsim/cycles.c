@@ -198,53 +198,42 @@ static int parse_injections(const char *s, struct cyc_args *a)
 		INJ_ALL, INJ_RANDOM, INJ_RANDOM_PRIME, INJ_OFFLINE,
 		INJ_OFFLINE_COMPACT, INJ_ALL,
 	};
-	int n;
 
-	n = ftsim_parse_names(CMD, "--injection", s, names, 6, val, a->inj, INJ_N);
-	if (n < 0)
-		return -1;
-	a->ninj = (u32)n;
-	return 0;
+	return ftsim_parse_names(CMD, "--injection", s, names, 6, val, a->inj,
+				 INJ_N, &a->ninj);
+}
+
+static int lambda_item(void *ctx, int k, char *word)
+{
+	struct cyc_args *a = ctx;
+
+	return ftsim_parse_milli(CMD, "--lambda item", word, 1, 1000000000ULL,
+				 &a->lambda[k]);
 }
 
 static int parse_lambdas(const char *s, struct cyc_args *a)
 {
-	char *buf, *item[MAX_LAMBDAS];
-	int n, i;
+	return ftsim_parse_list(CMD, "--lambda", s, MAX_LAMBDAS, lambda_item, a,
+				&a->nlambda);
+}
 
-	n = ftsim_split(CMD, "--lambda", s, &buf, item, MAX_LAMBDAS);
-	if (n < 0)
+static int profile_item(void *ctx, int k, char *word)
+{
+	struct cyc_args *a = ctx;
+
+	(void)k;
+	if (ftsim_parse_profile(CMD, "--profile item", word, &a->prof[a->nprof]))
 		return -1;
-	for (i = 0; i < n; i++) {
-		if (ftsim_parse_milli(CMD, "--lambda item", item[i], 1,
-				      1000000000ULL, &a->lambda[i])) {
-			free(buf);
-			return -1;
-		}
-	}
-	a->nlambda = (u32)n;
-	free(buf);
+	a->nprof++;
 	return 0;
 }
 
 static int parse_profiles(const char *s, struct cyc_args *a)
 {
-	char *buf, *item[MAX_PROFILES];
-	int n, i;
+	u32 n;
 
-	n = ftsim_split(CMD, "--profile", s, &buf, item, MAX_PROFILES - 1);
-	if (n < 0)
-		return -1;
-	for (i = 0; i < n; i++) {
-		if (ftsim_parse_profile(CMD, "--profile item", item[i],
-					&a->prof[a->nprof])) {
-			free(buf);
-			return -1;
-		}
-		a->nprof++;
-	}
-	free(buf);
-	return 0;
+	return ftsim_parse_list(CMD, "--profile", s, MAX_PROFILES - 1,
+				profile_item, a, &n);
 }
 
 static int parse_lanes(const char *s, struct cyc_args *a)
@@ -288,7 +277,7 @@ static int cyc_args(int argc, char **argv, struct cyc_args *a)
 	enum {
 		O_SHAPE = 256, O_PROFILE, O_LANES, O_INJ, O_LAMBDA, O_SEEDS,
 		O_MSGS, O_PATH, O_ARB, O_CAP, O_SEED, O_R, O_K1,
-		O_K2, O_JSON, O_JOBS, O_HELP,
+		O_K2,
 	};
 	static const struct option opts[] = {
 		{ "shape", required_argument, NULL, O_SHAPE },
@@ -305,14 +294,10 @@ static int cyc_args(int argc, char **argv, struct cyc_args *a)
 		{ "r", required_argument, NULL, O_R },
 		{ "k1", required_argument, NULL, O_K1 },
 		{ "k2", required_argument, NULL, O_K2 },
-		{ "json", no_argument, NULL, O_JSON },
-		{ "jobs", required_argument, NULL, O_JOBS },
-		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct ftsim_getopt g = {
-		.cmd = CMD, .opts = opts, .help = O_HELP,
-		.usage = ftsim_cycles_usage,
+		.cmd = CMD, .opts = opts, .usage = ftsim_cycles_usage,
 	};
 	const char *profiles = NULL, *lanes = NULL;
 	u64 v;
@@ -322,7 +307,6 @@ static int cyc_args(int argc, char **argv, struct cyc_args *a)
 	memset(a, 0, sizeof(*a));
 	a->seeds = DEFAULT_SEEDS;
 	a->seed = 1;
-	a->jobs = 1;
 	a->max_cycles = DEFAULT_CAP;
 	a->path = FT_PATH_DMODK;
 	a->arb = FT_ARB_RANDOM;
@@ -401,17 +385,12 @@ static int cyc_args(int argc, char **argv, struct cyc_args *a)
 			else
 				a->k2_q16 = q16(v);
 			break;
-		case O_JSON:
-			a->json = true;
-			break;
-		case O_JOBS:
-			if (ftsim_parse_jobs(CMD, optarg, &a->jobs))
-				return -1;
-			break;
 		}
 	}
 	if (c < 0)
 		return -1;
+	a->json = g.json;
+	a->jobs = g.jobs;
 	if (a->msgs == MSGS_ADVERSARIAL && strcmp(a->sh.kind, "binary"))
 		return ftsim_usage_err(CMD, "--messages adversarial needs a binary:N shape, not %s",
 				       a->sh.desc);

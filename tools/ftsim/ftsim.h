@@ -6,6 +6,7 @@
 #ifndef FTSIM_H
 #define FTSIM_H
 
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -41,24 +42,28 @@ int ftsim_usage_err(const char *cmd, const char *fmt, ...)
  */
 int ftsim_getopt_err(const char *cmd, int c, char **argv);
 
-struct option;
-
 /*
- * A subcommand's options: @cmd's @opts, numbered from 256 up to @help,
- * "--help", the last. Its first call prints @usage and exits 0 when
- * "--help" or "-h" stands before any "--" (help beats bad words); then,
- * called in a loop as getopt_long() (":h", optarg set), it returns the
- * next option, 0 after the last, or -1 after printing a usage error: an
- * unknown option, one without its value, one given twice, or a word
- * left over after the options.
+ * A subcommand's options: @cmd's @opts, numbered from 256 up (below
+ * FTSIM_O_COMMON), and the ones every subcommand that uses this takes:
+ * "--json", "--jobs N" (into @json and @jobs, 1 unless given) and
+ * "--help". Its first call prints @usage and exits 0 when "--help" or
+ * "-h" stands before any "--" (help beats bad words); then, called in a
+ * loop as getopt_long() (":h", optarg set), it returns the next of @opts,
+ * 0 after the last, or -1 after printing a usage error: an unknown
+ * option, one without its value, one given twice, a bad --jobs, or a
+ * word left over after the options.
  */
+#define FTSIM_O_COMMON	(256 + 61)
+#define FTSIM_OPTS_MAX	48
 struct ftsim_getopt {
 	const char *cmd;
 	const struct option *opts;
-	int help;
 	void (*usage)(FILE *f);
+	bool json;
+	unsigned int jobs;
 	u64 seen;		/* bit c - 256: option c given */
 	bool started;
+	struct option all[FTSIM_OPTS_MAX];	/* @opts, then the common ones */
 };
 
 int ftsim_getopt(struct ftsim_getopt *g, int argc, char **argv);
@@ -77,12 +82,12 @@ int ftsim_parse_name(const char *cmd, const char *opt, const char *s,
 /*
  * A comma-separated list of @names[0..n-1], none twice, into @out: item
  * k as @val[k] (k when @val is NULL), at most @max (<= FTSIM_NAMES_MAX)
- * of them. The count, or -1 (printed).
+ * of them, their count in *@nout.  0, or -1 (printed).
  */
 #define FTSIM_NAMES_MAX	32
 int ftsim_parse_names(const char *cmd, const char *opt, const char *s,
 		      const char *const *names, int n, const int *val,
-		      int *out, int max);
+		      int *out, int max, u32 *nout);
 
 /*
  * --pattern @s, a name or an old spelling of one (ftpattern.h), among the
@@ -100,6 +105,16 @@ int ftsim_parse_pattern(const char *cmd, const char *s, const enum ft_pattern *h
  */
 int ftsim_split(const char *cmd, const char *opt, const char *s, char **buf,
 		char **item, int max);
+
+/*
+ * ftsim_split() @s into at most @max (<= FTSIM_LIST_MAX) items and hand
+ * each to @item(@ctx, k, word) in order, stopping at the first that fails
+ * (it prints why).  0 with the count in *@n, or -1.
+ */
+#define FTSIM_LIST_MAX	64
+int ftsim_parse_list(const char *cmd, const char *opt, const char *s, int max,
+		     int (*item)(void *ctx, int k, char *word), void *ctx,
+		     u32 *n);
 
 /*
  * A shape: binary:N, kary:L:K (seed 002's FT(L,K)) or xgft:H:m:w, read

@@ -75,7 +75,7 @@ static const char *const onoff_names[2] = { "off", "on" };
 enum {
 	O_SIZES = 256, O_SHAPE, O_PROFILE, O_LANES, O_Q, O_GHOSTS, O_DISC,
 	O_PATH, O_RANKS, O_PICKS, O_RANK_RANGE, O_PATTERN, O_LOAD, O_SEEDS,
-	O_SEED, O_MAX_STEPS, O_CHECK, O_JSON, O_JOBS, O_HELP,
+	O_SEED, O_MAX_STEPS, O_CHECK,
 };
 
 struct saf_args {
@@ -205,24 +205,43 @@ void ftsim_saf_usage(FILE *f)
 		(unsigned long long)DEFAULT_STEPS);
 }
 
+/* A list's option and what its items may be, for u32_item and name_item. */
+struct saf_list {
+	const char *opt, *s;
+	u32 min, max;			/* numbers */
+	const char *const *names;	/* or names, @nnames of them */
+	u32 nnames;
+	u32 *v;
+};
+
+static int u32_item(void *ctx, int k, char *word)
+{
+	const struct saf_list *l = ctx;
+
+	return ftsim_parse_u32(CMD, l->opt, word, l->min, l->max, &l->v[k]);
+}
+
 /* A comma-separated list of whole numbers in [@min, @max]. */
 static int parse_u32s(const char *opt, const char *s, u32 min, u32 max,
 		      u32 *v, u32 *n, u32 most)
 {
-	char *buf, *item[MAX_SIZES];
-	int k, i;
+	struct saf_list l = { .opt = opt, .min = min, .max = max, .v = v };
 
-	k = ftsim_split(CMD, opt, s, &buf, item, (int)most);
-	if (k < 0)
+	return ftsim_parse_list(CMD, opt, s, (int)most, u32_item, &l, n);
+}
+
+static int name_item(void *ctx, int k, char *word)
+{
+	const struct saf_list *l = ctx;
+	u32 j, x;
+
+	if (ftsim_parse_name(CMD, l->opt, word, l->names, l->nnames, &x))
 		return -1;
-	for (i = 0; i < k; i++) {
-		if (ftsim_parse_u32(CMD, opt, item[i], min, max, &v[i])) {
-			free(buf);
-			return -1;
-		}
-	}
-	free(buf);
-	*n = (u32)k;
+	for (j = 0; j < (u32)k; j++)
+		if (l->v[j] == x)
+			return ftsim_usage_err(CMD, "bad %s '%s': '%s' is listed twice",
+					       l->opt, l->s, word);
+	l->v[k] = x;
 	return 0;
 }
 
@@ -230,31 +249,11 @@ static int parse_u32s(const char *opt, const char *s, u32 min, u32 max,
 static int parse_names(const char *opt, const char *s,
 		       const char *const *names, u32 nnames, u32 *v, u32 *n)
 {
-	char *buf, *item[FT_SAF_DISC_NR + 1];
-	int k, i;
-	u32 j, x;
+	struct saf_list l = {
+		.opt = opt, .s = s, .names = names, .nnames = nnames, .v = v,
+	};
 
-	k = ftsim_split(CMD, opt, s, &buf, item, (int)nnames);
-	if (k < 0)
-		return -1;
-	*n = 0;
-	for (i = 0; i < k; i++) {
-		if (ftsim_parse_name(CMD, opt, item[i], names, nnames, &x))
-			goto bad;
-		for (j = 0; j < *n; j++) {
-			if (v[j] == x) {
-				ftsim_usage_err(CMD, "bad %s '%s': '%s' is listed twice",
-						opt, s, item[i]);
-				goto bad;
-			}
-		}
-		v[(*n)++] = x;
-	}
-	free(buf);
-	return 0;
-bad:
-	free(buf);
-	return -1;
+	return ftsim_parse_list(CMD, opt, s, (int)nnames, name_item, &l, n);
 }
 
 static int check_sizes(struct saf_args *a)
@@ -328,11 +327,6 @@ static int saf_option(struct saf_args *a, int c, const char *arg)
 	case O_CHECK:
 		a->check = true;
 		return 0;
-	case O_JSON:
-		a->json = true;
-		return 0;
-	case O_JOBS:
-		return ftsim_parse_jobs(CMD, arg, &a->jobs);
 	}
 	return -1;
 }
@@ -357,14 +351,10 @@ static int saf_args(int argc, char **argv, struct saf_args *a)
 		{ "seed", required_argument, NULL, O_SEED },
 		{ "max-steps", required_argument, NULL, O_MAX_STEPS },
 		{ "check", no_argument, NULL, O_CHECK },
-		{ "json", no_argument, NULL, O_JSON },
-		{ "jobs", required_argument, NULL, O_JOBS },
-		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct ftsim_getopt g = {
-		.cmd = CMD, .opts = opts, .help = O_HELP,
-		.usage = ftsim_saf_usage,
+		.cmd = CMD, .opts = opts, .usage = ftsim_saf_usage,
 	};
 	int c;
 
@@ -386,7 +376,6 @@ static int saf_args(int argc, char **argv, struct saf_args *a)
 	a->load = 1;
 	a->seeds = DEFAULT_SEEDS;
 	a->seed = 1;
-	a->jobs = 1;
 	a->max_steps = DEFAULT_STEPS;
 	while ((c = ftsim_getopt(&g, argc, argv)) > 0) {
 		if (saf_option(a, c, optarg))
@@ -394,6 +383,8 @@ static int saf_args(int argc, char **argv, struct saf_args *a)
 	}
 	if (c < 0)
 		return -1;
+	a->json = g.json;
+	a->jobs = g.jobs;
 	if (a->shaped && a->sized)
 		return ftsim_usage_err(CMD, "--sizes and --shape exclude each other");
 	if (!a->shaped && (a->profile || a->lanes))

@@ -165,11 +165,12 @@ void ftsim_sched_usage(FILE *f)
 }
 
 /*
- * An item of --sizes: a k-ary n-tree, kary:L:K (the shape syntax) or L:K
+ * Item @i of --sizes: a k-ary n-tree, kary:L:K (the shape syntax) or L:K
  * for short.
  */
-static int size_item(const char *item, u32 *l, u32 *k)
+static int size_item(void *ctx, int i, char *item)
 {
+	struct sched_args *a = ctx;
 	const char *colon = strchr(item, ':');
 	struct ftsim_shape sh;
 	char spec[80];
@@ -187,15 +188,13 @@ static int size_item(const char *item, u32 *l, u32 *k)
 	if (strcmp(sh.kind, "kary"))
 		return ftsim_usage_err(CMD, "bad --sizes item '%s': sched runs on k-ary n-trees FT(L,K): kary:L:K or L:K",
 				       item);
-	*l = sh.h;
-	*k = sh.m[0];
+	a->size_l[i] = sh.h;
+	a->size_k[i] = sh.m[0];
 	return 0;
 }
 
 static int parse_sizes(const char *s, struct sched_args *a)
 {
-	char *buf, *item[MAX_SIZES];
-	int n, i;
 	u32 j;
 
 	if (!strcmp(s, "all")) {
@@ -206,71 +205,57 @@ static int parse_sizes(const char *s, struct sched_args *a)
 		}
 		return 0;
 	}
-	n = ftsim_split(CMD, "--sizes", s, &buf, item, MAX_SIZES);
-	if (n < 0)
-		return -1;
-	for (i = 0; i < n; i++) {
-		if (size_item(item[i], &a->size_l[i], &a->size_k[i])) {
-			free(buf);
-			return -1;
-		}
-	}
-	a->nsizes = (u32)n;
-	free(buf);
-	return 0;
+	return ftsim_parse_list(CMD, "--sizes", s, MAX_SIZES, size_item, a,
+				&a->nsizes);
 }
 
 /* L:U:P[:up|down] or top[:U:P][:up|down]; checked against each size later. */
+static int fail_item(void *ctx, int i, char *item)
+{
+	struct sched_args *a = ctx;
+	char *f[5], *save, *end, word[64];
+	unsigned long long v;
+	int nf, k;
+
+	snprintf(word, sizeof(word), "%s", item);
+	/* fields not in the item read as none (top: f[3], f[4]) */
+	memset(f, 0, sizeof(f));
+	nf = 0;
+	for (f[nf] = strtok_r(item, ":", &save); f[nf] && nf < 4;
+	     f[++nf] = strtok_r(NULL, ":", &save))
+		;
+	a->fail_dir[i] = -1;
+	if (nf && (!strcmp(f[nf - 1], "up") || !strcmp(f[nf - 1], "down")))
+		a->fail_dir[i] = !strcmp(f[--nf], "down");
+	if (nf == 1 && !strcmp(f[0], "top")) {
+		f[1] = "0";
+		f[2] = "0";
+		nf = 3;
+	}
+	if (nf != 3 || f[3 + (a->fail_dir[i] >= 0)])
+		return ftsim_usage_err(CMD, "bad --fail-links item '%s': expected L:U:P, L:U:P:up, L:U:P:down or top",
+				       word);
+	for (k = 0; k < 3; k++) {
+		v = strtoull(f[k], &end, 10);
+		if (k == 0 && !strcmp(f[0], "top"))
+			v = 0;
+		else if (f[k][0] < '0' || f[k][0] > '9' || *end || v > 0xffffffffULL ||
+			 (k == 0 && !v))
+			return ftsim_usage_err(CMD, "bad --fail-links item '%s': '%s' is not a %s",
+					       word, f[k],
+					       k ? "number" : "level (1 or more, or top)");
+		(k == 0 ? a->fail_l : k == 1 ? a->fail_u : a->fail_p)[i] = (u32)v;
+	}
+	return 0;
+}
+
 static int parse_fail(const char *s, struct sched_args *a)
 {
-	char *buf, *item[MAX_FAIL], *f[5], *save, *end, word[64];
-	unsigned long long v;
-	int n, i, nf, k;
-
-	n = ftsim_split(CMD, "--fail-links", s, &buf, item, MAX_FAIL);
-	if (n < 0)
+	if (ftsim_parse_list(CMD, "--fail-links", s, MAX_FAIL, fail_item, a,
+			     &a->nfail))
 		return -1;
-	for (i = 0; i < n; i++) {
-		snprintf(word, sizeof(word), "%s", item[i]);
-		/* fields not in the item read as none (top: f[3], f[4]) */
-		memset(f, 0, sizeof(f));
-		nf = 0;
-		for (f[nf] = strtok_r(item[i], ":", &save); f[nf] && nf < 4;
-		     f[++nf] = strtok_r(NULL, ":", &save))
-			;
-		a->fail_dir[i] = -1;
-		if (nf && (!strcmp(f[nf - 1], "up") || !strcmp(f[nf - 1], "down")))
-			a->fail_dir[i] = !strcmp(f[--nf], "down");
-		if (nf == 1 && !strcmp(f[0], "top")) {
-			f[1] = "0";
-			f[2] = "0";
-			nf = 3;
-		}
-		if (nf != 3 || f[3 + (a->fail_dir[i] >= 0)]) {
-			ftsim_usage_err(CMD, "bad --fail-links item '%s': expected L:U:P, L:U:P:up, L:U:P:down or top",
-					word);
-			goto bad;
-		}
-		for (k = 0; k < 3; k++) {
-			v = strtoull(f[k], &end, 10);
-			if (k == 0 && !strcmp(f[0], "top"))
-				v = 0;
-			else if (f[k][0] < '0' || f[k][0] > '9' || *end || v > 0xffffffffULL ||
-				 (k == 0 && !v)) {
-				ftsim_usage_err(CMD, "bad --fail-links item '%s': '%s' is not a %s", word,
-						f[k], k ? "number" : "level (1 or more, or top)");
-				goto bad;
-			}
-			(k == 0 ? a->fail_l : k == 1 ? a->fail_u : a->fail_p)[i] = (u32)v;
-		}
-	}
-	a->nfail = (u32)n;
 	a->fail_word = s;
-	free(buf);
 	return 0;
-bad:
-	free(buf);
-	return -1;
 }
 
 /* The directed links --fail-links names on @t into @ids; -1 if one is not there. */
@@ -296,22 +281,16 @@ static int parse_algos(const char *s, struct sched_args *a)
 	static const char *const names[FT_SCHED_NALGOS] = {
 		"levelwise", "local-greedy", "local-random", "random", "optimal",
 	};
-	int n;
 
-	n = ftsim_parse_names(CMD, "--algorithms", s, names, FT_SCHED_NALGOS,
-			      NULL, a->algo, FT_SCHED_NALGOS);
-	if (n < 0)
-		return -1;
-	a->nalgos = (u32)n;
-	return 0;
+	return ftsim_parse_names(CMD, "--algorithms", s, names, FT_SCHED_NALGOS,
+				 NULL, a->algo, FT_SCHED_NALGOS, &a->nalgos);
 }
 
 static int sched_args(int argc, char **argv, struct sched_args *a)
 {
 	enum {
 		O_SIZES = 256, O_TRIALS, O_ALGOS, O_SEED, O_PATTERN, O_HOT,
-		O_ORDER, O_RELEASE, O_RFIT, O_NOCHECK, O_TIMING, O_JSON,
-		O_FAIL, O_JOBS, O_HELP,
+		O_ORDER, O_RELEASE, O_RFIT, O_NOCHECK, O_TIMING, O_FAIL,
 	};
 	static const struct option opts[] = {
 		{ "sizes", required_argument, NULL, O_SIZES },
@@ -325,16 +304,12 @@ static int sched_args(int argc, char **argv, struct sched_args *a)
 		{ "random-fit", no_argument, NULL, O_RFIT },
 		{ "no-check", no_argument, NULL, O_NOCHECK },
 		{ "timing", no_argument, NULL, O_TIMING },
-		{ "json", no_argument, NULL, O_JSON },
 		{ "fail-links", required_argument, NULL, O_FAIL },
-		{ "jobs", required_argument, NULL, O_JOBS },
-		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char *const orders[] = { "source", "random", "farthest" };
 	struct ftsim_getopt g = {
-		.cmd = CMD, .opts = opts, .help = O_HELP,
-		.usage = ftsim_sched_usage,
+		.cmd = CMD, .opts = opts, .usage = ftsim_sched_usage,
 	};
 	bool hot_given = false;
 	int c;
@@ -345,7 +320,6 @@ static int sched_args(int argc, char **argv, struct sched_args *a)
 	a->seed = 1;
 	a->hot_pct = 10;
 	a->check = true;
-	a->jobs = 1;
 	for (j = 0; j < FT_SCHED_NALGOS; j++)
 		a->algo[j] = (int)j;
 	a->nalgos = FT_SCHED_NALGOS;
@@ -397,21 +371,16 @@ static int sched_args(int argc, char **argv, struct sched_args *a)
 		case O_TIMING:
 			a->timing = true;
 			break;
-		case O_JSON:
-			a->json = true;
-			break;
 		case O_FAIL:
 			if (parse_fail(optarg, a))
-				return -1;
-			break;
-		case O_JOBS:
-			if (ftsim_parse_jobs(CMD, optarg, &a->jobs))
 				return -1;
 			break;
 		}
 	}
 	if (c < 0)
 		return -1;
+	a->json = g.json;
+	a->jobs = g.jobs;
 	if (hot_given && a->pattern != PAT_HOTSPOT)
 		return ftsim_usage_err(CMD, "--hot-percent %u needs --pattern hot-spot",
 				       a->hot_pct);

@@ -63,9 +63,36 @@ int ftsim_getopt_err(const char *cmd, int c, char **argv)
 	return ftsim_usage_err(cmd, "unknown or ambiguous option '%s'", word);
 }
 
+enum { O_JSON = FTSIM_O_COMMON, O_JOBS, O_HELP };
+
+static const struct option common_opts[] = {
+	{ "json", no_argument, NULL, O_JSON },
+	{ "jobs", required_argument, NULL, O_JOBS },
+	{ "help", no_argument, NULL, O_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
+static_assert(O_HELP - 256 < 64, "ftsim_getopt.seen has a bit for each option");
+
+/* @g's table: its subcommand's options, then the common ones. */
+static void getopt_table(struct ftsim_getopt *g)
+{
+	size_t n = 0, i;
+
+	for (i = 0; g->opts[i].name; i++) {
+		assert(n < FTSIM_OPTS_MAX);
+		assert(g->opts[i].val >= 256 && g->opts[i].val < FTSIM_O_COMMON);
+		g->all[n++] = g->opts[i];
+	}
+	for (i = 0; i < sizeof(common_opts) / sizeof(common_opts[0]); i++) {
+		assert(n < FTSIM_OPTS_MAX);
+		g->all[n++] = common_opts[i];
+	}
+}
+
 int ftsim_getopt(struct ftsim_getopt *g, int argc, char **argv)
 {
-	int c, li = 0;
+	int c, li;
 
 	if (!g->started) {
 		for (c = 1; c < argc && strcmp(argv[c], "--"); c++) {
@@ -74,27 +101,37 @@ int ftsim_getopt(struct ftsim_getopt *g, int argc, char **argv)
 				exit(0);
 			}
 		}
+		getopt_table(g);
+		g->jobs = 1;
 		g->started = true;
 		opterr = 0;
 		optind = 1;
 	}
-	c = getopt_long(argc, argv, ":h", g->opts, &li);
-	if (c == -1 && optind < argc)
-		return ftsim_usage_err(g->cmd, "unexpected argument '%s'",
-				       argv[optind]);
-	if (c == -1)
-		return 0;
-	if (c == 'h' || c == g->help) {
-		g->usage(stdout);
-		exit(0);
+	for (;;) {
+		li = 0;
+		c = getopt_long(argc, argv, ":h", g->all, &li);
+		if (c == -1 && optind < argc)
+			return ftsim_usage_err(g->cmd, "unexpected argument '%s'",
+					       argv[optind]);
+		if (c == -1)
+			return 0;
+		if (c == 'h' || c == O_HELP) {
+			g->usage(stdout);
+			exit(0);
+		}
+		if (c < 256)
+			return ftsim_getopt_err(g->cmd, c, argv);
+		if (g->seen & (1ULL << (c - 256)))
+			return ftsim_usage_err(g->cmd, "option '--%s' given twice",
+					       g->all[li].name);
+		g->seen |= 1ULL << (c - 256);
+		if (c == O_JSON)
+			g->json = true;
+		else if (c == O_JOBS && ftsim_parse_jobs(g->cmd, optarg, &g->jobs))
+			return -1;
+		else if (c < FTSIM_O_COMMON)
+			return c;
 	}
-	if (c < 256)
-		return ftsim_getopt_err(g->cmd, c, argv);
-	if (g->seen & (1ULL << (c - 256)))
-		return ftsim_usage_err(g->cmd, "option '--%s' given twice",
-				       g->opts[li].name);
-	g->seen |= 1ULL << (c - 256);
-	return c;
 }
 
 int ftsim_parse_u64(const char *cmd, const char *opt, const char *s, u64 *v)
@@ -254,37 +291,64 @@ bad:
 	return -1;
 }
 
-int ftsim_parse_names(const char *cmd, const char *opt, const char *s,
-		      const char *const *names, int n, const int *val,
-		      int *out, int max)
+int ftsim_parse_list(const char *cmd, const char *opt, const char *s, int max,
+		     int (*item)(void *ctx, int k, char *word), void *ctx,
+		     u32 *n)
 {
-	char *buf, *item[FTSIM_NAMES_MAX * 2], what[64];
-	int nitems, i, j, k, nout = 0;
+	char *buf, *word[FTSIM_LIST_MAX];
+	int nw, k, rc = 0;
+
+	assert(max <= FTSIM_LIST_MAX);
+	nw = ftsim_split(cmd, opt, s, &buf, word, max);
+	if (nw < 0)
+		return -1;
+	for (k = 0; k < nw && !rc; k++)
+		rc = item(ctx, k, word[k]);
+	free(buf);
+	if (!rc)
+		*n = (u32)nw;
+	return rc ? -1 : 0;
+}
+
+/* ftsim_parse_names()' arguments, for its items. */
+struct names_list {
+	const char *cmd, *opt, *s;
+	const char *const *names;
+	int n;
+	const int *val;
+	int *out;
+	char what[64];
+};
+
+static int names_item(void *ctx, int k, char *word)
+{
+	struct names_list *l = ctx;
+	int j, v;
 	u32 x;
 
-	assert(max <= FTSIM_NAMES_MAX);
-	nitems = ftsim_split(cmd, opt, s, &buf, item, max * 2);
-	if (nitems < 0)
+	if (ftsim_parse_name(l->cmd, l->what, word, l->names, (u32)l->n, &x))
 		return -1;
-	snprintf(what, sizeof(what), "%s item", opt);
-	for (i = 0; i < nitems; i++) {
-		if (ftsim_parse_name(cmd, what, item[i], names, (u32)n, &x))
-			goto bad;
-		k = val ? val[x] : (int)x;
-		for (j = 0; j < nout; j++) {
-			if (out[j] == k) {
-				ftsim_usage_err(cmd, "bad %s '%s': '%s' is listed twice",
-						opt, s, item[i]);
-				goto bad;
-			}
-		}
-		out[nout++] = k;
-	}
-	free(buf);
-	return nout;
-bad:
-	free(buf);
-	return -1;
+	v = l->val ? l->val[x] : (int)x;
+	for (j = 0; j < k; j++)
+		if (l->out[j] == v)
+			return ftsim_usage_err(l->cmd, "bad %s '%s': '%s' is listed twice",
+					       l->opt, l->s, word);
+	l->out[k] = v;
+	return 0;
+}
+
+int ftsim_parse_names(const char *cmd, const char *opt, const char *s,
+		      const char *const *names, int n, const int *val,
+		      int *out, int max, u32 *nout)
+{
+	struct names_list l = {
+		.cmd = cmd, .opt = opt, .s = s, .names = names, .n = n,
+		.val = val, .out = out,
+	};
+
+	assert(max <= FTSIM_NAMES_MAX);
+	snprintf(l.what, sizeof(l.what), "%s item", opt);
+	return ftsim_parse_list(cmd, opt, s, max * 2, names_item, &l, nout);
 }
 
 /* --- shapes and profiles --- */
