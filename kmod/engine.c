@@ -12,7 +12,10 @@
  * wake-up that have work) and counts them as overruns, so the cycle rate
  * holds as long as the machine keeps up; when it cannot, the thread no
  * longer sleeps but still yields the CPU between cycles. A quiet fabric
- * (ft_engine_quiet()) counts any number of cycles at once.
+ * (ft_engine_quiet()) counts any number of cycles at once, and its thread
+ * dozes: it sleeps until there is work (ft_engine_kick()) or for
+ * FT_DOZE_MAX_MS at most, and the cycles due meanwhile are counted by
+ * whoever looks first (ft_engine_sync()).
  */
 #include <linux/kthread.h>
 #include <linux/sched/clock.h>
@@ -115,6 +118,47 @@ static bool ft_engine_quiet(const struct ft_fab *fab)
 }
 
 /*
+ * The longest a quiet fabric's thread sleeps: what it does not hear of
+ * (the fattree_cycle tracepoint being enabled) takes this long at most
+ * to be seen.
+ */
+#define FT_DOZE_MAX_MS	200
+
+/* Count the cycles due by now while the thread dozes. Under fab->lock. */
+static void ft_engine_doze_count(struct ft_fab *fab)
+{
+	ktime_t now = ktime_get();
+	s64 late = ktime_to_ns(ktime_sub(now, fab->doze_next));
+	u64 due;
+
+	if (late >= 0) {
+		due = div64_u64(late, fab->period_ns) + 1;
+		fab->eng.cycle += due;
+		fab->doze_next = ktime_add_ns(fab->doze_next, due * fab->period_ns);
+	}
+	fab->st.run_ns = ktime_to_ns(ktime_sub(now, fab->run_start));
+}
+
+/*
+ * A dozing fabric's cycle count and running time brought up to now, for
+ * whoever reads or stamps them. Under fab->lock.
+ */
+void ft_engine_sync(struct ft_fab *fab)
+{
+	if (fab->dozer)
+		ft_engine_doze_count(fab);
+}
+
+void __ft_engine_kick(struct ft_fab *fab)
+{
+	struct task_struct *t = fab->dozer;
+
+	ft_engine_doze_count(fab);
+	WRITE_ONCE(fab->dozer, NULL);
+	wake_up_process(t);
+}
+
+/*
  * Up to @n delivery cycles: all of them when the fabric is quiet, else
  * one. Sets *@ran to the cycles run. The time inside is read from the
  * scheduler's clock (local_clock()), which costs far less than
@@ -135,6 +179,7 @@ static int ft_engine_cycles(struct ft_fab *fab, u64 n, u64 *ran)
 	__skb_queue_head_init(&d.out);
 	*ran = 1;
 	spin_lock_bh(&fab->lock);
+	ft_engine_sync(fab);	/* a step while the thread dozes */
 	if (ft_engine_quiet(fab)) {
 		fab->eng.cycle += n;
 		*ran = n;
@@ -194,6 +239,7 @@ u32 ft_engine_demand_batch(struct ft_fab *fab, u32 *pos, struct ft_pairs_demand 
 	u32 from = *pos, n;
 
 	spin_lock_bh(&fab->lock);
+	ft_engine_sync(fab);
 	*cycle = fab->eng.cycle;
 	n = ft_pairs_demand(&fab->pairs, &fab->circ, FT_NTAGS, *cycle, pos, out, max,
 			    FT_DEMAND_LOOK);
@@ -285,13 +331,54 @@ static void ft_engine_catchup(struct ft_fab *fab, u64 missed)
 	}
 }
 
+/*
+ * Doze while the fabric is quiet and no announcement is owed (the one
+ * that says demand drained may wait for its interval): nothing arrives
+ * but through ft_engine_kick(), which counts the cycles due so far and
+ * wakes the thread. Returns the due time of the next cycle to run.
+ */
+static ktime_t ft_engine_doze(struct ft_fab *fab, ktime_t next, bool owed)
+{
+	ktime_t until;
+	bool doze;
+
+	spin_lock_bh(&fab->lock);
+	doze = !owed && ft_engine_quiet(fab);
+	if (doze) {
+		fab->dozer = current;
+		fab->doze_next = next;
+	}
+	spin_unlock_bh(&fab->lock);
+	if (!doze)
+		return next;
+	until = ktime_add_ms(next, FT_DOZE_MAX_MS);
+	/* A kick or a stop before the state is set is seen here. */
+	set_current_state(TASK_INTERRUPTIBLE);
+	if (READ_ONCE(fab->dozer) == current && !kthread_should_stop())
+		schedule_hrtimeout_range(&until, NSEC_PER_MSEC * FT_DOZE_MAX_MS / 4,
+					 HRTIMER_MODE_ABS);
+	__set_current_state(TASK_RUNNING);
+	spin_lock_bh(&fab->lock);
+	if (fab->dozer) {		/* not kicked: the time is up */
+		ft_engine_doze_count(fab);
+		fab->dozer = NULL;
+	}
+	next = fab->doze_next;
+	spin_unlock_bh(&fab->lock);
+	return next;
+}
+
 static int ft_engine_thread(void *data)
 {
 	struct ft_fab *fab = data;
 	u64 period = fab->period_ns;
 	ktime_t start = ktime_get(), next = start, now;
 	u64 late, missed, ran;
+	bool owed;
 
+	spin_lock_bh(&fab->lock);
+	fab->run_start = start;
+	spin_unlock_bh(&fab->lock);
 	while (!kthread_should_stop()) {
 		next = ktime_add_ns(next, period);
 		mutex_lock(&fab->step_lock);
@@ -310,8 +397,11 @@ static int ft_engine_thread(void *data)
 		}
 		fab->st.run_ns = ktime_to_ns(ktime_sub(now, start));
 		ft_engine_demand(fab, false);
+		owed = fab->demand_announced;
 		mutex_unlock(&fab->step_lock);
 
+		if (!kthread_should_stop())
+			next = ft_engine_doze(fab, next, owed);
 		set_current_state(TASK_INTERRUPTIBLE);
 		if (!kthread_should_stop())
 			schedule_hrtimeout_range(&next, period / 8, HRTIMER_MODE_ABS);
@@ -406,6 +496,7 @@ int ft_engine_configure(struct ft_fab *fab, enum fattree_path path,
 	}
 	/* The next cycle runs the core, which checks the new settings. */
 	fab->quiet = false;
+	ft_engine_kick(fab);
 	spin_unlock_bh(&fab->lock);
 	mutex_unlock(&fab->step_lock);
 	return err;
@@ -418,6 +509,7 @@ int ft_engine_inject(struct ft_fab *fab, const struct fattree_inject_row *rows,
 	u32 i;
 
 	spin_lock_bh(&fab->lock);
+	ft_engine_kick(fab);
 	if (fab->saf) {
 		err = ft_fab_saf_inject(fab, rows, nrows, extack);
 		goto out;
@@ -497,6 +589,7 @@ int ft_engine_circuits_add(struct ft_fab *fab, const struct ft_circuit_req *req,
 	int err;
 
 	spin_lock_bh(&fab->lock);
+	ft_engine_kick(fab);
 	err = ft_circuits_admit(&fab->circ, &fab->eng.topo, &fab->eng.lanes, req, n,
 				fab->eng.cycle, rf);
 	*count = fab->circ.n;

@@ -226,6 +226,13 @@ struct ft_fab {
 	struct mutex step_lock;		/* one runner of cycles at a time */
 	u64 period_ns;			/* 0: manual stepping */
 	struct task_struct *thread;	/* runs timed cycles */
+	/* Under lock: the cycle thread while it dozes (the fabric is quiet,
+	 * engine.c), the due time of the next cycle it has not counted, and
+	 * when it started (for st.run_ns).
+	 */
+	struct task_struct *dozer;
+	ktime_t doze_next;
+	ktime_t run_start;
 	struct list_head engine_node;	/* in engine.c's list, with a thread */
 };
 
@@ -262,6 +269,20 @@ extern atomic_t ft_engine_demand_hold_most;
 u32 ft_engine_demand_batch(struct ft_fab *fab, u32 *pos, struct ft_pairs_demand *out,
 			   u32 max, u64 *cycle, bool *end);
 int ft_engine_step(struct ft_fab *fab, u32 steps);
+void __ft_engine_kick(struct ft_fab *fab);
+void ft_engine_sync(struct ft_fab *fab);
+
+/*
+ * Work for the cycles (a packet, an injection, a circuit, new settings):
+ * wake the cycle thread if it dozes. Under fab->lock, before the work is
+ * stamped with the current cycle.
+ */
+static inline void ft_engine_kick(struct ft_fab *fab)
+{
+	if (fab->dozer)
+		__ft_engine_kick(fab);
+}
+
 int ft_engine_set_period(struct ft_fab *fab, u64 period_ns);
 void ft_engine_stop(struct ft_fab *fab);
 void ft_engine_stop_all(void);

@@ -520,6 +520,7 @@ static netdev_tx_t ft_leaf_xmit(struct sk_buff *orig, struct net_device *dev)
 	} else if (fab->saf) {
 		err = ft_fab_saf_xmit(fab, leaf, dst, skb);
 	} else {
+		ft_engine_kick(fab);
 		err = ft_pairs_add(&fab->pairs, leaf->index, dst, FT_TAG_PACKET,
 				   1, fab->eng.cycle, &slot);
 	}

@@ -376,6 +376,7 @@ static int ft_nl_fabric_fill(struct sk_buff *msg, struct ft_fab *fab,
 	if (!hdr)
 		return -EMSGSIZE;
 	spin_lock_bh(&fab->lock);
+	ft_engine_sync(fab);	/* the cycles a dozing thread has not counted */
 	err = -EMSGSIZE;
 	if (nla_put_string(msg, FATTREE_A_FABRIC_NAME, fab->name) ||
 	    nla_put_u32(msg, FATTREE_A_FABRIC_LEVELS, t->h) ||
