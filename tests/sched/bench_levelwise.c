@@ -595,11 +595,12 @@ int main(int argc, char **argv)
 	else
 		printf("seed 002 FPGA (Table 1): %s ns per request, %s ns per batch\n",
 		       tab_req, tab_batch);
-	if (!json && have_base)
+	/* the ratios only when levelwise (and with it the baseline) ran */
+	if (!json && have_base && lw_median > 0 && bd.median > 0)
 		printf("levelwise / baseline %.2f (goal <= 1.1); baseline x FPGA %.2f\n",
 		       lw_median / bd.median,
 		       fpga_us > 0 ? bd.median / 1e3 / fpga_us : 0.0);
-	if (!json && fpga_us > 0)
+	if (!json && fpga_us > 0 && lw_median > 0)
 		printf("levelwise x FPGA %.2f (38.9 us is 1.00)\n",
 		       lw_median / 1e3 / fpga_us);
 	base_free(&b);
