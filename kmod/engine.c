@@ -149,13 +149,19 @@ void ft_engine_sync(struct ft_fab *fab)
 		ft_engine_doze_count(fab);
 }
 
-void __ft_engine_kick(struct ft_fab *fab)
+/* The doze over, its cycles counted; returns the thread. Under fab->lock. */
+static struct task_struct *ft_engine_doze_end(struct ft_fab *fab)
 {
 	struct task_struct *t = fab->dozer;
 
 	ft_engine_doze_count(fab);
 	WRITE_ONCE(fab->dozer, NULL);
-	wake_up_process(t);
+	return t;
+}
+
+void __ft_engine_kick(struct ft_fab *fab)
+{
+	wake_up_process(ft_engine_doze_end(fab));
 }
 
 /*
@@ -359,10 +365,8 @@ static ktime_t ft_engine_doze(struct ft_fab *fab, ktime_t next, bool owed)
 					 HRTIMER_MODE_ABS);
 	__set_current_state(TASK_RUNNING);
 	spin_lock_bh(&fab->lock);
-	if (fab->dozer) {		/* not kicked: the time is up */
-		ft_engine_doze_count(fab);
-		fab->dozer = NULL;
-	}
+	if (fab->dozer)			/* not kicked: the time is up */
+		ft_engine_doze_end(fab);
 	next = fab->doze_next;
 	spin_unlock_bh(&fab->lock);
 	return next;

@@ -92,6 +92,12 @@ int ft_cycle_scratch_init(struct ft_cycle_scratch *sc,
 	return 0;
 }
 
+/* Bit @i of the bitmap @map (touched links, offers that delivered). */
+static __always_inline void ft_cycle_mark(u64 *map, u32 i)
+{
+	map[i / 64] |= 1ULL << (i % 64);
+}
+
 /*
  * Counters of link @id, marked touched: a bit per link, so that the reset
  * and the accounting visit the touched links in ascending order, which the
@@ -100,7 +106,7 @@ int ft_cycle_scratch_init(struct ft_cycle_scratch *sc,
 static struct ft_link_cycle *ft_cycle_touch(struct ft_cycle_scratch *sc,
 					    u32 id)
 {
-	sc->touched[id / 64] |= 1ULL << (id % 64);
+	ft_cycle_mark(sc->touched, id);
 	return &sc->lc[id];
 }
 
@@ -133,7 +139,7 @@ static __always_inline void ft_cycle_got(struct ft_cycle_scratch *sc,
 {
 	off[i].delivered++;
 	if (sc->got_n)
-		sc->got[i / 64] |= 1ULL << (i % 64);
+		ft_cycle_mark(sc->got, i);
 }
 
 static bool ft_offer_before(const struct ft_offer *off, u32 a, u32 b)
@@ -332,7 +338,7 @@ static u32 ft_cycle_layout(const struct ft_cycle_cfg *cfg,
 		circ = o->clanes ? ft_cycle_circuit(o, sc) : 0;
 		o->delivered = circ;
 		if (circ && sc->got_n)
-			sc->got[i / 64] |= 1ULL << (i % 64);
+			ft_cycle_mark(sc->got, i);
 		offered += o->count;
 		circuit += circ;
 		c = o->count - circ;
@@ -689,7 +695,7 @@ ft_cycle_try(struct ft_link_cycle *lc, const struct ft_link_hot *hot,
 
 	if (uniform) {
 		/* the bit set again rather than a branch taken at random */
-		touched[id / 64] |= 1ULL << (id % 64);
+		ft_cycle_mark(touched, id);
 		if (c->carried >= l->lanes) {
 			c->blocked++;
 			return false;
@@ -697,7 +703,7 @@ ft_cycle_try(struct ft_link_cycle *lc, const struct ft_link_hot *hot,
 		c->carried++;
 		return true;
 	}
-	touched[id / 64] |= 1ULL << (id % 64);
+	ft_cycle_mark(touched, id);
 	if ((u32)(c->carried - c->circuit) >= hot[id].free) {
 		c->blocked++;
 		return false;
@@ -779,7 +785,7 @@ ft_cycle_walk_leaves(const struct ft_cycle_cfg *cfg,
 			 */
 			c = &lc[id];
 			won = c->carried < lanes;
-			touched[id / 64] |= 1ULL << (id % 64);
+			ft_cycle_mark(touched, id);
 			c->carried += won;
 			c->blocked += !won;
 		} else {
