@@ -694,8 +694,9 @@ refused:
  *  - With @by_src (a constant) the first source below the one before
  *    ends the pass: it is undone anyway.
  *  - h = 2 with @nw = 2 or 4 words per switch (128 or 256 ports, a
- *    constant; M_1 = 64 nw, so @lgm1 = lg M_1 is a constant too, else
- *    0): the source's up words through a window of one word (lw_wide()).
+ *    constant): the source's up words through a window of one word
+ *    (lw_wide()).  @lgm1: lg M_1 when the caller knows it as a constant
+ *    (M_1 = 64 nw in FT(2, 64 nw)), else 0.
  */
 static inline __attribute__((always_inline))
 bool lw_ft1(struct ft_sched *s, const struct ft_sched_req *req, u32 n,
@@ -802,6 +803,19 @@ refused:
 }
 
 /*
+ * lw_ft1() for h = 2, @nw = 2 or 4 words per switch and lg M_1 = @lgm1,
+ * a copy for each order.
+ */
+static inline __attribute__((always_inline))
+bool lw_ft_wide(struct ft_sched *s, const struct ft_sched_req *req, u32 n,
+		bool by_src, struct ft_sched_out *out,
+		struct ft_sched_stats *st, u32 nw, u32 lgm1)
+{
+	return by_src ? lw_ft1(s, req, n, true, out, st, 2, nw, lgm1) :
+			lw_ft1(s, req, n, false, out, st, 2, nw, lgm1);
+}
+
+/*
  * x86-64: a second copy for CPUs with BMI2 (x86-64-v3), chosen when the
  * program is loaded: its shifts take their count from any register, so
  * fewer values are spilled.  FT_SCHED_NO_CLONES builds the portable copy
@@ -834,16 +848,23 @@ static bool lw_fast_all(struct ft_sched *s, const struct ft_sched_req *req,
 				lw_ft1(s, req, n, false, out, st, 2, 1, 0);
 	if (LW_PACKED && ft && !s->wide && s->t.h == 3)
 		return lw_ft(s, req, n, by_src, out, st, 3);
-	/* FT(2, w), w = 128, 256 (m_1 = w_2 = w) */
-	if (LW_PACKED && ft && s->t.h == 2 && s->t.mprod[1] == 128 &&
-	    s->nw[2] == 2)
-		return by_src ? lw_ft1(s, req, n, true, out, st, 2, 2, 7) :
-				lw_ft1(s, req, n, false, out, st, 2, 2, 7);
-	if (LW_PACKED && ft && s->t.h == 2 && s->t.mprod[1] == 256 &&
-	    s->nw[2] == 4)
-		return by_src ? lw_ft1(s, req, n, true, out, st, 2, 4, 8) :
-				lw_ft1(s, req, n, false, out, st, 2, 4, 8);
-	if (ft && s->t.h == 2)	/* other 2-level trees, w_2 > 64 */
+	/*
+	 * w_2 = 128, 256: FT(2, w_2) (M_1 = w_2) with both orders and
+	 * lg M_1 constants, other such trees with them as variables (one
+	 * copy each: a copy per order, here, moved FT(2, 256)'s loop
+	 * enough to cost it 3 %).
+	 */
+	if (LW_PACKED && ft && s->t.h == 2 && s->nw[2] == 2 &&
+	    s->t.mprod[1] == 128)
+		return lw_ft_wide(s, req, n, by_src, out, st, 2, 7);
+	if (LW_PACKED && ft && s->t.h == 2 && s->nw[2] == 4 &&
+	    s->t.mprod[1] == 256)
+		return lw_ft_wide(s, req, n, by_src, out, st, 4, 8);
+	if (LW_PACKED && ft && s->t.h == 2 && s->nw[2] == 2)
+		return lw_ft1(s, req, n, by_src, out, st, 2, 2, 0);
+	if (LW_PACKED && ft && s->t.h == 2 && s->nw[2] == 4)
+		return lw_ft1(s, req, n, by_src, out, st, 2, 4, 0);
+	if (ft && s->t.h == 2)	/* FT(2, w), w = 128, 256 */
 		return lw_fast(s, req, n, NULL, by_src, out, st, true, true,
 			       true, true, 2);
 	return lw_fast(s, req, n, NULL, by_src, out, st, s->pow2, leaf1,
