@@ -11,7 +11,7 @@
 #include "util.h"
 
 #define MAXN	65536	/* FT(2,256): a whole permutation */
-#define MINCAP	4096	/* at most max(MINCAP, leaves) requests a round */
+#define MINCAP	4096	/* a round: up to max(MINCAP, leaves) requests */
 
 static struct ft_sched_req q[MAXN];
 static struct ft_sched_out fo[MAXN], go[MAXN];
