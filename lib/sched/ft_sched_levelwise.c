@@ -462,6 +462,94 @@ u64 lw_word(u64 *uw, u64 *dw, u64 *u, u64 *d)
 }
 
 /*
+ * The window of lw_ft1() over the @nw > 1 up words of the source's
+ * switch: its first word with a free port (the last if none), at index
+ * kb, cached as lw_cache caches one word; the words below it are 0.
+ */
+struct lw_win {
+	u64 *at;	/* the word in the vector */
+	u64 word;
+	u64 *down;	/* the down vector from word kb (dst's words + kb) */
+	u32 kb;
+};
+
+/*
+ * The window's word of the switch at @ub (its first word with a free
+ * port, the last if none), @word written back to @at (if any) first.
+ * Out of line (it runs once per 64 requests at most), and with no
+ * address of the window passed, so that the loop keeps it in registers.
+ */
+static __attribute__((noinline))
+u64 *lw_window_at(u64 *at, u64 word, u64 *ub, u32 nw)
+{
+	u32 k = 0;
+
+	if (at)
+		*at = word;
+	while (k + 1 < nw && !ub[k])
+		k++;
+	return ub + k;
+}
+
+/* @wn := the window of the switch at @ub (down vectors @dv). */
+static inline __attribute__((always_inline))
+void lw_window(struct lw_win *wn, u64 *ub, u64 *dv, u32 nw)
+{
+	wn->at = lw_window_at(wn->at, wn->word, ub, nw);
+	wn->kb = (u32)(wn->at - ub);
+	wn->word = *wn->at;
+	wn->down = dv + wn->kb;
+}
+
+/*
+ * lw_word() over the @nw > 1 words of a switch: the up words through
+ * the window @wn, the down words at dv + @dn.  Up ports are taken lowest
+ * first, so the words below the window's are 0 and most often the first
+ * port free both ways is in the window's word (89 % of the requests of
+ * a random permutation on FT(2,256), 93 % on FT(2,128)): one AND and a
+ * well predicted branch, as with one word, and the words above it only
+ * when it has none.  Selecting the word without a branch (by the borrow
+ * of a multi-word negation, or over a window of two words) puts more
+ * steps on the chain from one request to the next of the same switch,
+ * and was slower.  Returns the AND that gave port *@p, or 0 with *@u
+ * and *@d the ORs of the up and down words.
+ */
+static inline __attribute__((always_inline))
+u64 lw_wide(struct lw_win *wn, u64 *dv, size_t dn, u32 nw, u32 *p, u64 *u,
+	    u64 *d)
+{
+	u32 kb = wn->kb, j;
+	u64 a = wn->word & wn->down[dn], *ub, *dw;
+
+	if (__builtin_expect(a != 0, 1)) {
+		wn->word ^= a & -a;
+		wn->down[dn] ^= a & -a;
+		*p = kb * 64 + (u32)__builtin_ctzll(a);
+		if (__builtin_expect(!wn->word, 0))
+			lw_window(wn, wn->at - kb, dv, nw);
+		return a;
+	}
+	ub = wn->at - kb;
+	dw = dv + dn;
+	for (j = kb + 1; j < nw; j++) {
+		a = ub[j] & dw[j];
+		if (a) {
+			ub[j] ^= a & -a;
+			dw[j] ^= a & -a;
+			*p = j * 64 + (u32)__builtin_ctzll(a);
+			return a;
+		}
+	}
+	*u = *d = 0;
+	for (j = 0; j < nw; j++) {
+		*u |= ub[j];
+		*d |= dw[j];
+	}
+	*u |= wn->word;
+	return 0;
+}
+
+/*
  * The leaf level of lw_ft()/lw_ft1() (w_1 = 1, one bit per leaf): the
  * source's up word is *@uw (cached), the destination's down word in @d1.
  * False, with *@where, when either bit is taken.
@@ -514,25 +602,18 @@ static bool lw_ft_end(struct ft_sched *s, const struct ft_sched_req *req,
 }
 
 /*
- * lw_fast() for FT(h, k)-like trees, h = 2 or 3: power-of-two shapes,
- * w_1 = 1, @nw words per switch (a constant: 1, or 2 or 4 when h = 2);
- * requests in array order with the setup (@act NULL).  lw_ft1() below
- * takes the one-word cases with m_2 = w_2; this one the others (h = 3
- * with m_2 != w_2, h = 2 with 128 or 256 ports).  The same steps with
- * every constant in a register: H
- * by comparing src ^ dst with M_1 and M_2 (no table), level 2's node
- * src / M_1 (W_1 = 1, P_1 = 0), level 3's (src / M_2) W_2 + P_2.  With
- * nw > 1 the nw up words of the source's switch are cached as the one
- * word is (lw_cache), in an array indexed by constants only, so that it
- * lives in registers.
+ * lw_fast() for FT(3, k)-like trees: power-of-two shapes, w_1 = 1, one
+ * word per switch; requests in array order with the setup (@act NULL).
+ * lw_ft1() below takes the cases with m_2 = w_2 (and h = 2); this one
+ * the others.  The same steps with every constant in a register: H by
+ * comparing src ^ dst with M_1 and M_2 (no table), level 2's node
+ * src / M_1 (W_1 = 1, P_1 = 0), level 3's (src / M_2) W_2 + P_2.
  */
 static inline __attribute__((always_inline))
 bool lw_ft(struct ft_sched *s, const struct ft_sched_req *req, u32 n,
 	   bool by_src, struct ft_sched_out *out, struct ft_sched_stats *st,
-	   u32 h, u32 nw)
+	   u32 h)
 {
-	u64 *wat = NULL, cw[4] = { 0 };
-	u32 k;
 	u64 *u1 = s->vec[1][FT_UP], *d1 = s->vec[1][FT_DOWN];
 	u64 *u2 = s->vec[2][FT_UP], *d2 = s->vec[2][FT_DOWN];
 	u64 *u3 = h == 3 ? s->vec[3][FT_UP] : NULL;
@@ -547,7 +628,7 @@ bool lw_ft(struct ft_sched *s, const struct ft_sched_req *req, u32 n,
 	for (j = 0; j < n; j++) {
 		u32 src = req[j].src, dst = req[j].dst, x = src ^ dst;
 		u32 hh, f, where, p;
-		u64 pw = 0, *uw, *dw, u, d, a;
+		u64 pw = 0, u, d, a;
 
 		down |= src < prev;
 		prev = src;
@@ -566,41 +647,14 @@ bool lw_ft(struct ft_sched *s, const struct ft_sched_req *req, u32 n,
 		}
 		if (hh == 1)
 			goto granted;
-		/* Level 2: the source's switch word(s) cached. */
-		if (nw == 1) {
-			lw_cached(&c.at, &c.word, u2 + (src >> m1));
-			a = lw_word(&c.word, d2 + (dst >> m1), &u, &d);
-			k = 0;
-		} else {
-			uw = u2 + (size_t)(src >> m1) * nw;
-			dw = d2 + (size_t)(dst >> m1) * nw;
-			if (uw != wat) {
-#pragma GCC unroll 4
-				for (k = 0; k < nw; k++) {
-					if (wat)
-						wat[k] = cw[k];
-					cw[k] = uw[k];
-				}
-				wat = uw;
-			}
-			a = u = d = 0;
-#pragma GCC unroll 4
-			for (k = 0; k < nw; k++) {
-				a = cw[k] & dw[k];
-				u |= cw[k];
-				d |= dw[k];
-				if (a) {
-					cw[k] ^= a & -a;
-					dw[k] ^= a & -a;
-					break;
-				}
-			}
-		}
+		/* Level 2: the source's switch word cached. */
+		lw_cached(&c.at, &c.word, u2 + (src >> m1));
+		a = lw_word(&c.word, d2 + (dst >> m1), &u, &d);
 		if (!a) {
 			f = 2;
 			goto failed;
 		}
-		p = k * 64 + (u32)__builtin_ctzll(a);
+		p = (u32)__builtin_ctzll(a);
 		pw = (u64)p << 16;
 		if (h == 2 || hh == 2)
 			goto granted;
@@ -621,15 +675,12 @@ refused:
 		lw_refused(&out[j], hh, f, where, pw, fup, fdown);
 	}
 	lw_flush(&c);
-	for (k = 0; wat && k < nw; k++)
-		wat[k] = cw[k];
 	return lw_ft_end(s, req, n, by_src && down, out, st, h, fup, fdown);
 }
 
 /*
- * lw_ft() with one word per switch (w_2, w_3 <= 64) and, when h = 3,
- * m_2 = w_2 as in FT(3, k), with fewer values live in the loop, so that
- * the constants stay in registers.
+ * lw_ft() with, when h = 3, m_2 = w_2 as in FT(3, k), with fewer values
+ * live in the loop, so that the constants stay in registers.
  *  - The source's cached words (the leaf word, the level-2 word) and
  *    its level-3 up vector (u3p, one word per port) change only when
  *    src >> g does (g = min(6, lg M_1): the group of sources sharing
@@ -642,11 +693,15 @@ refused:
  *    M_2 = M_1 w_2 and W_2 = w_2).
  *  - With @by_src (a constant) the first source below the one before
  *    ends the pass: it is undone anyway.
+ *  - h = 2 with @nw = 2 or 4 words per switch (128 or 256 ports, a
+ *    constant): the source's up words through a window of one word
+ *    (lw_wide()).  @lgm1: lg M_1 when the caller knows it as a constant
+ *    (M_1 = 64 nw in FT(2, 64 nw)), else 0.
  */
 static inline __attribute__((always_inline))
 bool lw_ft1(struct ft_sched *s, const struct ft_sched_req *req, u32 n,
 	    bool by_src, struct ft_sched_out *out, struct ft_sched_stats *st,
-	    u32 h)
+	    u32 h, u32 nw, u32 lgm1)
 {
 	const struct ft_sched_req *q, *end = req + n;
 	struct ft_sched_out *o = out;
@@ -654,16 +709,21 @@ bool lw_ft1(struct ft_sched *s, const struct ft_sched_req *req, u32 n,
 	u64 *u2 = s->vec[2][FT_UP], *d2 = s->vec[2][FT_DOWN];
 	u64 *u3 = h == 3 ? s->vec[3][FT_UP] : NULL;
 	u64 *d3 = h == 3 ? s->vec[3][FT_DOWN] : NULL, *u3p = u3;
-	u32 m1 = (u32)__builtin_ctz(s->t.mprod[1]), nmask = ~(s->t.n - 1);
+	u32 m1 = lgm1 ? lgm1 : (u32)__builtin_ctz(s->t.mprod[1]);
+	u32 nmask = ~(s->t.n - 1);
 	u32 m2 = h == 3 ? (u32)__builtin_ctz(s->t.mprod[2]) : 0;
 	u32 w2 = (u32)__builtin_ctz(s->t.wprod[2]), g = m1 < 6 ? m1 : 6;
 	u32 prev = 0, gbase = 0, gspan = 1U << g, glim = gspan, k;
 	u32 fup[4] = { 0 }, fdown[4] = { 0 };
 	u64 himask = ~(((u64)1 << w2) - 1);
 	/* Group 0's words to start with (written back as they are). */
-	struct lw_cache c = { u2, u1, *u2, *u1 };
+	struct lw_cache c = { nw == 1 ? u2 : NULL, u1, nw == 1 ? *u2 : 0, *u1 };
+	struct lw_win wn = { NULL, 0, NULL, 0 };
 	bool down = false;
 	u8 hl[32];
+
+	if (nw > 1)
+		lw_window(&wn, u2, d2, nw);
 
 	/* By leading zeros: hl[z] = H for the bit length 31 - z. */
 	for (k = 0; k < 32; k++)
@@ -691,7 +751,11 @@ bool lw_ft1(struct ft_sched *s, const struct ft_sched_req *req, u32 n,
 			gbase = src >> g << g;
 			glim = gbase + gspan;
 			lw_cached(&c.leaf_at, &c.leaf_word, u1 + (src >> 6));
-			lw_cached(&c.at, &c.word, u2 + (src >> m1));
+			if (nw == 1)
+				lw_cached(&c.at, &c.word, u2 + (src >> m1));
+			else if (wn.at - wn.kb != u2 + (size_t)(src >> m1) * nw)
+				lw_window(&wn, u2 + (size_t)(src >> m1) * nw,
+					  d2, nw);
 			if (h == 3)
 				u3p = u3 + ((size_t)(src >> m2) << w2);
 		}
@@ -704,12 +768,16 @@ bool lw_ft1(struct ft_sched *s, const struct ft_sched_req *req, u32 n,
 			goto granted;
 		/* Level 2: the source's switch word cached. */
 		i2 = dst >> m1;
-		a = lw_word(&c.word, d2 + i2, &u, &d);
+		if (nw == 1)
+			a = lw_word(&c.word, d2 + i2, &u, &d);
+		else
+			a = lw_wide(&wn, d2, (size_t)i2 * nw, nw, &p, &u, &d);
 		if (!a) {
 			f = 2;
 			goto failed;
 		}
-		p = (u32)__builtin_ctzll(a);
+		if (nw == 1)
+			p = (u32)__builtin_ctzll(a);
 		pw = (u64)p << 16;
 		if (h == 2 || hh == 2)
 			goto granted;
@@ -729,7 +797,22 @@ refused:
 		lw_refused(o, hh, f, where, pw, fup, fdown);
 	}
 	lw_flush(&c);
+	if (nw > 1)
+		*wn.at = wn.word;
 	return lw_ft_end(s, req, n, down, out, st, h, fup, fdown);
+}
+
+/*
+ * lw_ft1() for h = 2, @nw = 2 or 4 words per switch and lg M_1 = @lgm1,
+ * a copy for each order.
+ */
+static inline __attribute__((always_inline))
+bool lw_ft_wide(struct ft_sched *s, const struct ft_sched_req *req, u32 n,
+		bool by_src, struct ft_sched_out *out,
+		struct ft_sched_stats *st, u32 nw, u32 lgm1)
+{
+	return by_src ? lw_ft1(s, req, n, true, out, st, 2, nw, lgm1) :
+			lw_ft1(s, req, n, false, out, st, 2, nw, lgm1);
 }
 
 /*
@@ -758,18 +841,29 @@ static bool lw_fast_all(struct ft_sched *s, const struct ft_sched_req *req,
 	/* Seed 002's FT(l, w), l = 3 or 2, w <= 64, are the first cases. */
 	if (LW_PACKED && ft && !s->wide && s->t.h == 3 &&
 	    s->t.m[2] == s->t.w[2])
-		return by_src ? lw_ft1(s, req, n, true, out, st, 3) :
-				lw_ft1(s, req, n, false, out, st, 3);
+		return by_src ? lw_ft1(s, req, n, true, out, st, 3, 1, 0) :
+				lw_ft1(s, req, n, false, out, st, 3, 1, 0);
 	if (LW_PACKED && ft && !s->wide && s->t.h == 2)
-		return by_src ? lw_ft1(s, req, n, true, out, st, 2) :
-				lw_ft1(s, req, n, false, out, st, 2);
+		return by_src ? lw_ft1(s, req, n, true, out, st, 2, 1, 0) :
+				lw_ft1(s, req, n, false, out, st, 2, 1, 0);
 	if (LW_PACKED && ft && !s->wide && s->t.h == 3)
-		return lw_ft(s, req, n, by_src, out, st, 3, 1);
-	/* FT(2, w), w = 128, 256 */
+		return lw_ft(s, req, n, by_src, out, st, 3);
+	/*
+	 * w_2 = 128, 256: FT(2, w_2) (M_1 = w_2) with both orders and
+	 * lg M_1 constants, other such trees with them as variables (one
+	 * copy each: a copy per order, here, moved FT(2, 256)'s loop
+	 * enough to cost it 3 %).
+	 */
+	if (LW_PACKED && ft && s->t.h == 2 && s->nw[2] == 2 &&
+	    s->t.mprod[1] == 128)
+		return lw_ft_wide(s, req, n, by_src, out, st, 2, 7);
+	if (LW_PACKED && ft && s->t.h == 2 && s->nw[2] == 4 &&
+	    s->t.mprod[1] == 256)
+		return lw_ft_wide(s, req, n, by_src, out, st, 4, 8);
 	if (LW_PACKED && ft && s->t.h == 2 && s->nw[2] == 2)
-		return lw_ft(s, req, n, by_src, out, st, 2, 2);
+		return lw_ft1(s, req, n, by_src, out, st, 2, 2, 0);
 	if (LW_PACKED && ft && s->t.h == 2 && s->nw[2] == 4)
-		return lw_ft(s, req, n, by_src, out, st, 2, 4);
+		return lw_ft1(s, req, n, by_src, out, st, 2, 4, 0);
 	if (ft && s->t.h == 2)	/* FT(2, w), w = 128, 256 */
 		return lw_fast(s, req, n, NULL, by_src, out, st, true, true,
 			       true, true, 2);

@@ -10,7 +10,8 @@
 #include "../unit/tap.h"
 #include "util.h"
 
-#define MAXN	4096
+#define MAXN	65536	/* FT(2,256): a whole permutation */
+#define MINCAP	4096	/* a round: up to max(MINCAP, leaves) requests */
 
 static struct ft_sched_req q[MAXN];
 static struct ft_sched_out fo[MAXN], go[MAXN];
@@ -60,10 +61,12 @@ static bool same_stats(const struct ft_sched_stats *a,
 /* Requests: a pattern, some invalid or two-lane ones, maybe shuffled. */
 static u32 requests(struct ft_rand *r, const struct ft_topo *t)
 {
-	u32 n = make_pattern(r, t, ft_rand_below(r, PAT_NPATTERNS), 1, q,
-			     MAXN), i, j;
+	u32 cap = t->n > MINCAP ? t->n : MINCAP, i, j, n;
 	struct ft_sched_req x;
 
+	/* Whole permutations on the wide shapes: every word in use. */
+	n = make_pattern(r, t, ft_rand_below(r, PAT_NPATTERNS), 1, q,
+			 cap < MAXN ? cap : MAXN);
 	if (ft_rand_below(r, 2))	/* a random partial load */
 		n = ft_rand_below(r, n + 1);
 	for (i = 0; !ft_rand_below(r, 4) && i < n; i++) {	/* a few */
@@ -190,6 +193,11 @@ int main(void)
 		/* Switches wider than a word: nw words per node. */
 		{ "FT(2,128)", 2, { 128, 128 }, { 1, 128 }, 40 },
 		{ "FT(2,256)", 2, { 256, 256 }, { 1, 256 }, 16 },
+		/* ... and with m_1 != w_2 (not the window's case) */
+		{ "XGFT(2;32,64;1,128) (w 128, m1 32)", 2, { 32, 64 },
+		  { 1, 128 }, 40 },
+		{ "XGFT(2;512,16;1,256) (w 256, m1 512)", 2, { 512, 16 },
+		  { 1, 256 }, 16 },
 		{ "XGFT(3;6,80,2;1,80,100) (w 80, 100)", 3, { 6, 80, 2 },
 		  { 1, 80, 100 }, 20 },
 		/* Big levels with narrow switches keep their vectors packed. */
