@@ -282,6 +282,7 @@ static int cyc_args(int argc, char **argv, struct cyc_args *a)
 	};
 	struct ftsim_getopt g = {
 		.cmd = CMD, .opts = opts, .usage = ftsim_cycles_usage,
+		.json = &a->json, .jobs = &a->jobs, .seed = &a->seed,
 	};
 	const char *profiles = NULL, *lanes = NULL;
 	u64 v;
@@ -342,12 +343,9 @@ static int cyc_args(int argc, char **argv, struct cyc_args *a)
 				return -1;
 			break;
 		case FTSIM_O_MAX_CYCLES:
-			if (ftsim_parse_u64(CMD, "--max-cycles", optarg, &v))
+			if (ftsim_parse_u64(CMD, "--max-cycles", optarg, 1, 1000000000,
+					    &a->max_cycles))
 				return -1;
-			if (!v || v > 1000000000ULL)
-				return ftsim_usage_err(CMD, "bad --max-cycles '%s': expected 1 to 1000000000",
-						       optarg);
-			a->max_cycles = v;
 			break;
 		case FTSIM_O_R:
 			if (ftsim_parse_milli(CMD, "--r", optarg, 1000, 256000, &v))
@@ -368,9 +366,6 @@ static int cyc_args(int argc, char **argv, struct cyc_args *a)
 	}
 	if (c < 0)
 		return -1;
-	a->json = g.json;
-	a->jobs = g.jobs;
-	a->seed = g.seed;
 	if (a->msgs == MSGS_ADVERSARIAL && strcmp(a->sh.kind, "binary"))
 		return ftsim_usage_err(CMD, "--messages adversarial needs a binary:N shape, not %s",
 				       a->sh.desc);

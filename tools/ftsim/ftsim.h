@@ -83,8 +83,8 @@ void ftsim_options(const enum ftsim_opt *take, struct option *out);
 /*
  * A subcommand's options: @cmd's @opts (ending with 0), and the ones
  * every subcommand that uses this takes: "--json", "--jobs N" (into
- * @json and @jobs, 1 unless given) and "--help"; "--seed S", when @opts
- * has it, goes into @seed (1 unless given). Its first call prints @usage
+ * *@json and *@jobs, 1 unless given) and "--help"; "--seed S", when
+ * @opts has it, goes into *@seed (1 unless given). Its first call prints @usage
  * and exits 0 when "--help" or "-h" stands before any "--" (help beats
  * bad words); then, called in a loop as getopt_long() (":h", optarg
  * set), it returns the next of @opts, 0 after the last, or -1 after
@@ -96,9 +96,9 @@ struct ftsim_getopt {
 	const char *cmd;
 	const enum ftsim_opt *opts;
 	void (*usage)(FILE *f);
-	bool json;
-	unsigned int jobs;
-	u64 seed;
+	bool *json;
+	unsigned int *jobs;
+	u64 *seed;
 	u64 seen;		/* bit c - 256: option c given */
 	bool started;
 	struct option all[FTSIM_OPTS_MAX];	/* @opts, then the common ones */
@@ -109,7 +109,9 @@ int ftsim_getopt(struct ftsim_getopt *g, int argc, char **argv);
 /* "--opt VALUE" words: on error print it, naming @opt and @s; -1. */
 int ftsim_parse_u32(const char *cmd, const char *opt, const char *s, u32 min,
 		    u32 max, u32 *v);
-int ftsim_parse_u64(const char *cmd, const char *opt, const char *s, u64 *v);
+/* Any base strtoull() reads (0x.. too), @min to @max ("expected MIN to MAX"). */
+int ftsim_parse_u64(const char *cmd, const char *opt, const char *s, u64 min,
+		    u64 max, u64 *v);
 /* A decimal with at most 3 places ("2", "0.5", "1.25") in thousandths. */
 int ftsim_parse_milli(const char *cmd, const char *opt, const char *s,
 		      u64 min, u64 max, u64 *v);

@@ -139,7 +139,9 @@ static int replay_args(int argc, char **argv, struct replay *r)
 		case FTSIM_O_ARBITRATION:
 			err = policy("--arbitration", optarg, ftn_arbitration_names, FT_ARB_NR, &o, &arb);
 			break;
-		case FTSIM_O_SEED: err = ftsim_parse_u64(CMD, "--seed", optarg, &r->p.seed); break;
+		case FTSIM_O_SEED:
+			err = ftsim_parse_u64(CMD, "--seed", optarg, 0, UINT64_MAX, &r->p.seed);
+			break;
 		case FTSIM_O_ROWS: r->rows = optarg; break;
 		case FTSIM_O_STEPS:
 			err = ftsim_parse_u32(CMD, "--steps", optarg, 1, UINT32_MAX, &steps);

@@ -264,8 +264,6 @@ static int check_sizes(struct saf_args *a)
 
 static int saf_option(struct saf_args *a, int c, const char *arg)
 {
-	u64 v;
-
 	switch (c) {
 	case FTSIM_O_SIZES:
 		a->sized = true;
@@ -308,13 +306,8 @@ static int saf_option(struct saf_args *a, int c, const char *arg)
 		return ftsim_parse_u32(CMD, "--seeds", arg, 1, MAX_SEEDS,
 				       &a->seeds);
 	case FTSIM_O_MAX_STEPS:
-		if (ftsim_parse_u64(CMD, "--max-steps", arg, &v))
-			return -1;
-		if (!v || v > 0xffffffffULL)
-			return ftsim_usage_err(CMD, "bad --max-steps '%s': expected 1 to 4294967295",
-					       arg);
-		a->max_steps = v;
-		return 0;
+		return ftsim_parse_u64(CMD, "--max-steps", arg, 1, UINT32_MAX,
+				       &a->max_steps);
 	case FTSIM_O_CHECK:
 		a->check = true;
 		return 0;
@@ -333,6 +326,7 @@ static int saf_args(int argc, char **argv, struct saf_args *a)
 	};
 	struct ftsim_getopt g = {
 		.cmd = CMD, .opts = opts, .usage = ftsim_saf_usage,
+		.json = &a->json, .jobs = &a->jobs, .seed = &a->seed,
 	};
 	int c;
 
@@ -360,9 +354,6 @@ static int saf_args(int argc, char **argv, struct saf_args *a)
 	}
 	if (c < 0)
 		return -1;
-	a->json = g.json;
-	a->jobs = g.jobs;
-	a->seed = g.seed;
 	if (a->shaped && a->sized)
 		return ftsim_usage_err(CMD, "--sizes and --shape exclude each other");
 	if (!a->shaped && (a->profile || a->lanes))

@@ -297,6 +297,7 @@ static int sched_args(int argc, char **argv, struct sched_args *a)
 	static const char *const orders[] = { "source", "random", "farthest" };
 	struct ftsim_getopt g = {
 		.cmd = CMD, .opts = opts, .usage = ftsim_sched_usage,
+		.json = &a->json, .jobs = &a->jobs, .seed = &a->seed,
 	};
 	bool hot_given = false;
 	int c;
@@ -361,9 +362,6 @@ static int sched_args(int argc, char **argv, struct sched_args *a)
 	}
 	if (c < 0)
 		return -1;
-	a->json = g.json;
-	a->jobs = g.jobs;
-	a->seed = g.seed;
 	if (hot_given && a->pattern != PAT_HOTSPOT)
 		return ftsim_usage_err(CMD, "--hot-percent %u needs --pattern hot-spot",
 				       a->hot_pct);

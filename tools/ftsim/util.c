@@ -144,11 +144,14 @@ int ftsim_getopt(struct ftsim_getopt *g, int argc, char **argv)
 		/* @opts, then the common ones */
 		ftsim_options(g->opts, g->all);
 		for (n = 0; g->all[n].name; n++)
-			assert(g->all[n].val < FTSIM_O_JSON);
+			assert(g->all[n].val < FTSIM_O_JSON &&
+			       (g->all[n].val != FTSIM_O_SEED || g->seed));
 		assert(n + 3 < FTSIM_OPTS_MAX);
 		ftsim_options(common, g->all + n);
-		g->jobs = 1;
-		g->seed = 1;
+		*g->json = false;
+		*g->jobs = 1;
+		if (g->seed)
+			*g->seed = 1;
 		g->started = true;
 		opterr = 0;
 		optind = 1;
@@ -173,14 +176,15 @@ int ftsim_getopt(struct ftsim_getopt *g, int argc, char **argv)
 		g->seen |= 1ULL << (c - 256);
 		switch (c) {
 		case FTSIM_O_JSON:
-			g->json = true;
+			*g->json = true;
 			break;
 		case FTSIM_O_JOBS:
-			if (ftsim_parse_jobs(g->cmd, optarg, &g->jobs))
+			if (ftsim_parse_jobs(g->cmd, optarg, g->jobs))
 				return -1;
 			break;
 		case FTSIM_O_SEED:
-			if (ftsim_parse_u64(g->cmd, "--seed", optarg, &g->seed))
+			if (ftsim_parse_u64(g->cmd, "--seed", optarg, 0, UINT64_MAX,
+						    g->seed))
 				return -1;
 			break;
 		default:
@@ -189,16 +193,27 @@ int ftsim_getopt(struct ftsim_getopt *g, int argc, char **argv)
 	}
 }
 
-int ftsim_parse_u64(const char *cmd, const char *opt, const char *s, u64 *v)
+/* @s is a whole number in @base (0: any strtoull() reads), no sign. */
+static bool whole_number(const char *s, int base, unsigned long long *x)
 {
-	unsigned long long x;
 	char *end;
 
 	errno = 0;
-	x = strtoull(s, &end, 0);
-	if (!*s || *s == '-' || *s == '+' || *end || errno)
+	*x = strtoull(s, &end, base);
+	return *s && *s != '-' && *s != '+' && !*end && !errno;
+}
+
+int ftsim_parse_u64(const char *cmd, const char *opt, const char *s, u64 min,
+		    u64 max, u64 *v)
+{
+	unsigned long long x;
+
+	if (!whole_number(s, 0, &x))
 		return ftsim_usage_err(cmd, "bad %s '%s': expected a whole number (0x.. accepted)",
 				       opt, s);
+	if (x < min || x > max)
+		return ftsim_usage_err(cmd, "bad %s '%s': expected %" PRIu64 " to %" PRIu64,
+				       opt, s, min, max);
 	*v = x;
 	return 0;
 }
@@ -207,12 +222,8 @@ int ftsim_parse_u32(const char *cmd, const char *opt, const char *s, u32 min,
 		    u32 max, u32 *v)
 {
 	unsigned long long x;
-	char *end;
 
-	errno = 0;
-	x = strtoull(s, &end, 10);
-	if (!*s || *s == '-' || *s == '+' || *end || errno || x < min ||
-	    x > max)
+	if (!whole_number(s, 10, &x) || x < min || x > max)
 		return ftsim_usage_err(cmd, "bad %s '%s': expected a whole number from %u to %u",
 				       opt, s, min, max);
 	*v = (u32)x;
