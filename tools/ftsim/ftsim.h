@@ -68,7 +68,7 @@ enum ftsim_opt {
 	FTSIM_O_FAIL_LINKS,
 	/* replay */
 	FTSIM_O_ROWS, FTSIM_O_STEPS,
-	/* taken by every subcommand that uses ftsim_getopt() */
+	/* added by ftsim_getopt() */
 	FTSIM_O_JSON, FTSIM_O_JOBS, FTSIM_O_HELP,
 	FTSIM_O_END
 };
@@ -81,16 +81,15 @@ enum ftsim_opt {
 void ftsim_options(const enum ftsim_opt *take, struct option *out);
 
 /*
- * A subcommand's options: @cmd's @opts (ending with 0), and the ones
- * every subcommand that uses this takes: "--json", "--jobs N" (into
- * *@json and *@jobs, 1 unless given) and "--help"; "--seed S", when
- * @opts has it, goes into *@seed (1 unless given). Its first call prints @usage
- * and exits 0 when "--help" or "-h" stands before any "--" (help beats
- * bad words); then, called in a loop as getopt_long() (":h", optarg
- * set), it returns the next of @opts, 0 after the last, or -1 after
- * printing a usage error: an unknown option, one without its value, one
- * given twice, a bad --jobs or --seed, or a word left over after the
- * options.
+ * A subcommand's options: @cmd's @opts (ending with 0), "--help", and
+ * "--json" and "--jobs N" when @json and @jobs point where they go (false
+ * and 1 unless given); "--seed S", when @opts has it, goes into *@seed (1
+ * unless given). Its first call prints @usage and exits 0 when "--help"
+ * or "-h" stands before any "--" (help beats bad words); then, called in
+ * a loop as getopt_long() (":h", optarg set), it returns the next of
+ * @opts, 0 after the last, or -1 after printing a usage error: an unknown
+ * option, one without its value, one given twice, a bad --jobs or --seed,
+ * or a word left over after the options.
  */
 struct ftsim_getopt {
 	const char *cmd;

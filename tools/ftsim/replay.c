@@ -105,9 +105,11 @@ static int replay_args(int argc, char **argv, struct replay *r)
 		FTSIM_O_SHAPE, FTSIM_O_LEVELS, FTSIM_O_DOWN, FTSIM_O_UP,
 		FTSIM_O_LANES, FTSIM_O_PATH, FTSIM_O_INJECTION,
 		FTSIM_O_ARBITRATION, FTSIM_O_SEED, FTSIM_O_ROWS, FTSIM_O_STEPS,
-		FTSIM_O_TIMING, FTSIM_O_HELP, 0,
+		FTSIM_O_TIMING, 0,
 	};
-	struct option opts[FTSIM_OPTS_MAX];
+	struct ftsim_getopt g = {
+		.cmd = CMD, .opts = take, .usage = usage, .seed = &r->p.seed,
+	};
 	struct old_words o = { .shape = "", .now = "" };
 	const char *shape = NULL, *lanes = NULL;
 	u32 rule = FT_INJECT_ALL, path = FT_PATH_DMODK, arb = FT_ARB_RANDOM, steps = 0;
@@ -118,11 +120,7 @@ static int replay_args(int argc, char **argv, struct replay *r)
 	memset(r, 0, sizeof(*r));
 	r->p.profile.kind = FT_PROFILE_CONSTANT;
 	r->p.profile.base = 1;
-	r->p.seed = 1;
-	ftsim_options(take, opts);
-	opterr = 0;
-	optind = 1;
-	while (!err && (c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+	while (!err && (c = ftsim_getopt(&g, argc, argv)) > 0) {
 		switch (c) {
 		case FTSIM_O_SHAPE: shape = optarg; break;
 		case FTSIM_O_LEVELS: o.levels = optarg; break;
@@ -139,26 +137,15 @@ static int replay_args(int argc, char **argv, struct replay *r)
 		case FTSIM_O_ARBITRATION:
 			err = policy("--arbitration", optarg, ftn_arbitration_names, FT_ARB_NR, &o, &arb);
 			break;
-		case FTSIM_O_SEED:
-			err = ftsim_parse_u64(CMD, "--seed", optarg, 0, UINT64_MAX, &r->p.seed);
-			break;
 		case FTSIM_O_ROWS: r->rows = optarg; break;
 		case FTSIM_O_STEPS:
 			err = ftsim_parse_u32(CMD, "--steps", optarg, 1, UINT32_MAX, &steps);
 			break;
 		case FTSIM_O_TIMING: r->timing = true; break;
-		case 'h':
-		case FTSIM_O_HELP:
-			usage(stdout);
-			exit(0);
-		default:
-			return ftsim_getopt_err(CMD, c, argv);
 		}
 	}
-	if (err)
+	if (err || c < 0)
 		return -1;
-	if (optind < argc)
-		return ftsim_usage_err(CMD, "unexpected argument '%s'", argv[optind]);
 	if (replay_shape(shape, &o, r))
 		return -1;
 	if (lanes) {

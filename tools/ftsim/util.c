@@ -128,11 +128,9 @@ void ftsim_options(const enum ftsim_opt *take, struct option *out)
 
 int ftsim_getopt(struct ftsim_getopt *g, int argc, char **argv)
 {
-	static const enum ftsim_opt common[] = {
-		FTSIM_O_JSON, FTSIM_O_JOBS, FTSIM_O_HELP, 0,
-	};
+	enum ftsim_opt common[4] = { 0 };
 	int c, li;
-	size_t n;
+	size_t n, k = 0;
 
 	if (!g->started) {
 		for (c = 1; c < argc && strcmp(argv[c], "--"); c++) {
@@ -146,10 +144,17 @@ int ftsim_getopt(struct ftsim_getopt *g, int argc, char **argv)
 		for (n = 0; g->all[n].name; n++)
 			assert(g->all[n].val < FTSIM_O_JSON &&
 			       (g->all[n].val != FTSIM_O_SEED || g->seed));
-		assert(n + 3 < FTSIM_OPTS_MAX);
+		if (g->json) {
+			common[k++] = FTSIM_O_JSON;
+			*g->json = false;
+		}
+		if (g->jobs) {
+			common[k++] = FTSIM_O_JOBS;
+			*g->jobs = 1;
+		}
+		common[k] = FTSIM_O_HELP;
+		assert(n + k + 1 < FTSIM_OPTS_MAX);
 		ftsim_options(common, g->all + n);
-		*g->json = false;
-		*g->jobs = 1;
 		if (g->seed)
 			*g->seed = 1;
 		g->started = true;
