@@ -474,31 +474,34 @@ u32 sched_pick(struct ft_sched *s, const u64 *v, u32 nw)
 	return SCHED_NONE;
 }
 
-bool sched_grow_u32(u32 **a, u32 n)
+int sched_grow_u32(u32 n, u32 **a, u32 **b, u32 **c)
 {
-	u32 *p = realloc(*a, (size_t)n * sizeof(u32));
+	u32 **arr[3] = { a, b, c }, *p;
+	int i, err = 0;
 
-	if (p)
-		*a = p;
-	return p != NULL;
+	/* each grows or stays whole: all three are tried */
+	for (i = 0; i < 3; i++) {
+		p = realloc(*arr[i], (size_t)n * sizeof(u32));
+		if (p)
+			*arr[i] = p;
+		else
+			err = -ENOMEM;
+	}
+	return err;
 }
 
 int sched_grow(struct ft_sched *s, u32 n)
 {
-	bool ok;
+	int err;
 
 	if (!n)
 		n = 1;
 	if (n <= s->cap)
 		return 0;
-	/* each grows or stays whole: all three are tried */
-	ok = sched_grow_u32(&s->order, n);
-	ok &= sched_grow_u32(&s->tmp, n);
-	ok &= sched_grow_u32(&s->y, n);
-	if (!ok)
-		return -ENOMEM;
-	s->cap = n;
-	return 0;
+	err = sched_grow_u32(n, &s->order, &s->tmp, &s->y);
+	if (!err)
+		s->cap = n;
+	return err;
 }
 
 void *sched_scratch(struct ft_sched *s, size_t bytes)
