@@ -278,12 +278,9 @@ static int fail_ids(const struct sched_args *a, const struct ft_topo *t, u32 *id
 
 static int parse_algos(const char *s, struct sched_args *a)
 {
-	static const char *const names[FT_SCHED_NALGOS] = {
-		"levelwise", "local-greedy", "local-random", "random", "optimal",
-	};
-
-	return ftsim_parse_names(CMD, "--algorithms", s, names, FT_SCHED_NALGOS,
-				 NULL, a->algo, FT_SCHED_NALGOS, &a->nalgos);
+	return ftsim_parse_names(CMD, "--algorithms", s, ft_sched_algo_names,
+				 FT_SCHED_NALGOS, NULL, a->algo, FT_SCHED_NALGOS,
+				 &a->nalgos);
 }
 
 static int sched_args(int argc, char **argv, struct sched_args *a)
@@ -294,7 +291,6 @@ static int sched_args(int argc, char **argv, struct sched_args *a)
 		FTSIM_O_RELEASE, FTSIM_O_RANDOM_FIT, FTSIM_O_NO_CHECK,
 		FTSIM_O_TIMING, FTSIM_O_FAIL_LINKS, 0,
 	};
-	static const char *const orders[] = { "source", "random", "farthest" };
 	struct ftsim_getopt g = {
 		.cmd = CMD, .opts = opts, .usage = ftsim_sched_usage,
 		.json = &a->json, .jobs = &a->jobs, .seed = &a->seed,
@@ -338,9 +334,11 @@ static int sched_args(int argc, char **argv, struct sched_args *a)
 			hot_given = true;
 			break;
 		case FTSIM_O_ORDER:
-			if (ftsim_parse_name(CMD, "--order", optarg, orders, 3, &k))
+			/* not given: requests here have no age */
+			if (ftsim_parse_name(CMD, "--order", optarg, ft_sched_order_names,
+					     FT_SCHED_ORDER_GIVEN, &k))
 				return -1;
-			a->order = ft_sched_order_parse(orders[k]);
+			a->order = k;
 			break;
 		case FTSIM_O_RELEASE:
 			a->release = true;
