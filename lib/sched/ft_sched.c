@@ -5,7 +5,7 @@
  */
 #include "ft_sched_int.h"
 
-static const char *const algo_names[FT_SCHED_NALGOS] = {
+const char *const ft_sched_algo_names[FT_SCHED_NALGOS] = {
 	[FT_SCHED_LEVELWISE] = "levelwise",
 	[FT_SCHED_LOCAL_GREEDY] = "local-greedy",
 	[FT_SCHED_LOCAL_RANDOM] = "local-random",
@@ -13,7 +13,7 @@ static const char *const algo_names[FT_SCHED_NALGOS] = {
 	[FT_SCHED_OPTIMAL] = "optimal",
 };
 
-static const char *const order_names[FT_SCHED_NORDERS] = {
+const char *const ft_sched_order_names[FT_SCHED_NORDERS] = {
 	[FT_SCHED_ORDER_SOURCE] = "source",
 	[FT_SCHED_ORDER_RANDOM] = "random",
 	[FT_SCHED_ORDER_FARTHEST] = "farthest",
@@ -33,22 +33,22 @@ static int name_index(const char *name, const char *const *names, int n)
 
 const char *ft_sched_algo_name(enum ft_sched_algo a)
 {
-	return (unsigned int)a < FT_SCHED_NALGOS ? algo_names[a] : "?";
+	return (unsigned int)a < FT_SCHED_NALGOS ? ft_sched_algo_names[a] : "?";
 }
 
 int ft_sched_algo_parse(const char *name)
 {
-	return name_index(name, algo_names, FT_SCHED_NALGOS);
+	return name_index(name, ft_sched_algo_names, FT_SCHED_NALGOS);
 }
 
 const char *ft_sched_order_name(enum ft_sched_order o)
 {
-	return (unsigned int)o < FT_SCHED_NORDERS ? order_names[o] : "?";
+	return (unsigned int)o < FT_SCHED_NORDERS ? ft_sched_order_names[o] : "?";
 }
 
 int ft_sched_order_parse(const char *name)
 {
-	return name_index(name, order_names, FT_SCHED_NORDERS);
+	return name_index(name, ft_sched_order_names, FT_SCHED_NORDERS);
 }
 
 void ft_sched_opts_default(struct ft_sched_opts *o, enum ft_sched_algo algo)
@@ -474,31 +474,34 @@ u32 sched_pick(struct ft_sched *s, const u64 *v, u32 nw)
 	return SCHED_NONE;
 }
 
-bool sched_grow_u32(u32 **a, u32 n)
+int sched_grow_u32(u32 n, u32 **a, u32 **b, u32 **c)
 {
-	u32 *p = realloc(*a, (size_t)n * sizeof(u32));
+	u32 **arr[3] = { a, b, c }, *p;
+	int i, err = 0;
 
-	if (p)
-		*a = p;
-	return p != NULL;
+	/* each grows or stays whole: all three are tried */
+	for (i = 0; i < 3; i++) {
+		p = realloc(*arr[i], (size_t)n * sizeof(u32));
+		if (p)
+			*arr[i] = p;
+		else
+			err = -ENOMEM;
+	}
+	return err;
 }
 
 int sched_grow(struct ft_sched *s, u32 n)
 {
-	bool ok;
+	int err;
 
 	if (!n)
 		n = 1;
 	if (n <= s->cap)
 		return 0;
-	/* each grows or stays whole: all three are tried */
-	ok = sched_grow_u32(&s->order, n);
-	ok &= sched_grow_u32(&s->tmp, n);
-	ok &= sched_grow_u32(&s->y, n);
-	if (!ok)
-		return -ENOMEM;
-	s->cap = n;
-	return 0;
+	err = sched_grow_u32(n, &s->order, &s->tmp, &s->y);
+	if (!err)
+		s->cap = n;
+	return err;
 }
 
 void *sched_scratch(struct ft_sched *s, size_t bytes)

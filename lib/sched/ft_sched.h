@@ -208,6 +208,8 @@ struct ft_sched;
  * "optimal"; "source", "random", "farthest", "given") and parsing (-1 for
  * an unknown name).
  */
+extern const char *const ft_sched_algo_names[FT_SCHED_NALGOS];
+extern const char *const ft_sched_order_names[FT_SCHED_NORDERS];
 const char *ft_sched_algo_name(enum ft_sched_algo a);
 int ft_sched_algo_parse(const char *name);
 const char *ft_sched_order_name(enum ft_sched_order o);

@@ -252,8 +252,11 @@ static inline u32 sched_common_level(const struct ft_sched *s, u32 src,
 	return sched_common_level_div(s, src, dst);
 }
 int sched_grow(struct ft_sched *s, u32 n);
-/* *@a grown to @n values; false (*@a left as it was) when out of memory. */
-bool sched_grow_u32(u32 **a, u32 n);
+/*
+ * Three parallel arrays *@a, *@b, *@c grown to @n values each: 0, or
+ * -ENOMEM with each of them grown or left as it was (whole either way).
+ */
+int sched_grow_u32(u32 n, u32 **a, u32 **b, u32 **c);
 /* @bytes of scratch (contents undefined, 8-byte aligned), or NULL. */
 void *sched_scratch(struct ft_sched *s, size_t bytes);
 /* s->order[0..k) := the valid requests with H >= 1 in order @o. */

@@ -212,15 +212,11 @@ static u32 leis_split_even(struct leis *ls, u32 a, u32 b, u32 hh, u64 *keys)
 
 static int leis_add_part(struct leis *ls, u32 a, u32 b, u32 hh)
 {
-	bool ok;
 	u32 nc;
 
 	if (ls->nparts == ls->partcap) {
 		nc = ls->partcap ? 2 * ls->partcap : 64;
-		ok = sched_grow_u32(&ls->part_a, nc);
-		ok &= sched_grow_u32(&ls->part_b, nc);
-		ok &= sched_grow_u32(&ls->part_h, nc);
-		if (!ok)
+		if (sched_grow_u32(nc, &ls->part_a, &ls->part_b, &ls->part_h))
 			return -ENOMEM;
 		ls->partcap = nc;
 	}

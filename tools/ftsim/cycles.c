@@ -274,30 +274,15 @@ static u32 q16(u64 milli)
 
 static int cyc_args(int argc, char **argv, struct cyc_args *a)
 {
-	enum {
-		O_SHAPE = 256, O_PROFILE, O_LANES, O_INJ, O_LAMBDA, O_SEEDS,
-		O_MSGS, O_PATH, O_ARB, O_CAP, O_SEED, O_R, O_K1,
-		O_K2,
-	};
-	static const struct option opts[] = {
-		{ "shape", required_argument, NULL, O_SHAPE },
-		{ "profile", required_argument, NULL, O_PROFILE },
-		{ "lanes", required_argument, NULL, O_LANES },
-		{ "injection", required_argument, NULL, O_INJ },
-		{ "lambda", required_argument, NULL, O_LAMBDA },
-		{ "seeds", required_argument, NULL, O_SEEDS },
-		{ "messages", required_argument, NULL, O_MSGS },
-		{ "path", required_argument, NULL, O_PATH },
-		{ "arbitration", required_argument, NULL, O_ARB },
-		{ "max-cycles", required_argument, NULL, O_CAP },
-		{ "seed", required_argument, NULL, O_SEED },
-		{ "r", required_argument, NULL, O_R },
-		{ "k1", required_argument, NULL, O_K1 },
-		{ "k2", required_argument, NULL, O_K2 },
-		{ NULL, 0, NULL, 0 },
+	static const enum ftsim_opt opts[] = {
+		FTSIM_O_SHAPE, FTSIM_O_PROFILE, FTSIM_O_LANES, FTSIM_O_INJECTION,
+		FTSIM_O_LAMBDA, FTSIM_O_SEEDS, FTSIM_O_MESSAGES, FTSIM_O_PATH,
+		FTSIM_O_ARBITRATION, FTSIM_O_MAX_CYCLES, FTSIM_O_SEED, FTSIM_O_R,
+		FTSIM_O_K1, FTSIM_O_K2, 0,
 	};
 	struct ftsim_getopt g = {
 		.cmd = CMD, .opts = opts, .usage = ftsim_cycles_usage,
+		.json = &a->json, .jobs = &a->jobs, .seed = &a->seed,
 	};
 	const char *profiles = NULL, *lanes = NULL;
 	u64 v;
@@ -306,7 +291,6 @@ static int cyc_args(int argc, char **argv, struct cyc_args *a)
 
 	memset(a, 0, sizeof(*a));
 	a->seeds = DEFAULT_SEEDS;
-	a->seed = 1;
 	a->max_cycles = DEFAULT_CAP;
 	a->path = FT_PATH_DMODK;
 	a->arb = FT_ARB_RANDOM;
@@ -318,69 +302,62 @@ static int cyc_args(int argc, char **argv, struct cyc_args *a)
 		return -1;
 	while ((c = ftsim_getopt(&g, argc, argv)) > 0) {
 		switch (c) {
-		case O_SHAPE:
+		case FTSIM_O_SHAPE:
 			if (ftsim_parse_shape(CMD, "--shape", optarg, &a->sh))
 				return -1;
 			break;
-		case O_PROFILE:
+		case FTSIM_O_PROFILE:
 			profiles = optarg;
 			break;
-		case O_LANES:
+		case FTSIM_O_LANES:
 			lanes = optarg;
 			break;
-		case O_INJ:
+		case FTSIM_O_INJECTION:
 			if (parse_injections(optarg, a))
 				return -1;
 			break;
-		case O_LAMBDA:
+		case FTSIM_O_LAMBDA:
 			if (parse_lambdas(optarg, a))
 				return -1;
 			break;
-		case O_SEEDS:
+		case FTSIM_O_SEEDS:
 			if (ftsim_parse_u32(CMD, "--seeds", optarg, 1, MAX_SEEDS,
 					    &a->seeds))
 				return -1;
 			break;
-		case O_MSGS:
+		case FTSIM_O_MESSAGES:
 			if (ftsim_parse_name(CMD, "--messages", optarg, msgs_names, MSGS_N,
 					     &a->msgs))
 				return -1;
 			break;
-		case O_PATH:
+		case FTSIM_O_PATH:
 			/* circuit would carry nothing: no circuits here */
 			if (ftsim_parse_name(CMD, "--path", optarg, ftn_path_names + 1,
 					     FT_PATH_NR - 1, &a->path))
 				return -1;
 			a->path++;
 			break;
-		case O_ARB:
+		case FTSIM_O_ARBITRATION:
 			if (ftsim_parse_name(CMD, "--arbitration", optarg, ftn_arbitration_names,
 					     FT_ARB_NR, &a->arb))
 				return -1;
 			break;
-		case O_CAP:
-			if (ftsim_parse_u64(CMD, "--max-cycles", optarg, &v))
-				return -1;
-			if (!v || v > 1000000000ULL)
-				return ftsim_usage_err(CMD, "bad --max-cycles '%s': expected 1 to 1000000000",
-						       optarg);
-			a->max_cycles = v;
-			break;
-		case O_SEED:
-			if (ftsim_parse_u64(CMD, "--seed", optarg, &a->seed))
+		case FTSIM_O_MAX_CYCLES:
+			if (ftsim_parse_u64(CMD, "--max-cycles", optarg, 1, 1000000000,
+					    &a->max_cycles))
 				return -1;
 			break;
-		case O_R:
+		case FTSIM_O_R:
 			if (ftsim_parse_milli(CMD, "--r", optarg, 1000, 256000, &v))
 				return -1;
 			a->r_q16 = q16(v);
 			break;
-		case O_K1:
-		case O_K2:
-			if (ftsim_parse_milli(CMD, c == O_K1 ? "--k1" : "--k2",
+		case FTSIM_O_K1:
+		case FTSIM_O_K2:
+			if (ftsim_parse_milli(CMD, c == FTSIM_O_K1 ? "--k1" : "--k2",
 					      optarg, 1, 1024000, &v))
 				return -1;
-			if (c == O_K1)
+			if (c == FTSIM_O_K1)
 				a->k1_q16 = q16(v);
 			else
 				a->k2_q16 = q16(v);
@@ -389,8 +366,6 @@ static int cyc_args(int argc, char **argv, struct cyc_args *a)
 	}
 	if (c < 0)
 		return -1;
-	a->json = g.json;
-	a->jobs = g.jobs;
 	if (a->msgs == MSGS_ADVERSARIAL && strcmp(a->sh.kind, "binary"))
 		return ftsim_usage_err(CMD, "--messages adversarial needs a binary:N shape, not %s",
 				       a->sh.desc);

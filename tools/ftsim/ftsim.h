@@ -43,24 +43,61 @@ int ftsim_usage_err(const char *cmd, const char *fmt, ...)
 int ftsim_getopt_err(const char *cmd, int c, char **argv);
 
 /*
- * A subcommand's options: @cmd's @opts, numbered from 256 up (below
- * FTSIM_O_COMMON), and the ones every subcommand that uses this takes:
- * "--json", "--jobs N" (into @json and @jobs, 1 unless given) and
- * "--help". Its first call prints @usage and exits 0 when "--help" or
- * "-h" stands before any "--" (help beats bad words); then, called in a
- * loop as getopt_long() (":h", optarg set), it returns the next of @opts,
- * 0 after the last, or -1 after printing a usage error: an unknown
- * option, one without its value, one given twice, a bad --jobs, or a
- * word left over after the options.
+ * ftsim's long options, every subcommand's, each spelled and numbered
+ * once (util.c), so that a word takes its value the same way in every
+ * subcommand that takes it; a subcommand lists the ones it takes. Values
+ * are above any char, so that errors name them.
  */
-#define FTSIM_O_COMMON	(256 + 61)
+enum ftsim_opt {
+	/* the fabric */
+	FTSIM_O_SHAPE = 256, FTSIM_O_LEVELS, FTSIM_O_DOWN, FTSIM_O_UP,
+	FTSIM_O_SIZES, FTSIM_O_PROFILE, FTSIM_O_LANES, FTSIM_O_PATH,
+	FTSIM_O_INJECTION, FTSIM_O_ARBITRATION,
+	/* the work */
+	FTSIM_O_PATTERN, FTSIM_O_SEEDS, FTSIM_O_SEED, FTSIM_O_TIMING,
+	/* cycles */
+	FTSIM_O_LAMBDA, FTSIM_O_MESSAGES, FTSIM_O_MAX_CYCLES, FTSIM_O_R,
+	FTSIM_O_K1, FTSIM_O_K2,
+	/* saf */
+	FTSIM_O_Q, FTSIM_O_GHOSTS, FTSIM_O_DISCIPLINE, FTSIM_O_RANKS,
+	FTSIM_O_PICKS, FTSIM_O_RANK_RANGE, FTSIM_O_LOAD, FTSIM_O_MAX_STEPS,
+	FTSIM_O_CHECK,
+	/* sched */
+	FTSIM_O_TRIALS, FTSIM_O_ALGORITHMS, FTSIM_O_HOT_PERCENT,
+	FTSIM_O_ORDER, FTSIM_O_RELEASE, FTSIM_O_RANDOM_FIT, FTSIM_O_NO_CHECK,
+	FTSIM_O_FAIL_LINKS,
+	/* replay */
+	FTSIM_O_ROWS, FTSIM_O_STEPS,
+	/* added by ftsim_getopt() */
+	FTSIM_O_JSON, FTSIM_O_JOBS, FTSIM_O_HELP,
+	FTSIM_O_END
+};
+
+/*
+ * getopt_long()'s table of the options @take lists (ending with 0) into
+ * @out, at most FTSIM_OPTS_MAX - 1 of them and a terminator.
+ */
 #define FTSIM_OPTS_MAX	48
+void ftsim_options(const enum ftsim_opt *take, struct option *out);
+
+/*
+ * A subcommand's options: @cmd's @opts (ending with 0), "--help", and
+ * "--json" and "--jobs N" when @json and @jobs point where they go (false
+ * and 1 unless given); "--seed S", when @opts has it, goes into *@seed (1
+ * unless given). Its first call prints @usage and exits 0 when "--help"
+ * or "-h" stands before any "--" (help beats bad words); then, called in
+ * a loop as getopt_long() (":h", optarg set), it returns the next of
+ * @opts, 0 after the last, or -1 after printing a usage error: an unknown
+ * option, one without its value, one given twice, a bad --jobs or --seed,
+ * or a word left over after the options.
+ */
 struct ftsim_getopt {
 	const char *cmd;
-	const struct option *opts;
+	const enum ftsim_opt *opts;
 	void (*usage)(FILE *f);
-	bool json;
-	unsigned int jobs;
+	bool *json;
+	unsigned int *jobs;
+	u64 *seed;
 	u64 seen;		/* bit c - 256: option c given */
 	bool started;
 	struct option all[FTSIM_OPTS_MAX];	/* @opts, then the common ones */
@@ -71,7 +108,9 @@ int ftsim_getopt(struct ftsim_getopt *g, int argc, char **argv);
 /* "--opt VALUE" words: on error print it, naming @opt and @s; -1. */
 int ftsim_parse_u32(const char *cmd, const char *opt, const char *s, u32 min,
 		    u32 max, u32 *v);
-int ftsim_parse_u64(const char *cmd, const char *opt, const char *s, u64 *v);
+/* Any base strtoull() reads (0x.. too), @min to @max ("expected MIN to MAX"). */
+int ftsim_parse_u64(const char *cmd, const char *opt, const char *s, u64 min,
+		    u64 max, u64 *v);
 /* A decimal with at most 3 places ("2", "0.5", "1.25") in thousandths. */
 int ftsim_parse_milli(const char *cmd, const char *opt, const char *s,
 		      u64 min, u64 max, u64 *v);

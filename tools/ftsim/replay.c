@@ -101,25 +101,14 @@ static int replay_shape(const char *shape, struct old_words *o, struct replay *r
 
 static int replay_args(int argc, char **argv, struct replay *r)
 {
-	enum {
-		O_SHAPE = 256, O_LEVELS, O_DOWN, O_UP, O_LANES, O_PATH, O_INJ, O_ARB,
-		O_SEED, O_ROWS, O_STEPS, O_TIMING, O_HELP,
+	static const enum ftsim_opt take[] = {
+		FTSIM_O_SHAPE, FTSIM_O_LEVELS, FTSIM_O_DOWN, FTSIM_O_UP,
+		FTSIM_O_LANES, FTSIM_O_PATH, FTSIM_O_INJECTION,
+		FTSIM_O_ARBITRATION, FTSIM_O_SEED, FTSIM_O_ROWS, FTSIM_O_STEPS,
+		FTSIM_O_TIMING, 0,
 	};
-	static const struct option opts[] = {
-		{ "shape", required_argument, NULL, O_SHAPE },
-		{ "levels", required_argument, NULL, O_LEVELS },
-		{ "down", required_argument, NULL, O_DOWN },
-		{ "up", required_argument, NULL, O_UP },
-		{ "lanes", required_argument, NULL, O_LANES },
-		{ "path", required_argument, NULL, O_PATH },
-		{ "injection", required_argument, NULL, O_INJ },
-		{ "arbitration", required_argument, NULL, O_ARB },
-		{ "seed", required_argument, NULL, O_SEED },
-		{ "rows", required_argument, NULL, O_ROWS },
-		{ "steps", required_argument, NULL, O_STEPS },
-		{ "timing", no_argument, NULL, O_TIMING },
-		{ "help", no_argument, NULL, O_HELP },
-		{ NULL, 0, NULL, 0 },
+	struct ftsim_getopt g = {
+		.cmd = CMD, .opts = take, .usage = usage, .seed = &r->p.seed,
 	};
 	struct old_words o = { .shape = "", .now = "" };
 	const char *shape = NULL, *lanes = NULL;
@@ -131,44 +120,32 @@ static int replay_args(int argc, char **argv, struct replay *r)
 	memset(r, 0, sizeof(*r));
 	r->p.profile.kind = FT_PROFILE_CONSTANT;
 	r->p.profile.base = 1;
-	r->p.seed = 1;
-	opterr = 0;
-	optind = 1;
-	while (!err && (c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+	while (!err && (c = ftsim_getopt(&g, argc, argv)) > 0) {
 		switch (c) {
-		case O_SHAPE: shape = optarg; break;
-		case O_LEVELS: o.levels = optarg; break;
-		case O_DOWN: o.down = optarg; break;
-		case O_UP: o.up = optarg; break;
-		case O_LANES: lanes = optarg; break;
-		case O_PATH:
+		case FTSIM_O_SHAPE: shape = optarg; break;
+		case FTSIM_O_LEVELS: o.levels = optarg; break;
+		case FTSIM_O_DOWN: o.down = optarg; break;
+		case FTSIM_O_UP: o.up = optarg; break;
+		case FTSIM_O_LANES: lanes = optarg; break;
+		case FTSIM_O_PATH:
 			err = policy("--path", optarg, ftn_path_names, FT_PATH_NR, &o, &path);
 			break;
-		case O_INJ:
+		case FTSIM_O_INJECTION:
 			err = policy("--injection", optarg, ftn_injection_names, FT_INJECT_NR, &o,
 				     &rule);
 			break;
-		case O_ARB:
+		case FTSIM_O_ARBITRATION:
 			err = policy("--arbitration", optarg, ftn_arbitration_names, FT_ARB_NR, &o, &arb);
 			break;
-		case O_SEED: err = ftsim_parse_u64(CMD, "--seed", optarg, &r->p.seed); break;
-		case O_ROWS: r->rows = optarg; break;
-		case O_STEPS:
+		case FTSIM_O_ROWS: r->rows = optarg; break;
+		case FTSIM_O_STEPS:
 			err = ftsim_parse_u32(CMD, "--steps", optarg, 1, UINT32_MAX, &steps);
 			break;
-		case O_TIMING: r->timing = true; break;
-		case 'h':
-		case O_HELP:
-			usage(stdout);
-			exit(0);
-		default:
-			return ftsim_getopt_err(CMD, c, argv);
+		case FTSIM_O_TIMING: r->timing = true; break;
 		}
 	}
-	if (err)
+	if (err || c < 0)
 		return -1;
-	if (optind < argc)
-		return ftsim_usage_err(CMD, "unexpected argument '%s'", argv[optind]);
 	if (replay_shape(shape, &o, r))
 		return -1;
 	if (lanes) {

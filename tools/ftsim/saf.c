@@ -71,13 +71,6 @@ static const char *const ranks_names[FT_SAF_RANKS_NR] = {
 
 static const char *const onoff_names[2] = { "off", "on" };
 
-/* Long options only: values above any char, so errors name them. */
-enum {
-	O_SIZES = 256, O_SHAPE, O_PROFILE, O_LANES, O_Q, O_GHOSTS, O_DISC,
-	O_PATH, O_RANKS, O_PICKS, O_RANK_RANGE, O_PATTERN, O_LOAD, O_SEEDS,
-	O_SEED, O_MAX_STEPS, O_CHECK,
-};
-
 struct saf_args {
 	u32 nsizes;
 	u32 sizes[MAX_SIZES];		/* leaves of section 7 trees */
@@ -271,60 +264,51 @@ static int check_sizes(struct saf_args *a)
 
 static int saf_option(struct saf_args *a, int c, const char *arg)
 {
-	u64 v;
-
 	switch (c) {
-	case O_SIZES:
+	case FTSIM_O_SIZES:
 		a->sized = true;
 		return parse_u32s("--sizes", arg, 16, FT_MAX_LEAVES, a->sizes,
 				  &a->nsizes, MAX_SIZES) ?: check_sizes(a);
-	case O_SHAPE:
+	case FTSIM_O_SHAPE:
 		a->shaped = true;
 		return ftsim_parse_shape(CMD, "--shape", arg, &a->sh);
-	case O_PROFILE:
+	case FTSIM_O_PROFILE:
 		a->profile = arg;
 		return 0;
-	case O_LANES:
+	case FTSIM_O_LANES:
 		a->lanes = arg;
 		return 0;
-	case O_Q:
+	case FTSIM_O_Q:
 		return parse_u32s("--q", arg, 1, FT_SAF_MAX_Q, a->q, &a->nq,
 				  MAX_QS);
-	case O_GHOSTS:
+	case FTSIM_O_GHOSTS:
 		return parse_names("--ghosts", arg, onoff_names, 2, a->ghosts,
 				   &a->nghosts);
-	case O_DISC:
+	case FTSIM_O_DISCIPLINE:
 		return parse_names("--discipline", arg, disc_names,
 				   FT_SAF_DISC_NR, a->disc, &a->ndisc);
-	case O_PATH:
+	case FTSIM_O_PATH:
 		return ftsim_parse_name(CMD, "--path", arg, path_names, FT_SAF_PATH_NR,
 					&a->path);
-	case O_RANKS:
+	case FTSIM_O_RANKS:
 		return ftsim_parse_name(CMD, "--ranks", arg, ranks_names, FT_SAF_RANKS_NR,
 					&a->ranks);
-	case O_PICKS:
+	case FTSIM_O_PICKS:
 		return ftsim_parse_u32(CMD, "--picks", arg, 0, 1000000, &a->picks);
-	case O_RANK_RANGE:
+	case FTSIM_O_RANK_RANGE:
 		return ftsim_parse_u32(CMD, "--rank-range", arg, 1,
 				       FT_SAF_MAX_RANK, &a->rank_range);
-	case O_PATTERN:
+	case FTSIM_O_PATTERN:
 		return ftsim_parse_pattern(CMD, arg, patterns, PAT_N, &a->pattern);
-	case O_LOAD:
+	case FTSIM_O_LOAD:
 		return ftsim_parse_u32(CMD, "--load", arg, 1, MAX_LOAD, &a->load);
-	case O_SEEDS:
+	case FTSIM_O_SEEDS:
 		return ftsim_parse_u32(CMD, "--seeds", arg, 1, MAX_SEEDS,
 				       &a->seeds);
-	case O_SEED:
-		return ftsim_parse_u64(CMD, "--seed", arg, &a->seed);
-	case O_MAX_STEPS:
-		if (ftsim_parse_u64(CMD, "--max-steps", arg, &v))
-			return -1;
-		if (!v || v > 0xffffffffULL)
-			return ftsim_usage_err(CMD, "bad --max-steps '%s': expected 1 to 4294967295",
-					       arg);
-		a->max_steps = v;
-		return 0;
-	case O_CHECK:
+	case FTSIM_O_MAX_STEPS:
+		return ftsim_parse_u64(CMD, "--max-steps", arg, 1, UINT32_MAX,
+				       &a->max_steps);
+	case FTSIM_O_CHECK:
 		a->check = true;
 		return 0;
 	}
@@ -333,28 +317,16 @@ static int saf_option(struct saf_args *a, int c, const char *arg)
 
 static int saf_args(int argc, char **argv, struct saf_args *a)
 {
-	static const struct option opts[] = {
-		{ "sizes", required_argument, NULL, O_SIZES },
-		{ "shape", required_argument, NULL, O_SHAPE },
-		{ "profile", required_argument, NULL, O_PROFILE },
-		{ "lanes", required_argument, NULL, O_LANES },
-		{ "q", required_argument, NULL, O_Q },
-		{ "ghosts", required_argument, NULL, O_GHOSTS },
-		{ "discipline", required_argument, NULL, O_DISC },
-		{ "path", required_argument, NULL, O_PATH },
-		{ "ranks", required_argument, NULL, O_RANKS },
-		{ "picks", required_argument, NULL, O_PICKS },
-		{ "rank-range", required_argument, NULL, O_RANK_RANGE },
-		{ "pattern", required_argument, NULL, O_PATTERN },
-		{ "load", required_argument, NULL, O_LOAD },
-		{ "seeds", required_argument, NULL, O_SEEDS },
-		{ "seed", required_argument, NULL, O_SEED },
-		{ "max-steps", required_argument, NULL, O_MAX_STEPS },
-		{ "check", no_argument, NULL, O_CHECK },
-		{ NULL, 0, NULL, 0 },
+	static const enum ftsim_opt opts[] = {
+		FTSIM_O_SIZES, FTSIM_O_SHAPE, FTSIM_O_PROFILE, FTSIM_O_LANES,
+		FTSIM_O_Q, FTSIM_O_GHOSTS, FTSIM_O_DISCIPLINE, FTSIM_O_PATH,
+		FTSIM_O_RANKS, FTSIM_O_PICKS, FTSIM_O_RANK_RANGE, FTSIM_O_PATTERN,
+		FTSIM_O_LOAD, FTSIM_O_SEEDS, FTSIM_O_SEED, FTSIM_O_MAX_STEPS,
+		FTSIM_O_CHECK, 0,
 	};
 	struct ftsim_getopt g = {
 		.cmd = CMD, .opts = opts, .usage = ftsim_saf_usage,
+		.json = &a->json, .jobs = &a->jobs, .seed = &a->seed,
 	};
 	int c;
 
@@ -375,7 +347,6 @@ static int saf_args(int argc, char **argv, struct saf_args *a)
 	a->rank_range = FT_SAF_MAX_RANK;
 	a->load = 1;
 	a->seeds = DEFAULT_SEEDS;
-	a->seed = 1;
 	a->max_steps = DEFAULT_STEPS;
 	while ((c = ftsim_getopt(&g, argc, argv)) > 0) {
 		if (saf_option(a, c, optarg))
@@ -383,8 +354,6 @@ static int saf_args(int argc, char **argv, struct saf_args *a)
 	}
 	if (c < 0)
 		return -1;
-	a->json = g.json;
-	a->jobs = g.jobs;
 	if (a->shaped && a->sized)
 		return ftsim_usage_err(CMD, "--sizes and --shape exclude each other");
 	if (!a->shaped && (a->profile || a->lanes))

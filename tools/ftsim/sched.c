@@ -278,38 +278,22 @@ static int fail_ids(const struct sched_args *a, const struct ft_topo *t, u32 *id
 
 static int parse_algos(const char *s, struct sched_args *a)
 {
-	static const char *const names[FT_SCHED_NALGOS] = {
-		"levelwise", "local-greedy", "local-random", "random", "optimal",
-	};
-
-	return ftsim_parse_names(CMD, "--algorithms", s, names, FT_SCHED_NALGOS,
-				 NULL, a->algo, FT_SCHED_NALGOS, &a->nalgos);
+	return ftsim_parse_names(CMD, "--algorithms", s, ft_sched_algo_names,
+				 FT_SCHED_NALGOS, NULL, a->algo, FT_SCHED_NALGOS,
+				 &a->nalgos);
 }
 
 static int sched_args(int argc, char **argv, struct sched_args *a)
 {
-	enum {
-		O_SIZES = 256, O_TRIALS, O_ALGOS, O_SEED, O_PATTERN, O_HOT,
-		O_ORDER, O_RELEASE, O_RFIT, O_NOCHECK, O_TIMING, O_FAIL,
+	static const enum ftsim_opt opts[] = {
+		FTSIM_O_SIZES, FTSIM_O_TRIALS, FTSIM_O_ALGORITHMS, FTSIM_O_SEED,
+		FTSIM_O_PATTERN, FTSIM_O_HOT_PERCENT, FTSIM_O_ORDER,
+		FTSIM_O_RELEASE, FTSIM_O_RANDOM_FIT, FTSIM_O_NO_CHECK,
+		FTSIM_O_TIMING, FTSIM_O_FAIL_LINKS, 0,
 	};
-	static const struct option opts[] = {
-		{ "sizes", required_argument, NULL, O_SIZES },
-		{ "trials", required_argument, NULL, O_TRIALS },
-		{ "algorithms", required_argument, NULL, O_ALGOS },
-		{ "seed", required_argument, NULL, O_SEED },
-		{ "pattern", required_argument, NULL, O_PATTERN },
-		{ "hot-percent", required_argument, NULL, O_HOT },
-		{ "order", required_argument, NULL, O_ORDER },
-		{ "release-on-failure", no_argument, NULL, O_RELEASE },
-		{ "random-fit", no_argument, NULL, O_RFIT },
-		{ "no-check", no_argument, NULL, O_NOCHECK },
-		{ "timing", no_argument, NULL, O_TIMING },
-		{ "fail-links", required_argument, NULL, O_FAIL },
-		{ NULL, 0, NULL, 0 },
-	};
-	static const char *const orders[] = { "source", "random", "farthest" };
 	struct ftsim_getopt g = {
 		.cmd = CMD, .opts = opts, .usage = ftsim_sched_usage,
+		.json = &a->json, .jobs = &a->jobs, .seed = &a->seed,
 	};
 	bool hot_given = false;
 	int c;
@@ -317,7 +301,6 @@ static int sched_args(int argc, char **argv, struct sched_args *a)
 
 	memset(a, 0, sizeof(*a));
 	a->trials = DEFAULT_TRIALS;
-	a->seed = 1;
 	a->hot_pct = 10;
 	a->check = true;
 	for (j = 0; j < FT_SCHED_NALGOS; j++)
@@ -327,51 +310,49 @@ static int sched_args(int argc, char **argv, struct sched_args *a)
 		return -1;
 	while ((c = ftsim_getopt(&g, argc, argv)) > 0) {
 		switch (c) {
-		case O_SIZES:
+		case FTSIM_O_SIZES:
 			if (parse_sizes(optarg, a))
 				return -1;
 			break;
-		case O_TRIALS:
+		case FTSIM_O_TRIALS:
 			if (ftsim_parse_u32(CMD, "--trials", optarg, 1,
 					    MAX_TRIALS, &a->trials))
 				return -1;
 			break;
-		case O_ALGOS:
+		case FTSIM_O_ALGORITHMS:
 			if (parse_algos(optarg, a))
 				return -1;
 			break;
-		case O_SEED:
-			if (ftsim_parse_u64(CMD, "--seed", optarg, &a->seed))
-				return -1;
-			break;
-		case O_PATTERN:
+		case FTSIM_O_PATTERN:
 			if (ftsim_parse_pattern(CMD, optarg, patterns, PAT_N, &a->pattern))
 				return -1;
 			break;
-		case O_HOT:
+		case FTSIM_O_HOT_PERCENT:
 			if (ftsim_parse_u32(CMD, "--hot-percent", optarg, 0, 100,
 					    &a->hot_pct))
 				return -1;
 			hot_given = true;
 			break;
-		case O_ORDER:
-			if (ftsim_parse_name(CMD, "--order", optarg, orders, 3, &k))
+		case FTSIM_O_ORDER:
+			/* not given: requests here have no age */
+			if (ftsim_parse_name(CMD, "--order", optarg, ft_sched_order_names,
+					     FT_SCHED_ORDER_GIVEN, &k))
 				return -1;
-			a->order = ft_sched_order_parse(orders[k]);
+			a->order = k;
 			break;
-		case O_RELEASE:
+		case FTSIM_O_RELEASE:
 			a->release = true;
 			break;
-		case O_RFIT:
+		case FTSIM_O_RANDOM_FIT:
 			a->random_fit = true;
 			break;
-		case O_NOCHECK:
+		case FTSIM_O_NO_CHECK:
 			a->check = false;
 			break;
-		case O_TIMING:
+		case FTSIM_O_TIMING:
 			a->timing = true;
 			break;
-		case O_FAIL:
+		case FTSIM_O_FAIL_LINKS:
 			if (parse_fail(optarg, a))
 				return -1;
 			break;
@@ -379,8 +360,6 @@ static int sched_args(int argc, char **argv, struct sched_args *a)
 	}
 	if (c < 0)
 		return -1;
-	a->json = g.json;
-	a->jobs = g.jobs;
 	if (hot_given && a->pattern != PAT_HOTSPOT)
 		return ftsim_usage_err(CMD, "--hot-percent %u needs --pattern hot-spot",
 				       a->hot_pct);

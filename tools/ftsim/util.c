@@ -63,36 +63,74 @@ int ftsim_getopt_err(const char *cmd, int c, char **argv)
 	return ftsim_usage_err(cmd, "unknown or ambiguous option '%s'", word);
 }
 
-enum { O_JSON = FTSIM_O_COMMON, O_JOBS, O_HELP };
-
-static const struct option common_opts[] = {
-	{ "json", no_argument, NULL, O_JSON },
-	{ "jobs", required_argument, NULL, O_JOBS },
-	{ "help", no_argument, NULL, O_HELP },
-	{ NULL, 0, NULL, 0 },
+/* ftsim's options in enum ftsim_opt's order: ftsim_options() indexes it. */
+static const struct option ftsim_opts[] = {
+	{ "shape", required_argument, NULL, FTSIM_O_SHAPE },
+	{ "levels", required_argument, NULL, FTSIM_O_LEVELS },
+	{ "down", required_argument, NULL, FTSIM_O_DOWN },
+	{ "up", required_argument, NULL, FTSIM_O_UP },
+	{ "sizes", required_argument, NULL, FTSIM_O_SIZES },
+	{ "profile", required_argument, NULL, FTSIM_O_PROFILE },
+	{ "lanes", required_argument, NULL, FTSIM_O_LANES },
+	{ "path", required_argument, NULL, FTSIM_O_PATH },
+	{ "injection", required_argument, NULL, FTSIM_O_INJECTION },
+	{ "arbitration", required_argument, NULL, FTSIM_O_ARBITRATION },
+	{ "pattern", required_argument, NULL, FTSIM_O_PATTERN },
+	{ "seeds", required_argument, NULL, FTSIM_O_SEEDS },
+	{ "seed", required_argument, NULL, FTSIM_O_SEED },
+	{ "timing", no_argument, NULL, FTSIM_O_TIMING },
+	{ "lambda", required_argument, NULL, FTSIM_O_LAMBDA },
+	{ "messages", required_argument, NULL, FTSIM_O_MESSAGES },
+	{ "max-cycles", required_argument, NULL, FTSIM_O_MAX_CYCLES },
+	{ "r", required_argument, NULL, FTSIM_O_R },
+	{ "k1", required_argument, NULL, FTSIM_O_K1 },
+	{ "k2", required_argument, NULL, FTSIM_O_K2 },
+	{ "q", required_argument, NULL, FTSIM_O_Q },
+	{ "ghosts", required_argument, NULL, FTSIM_O_GHOSTS },
+	{ "discipline", required_argument, NULL, FTSIM_O_DISCIPLINE },
+	{ "ranks", required_argument, NULL, FTSIM_O_RANKS },
+	{ "picks", required_argument, NULL, FTSIM_O_PICKS },
+	{ "rank-range", required_argument, NULL, FTSIM_O_RANK_RANGE },
+	{ "load", required_argument, NULL, FTSIM_O_LOAD },
+	{ "max-steps", required_argument, NULL, FTSIM_O_MAX_STEPS },
+	{ "check", no_argument, NULL, FTSIM_O_CHECK },
+	{ "trials", required_argument, NULL, FTSIM_O_TRIALS },
+	{ "algorithms", required_argument, NULL, FTSIM_O_ALGORITHMS },
+	{ "hot-percent", required_argument, NULL, FTSIM_O_HOT_PERCENT },
+	{ "order", required_argument, NULL, FTSIM_O_ORDER },
+	{ "release-on-failure", no_argument, NULL, FTSIM_O_RELEASE },
+	{ "random-fit", no_argument, NULL, FTSIM_O_RANDOM_FIT },
+	{ "no-check", no_argument, NULL, FTSIM_O_NO_CHECK },
+	{ "fail-links", required_argument, NULL, FTSIM_O_FAIL_LINKS },
+	{ "rows", required_argument, NULL, FTSIM_O_ROWS },
+	{ "steps", required_argument, NULL, FTSIM_O_STEPS },
+	{ "json", no_argument, NULL, FTSIM_O_JSON },
+	{ "jobs", required_argument, NULL, FTSIM_O_JOBS },
+	{ "help", no_argument, NULL, FTSIM_O_HELP },
 };
 
-static_assert(O_HELP - 256 < 64, "ftsim_getopt.seen has a bit for each option");
+static_assert(sizeof(ftsim_opts) / sizeof(ftsim_opts[0]) == FTSIM_O_END - 256,
+	      "every ftsim option is spelled once");
+static_assert(FTSIM_O_END - 256 <= 64, "ftsim_getopt.seen has a bit for each option");
 
-/* @g's table: its subcommand's options, then the common ones. */
-static void getopt_table(struct ftsim_getopt *g)
+void ftsim_options(const enum ftsim_opt *take, struct option *out)
 {
-	size_t n = 0, i;
+	size_t n = 0;
 
-	for (i = 0; g->opts[i].name; i++) {
-		assert(n < FTSIM_OPTS_MAX);
-		assert(g->opts[i].val >= 256 && g->opts[i].val < FTSIM_O_COMMON);
-		g->all[n++] = g->opts[i];
+	for (; *take; take++) {
+		assert(n < FTSIM_OPTS_MAX - 1);
+		assert(*take >= 256 && *take < FTSIM_O_END);
+		out[n] = ftsim_opts[*take - 256];
+		assert(out[n++].val == (int)*take);
 	}
-	for (i = 0; i < sizeof(common_opts) / sizeof(common_opts[0]); i++) {
-		assert(n < FTSIM_OPTS_MAX);
-		g->all[n++] = common_opts[i];
-	}
+	out[n] = (struct option){ NULL, 0, NULL, 0 };
 }
 
 int ftsim_getopt(struct ftsim_getopt *g, int argc, char **argv)
 {
+	enum ftsim_opt common[4] = { 0 };
 	int c, li;
+	size_t n, k = 0;
 
 	if (!g->started) {
 		for (c = 1; c < argc && strcmp(argv[c], "--"); c++) {
@@ -101,8 +139,24 @@ int ftsim_getopt(struct ftsim_getopt *g, int argc, char **argv)
 				exit(0);
 			}
 		}
-		getopt_table(g);
-		g->jobs = 1;
+		/* @opts, then the common ones */
+		ftsim_options(g->opts, g->all);
+		for (n = 0; g->all[n].name; n++)
+			assert(g->all[n].val < FTSIM_O_JSON &&
+			       (g->all[n].val != FTSIM_O_SEED || g->seed));
+		if (g->json) {
+			common[k++] = FTSIM_O_JSON;
+			*g->json = false;
+		}
+		if (g->jobs) {
+			common[k++] = FTSIM_O_JOBS;
+			*g->jobs = 1;
+		}
+		common[k] = FTSIM_O_HELP;
+		assert(n + k + 1 < FTSIM_OPTS_MAX);
+		ftsim_options(common, g->all + n);
+		if (g->seed)
+			*g->seed = 1;
 		g->started = true;
 		opterr = 0;
 		optind = 1;
@@ -115,7 +169,7 @@ int ftsim_getopt(struct ftsim_getopt *g, int argc, char **argv)
 					       argv[optind]);
 		if (c == -1)
 			return 0;
-		if (c == 'h' || c == O_HELP) {
+		if (c == 'h' || c == FTSIM_O_HELP) {
 			g->usage(stdout);
 			exit(0);
 		}
@@ -125,25 +179,46 @@ int ftsim_getopt(struct ftsim_getopt *g, int argc, char **argv)
 			return ftsim_usage_err(g->cmd, "option '--%s' given twice",
 					       g->all[li].name);
 		g->seen |= 1ULL << (c - 256);
-		if (c == O_JSON)
-			g->json = true;
-		else if (c == O_JOBS && ftsim_parse_jobs(g->cmd, optarg, &g->jobs))
-			return -1;
-		else if (c < FTSIM_O_COMMON)
+		switch (c) {
+		case FTSIM_O_JSON:
+			*g->json = true;
+			break;
+		case FTSIM_O_JOBS:
+			if (ftsim_parse_jobs(g->cmd, optarg, g->jobs))
+				return -1;
+			break;
+		case FTSIM_O_SEED:
+			if (ftsim_parse_u64(g->cmd, "--seed", optarg, 0, UINT64_MAX,
+						    g->seed))
+				return -1;
+			break;
+		default:
 			return c;
+		}
 	}
 }
 
-int ftsim_parse_u64(const char *cmd, const char *opt, const char *s, u64 *v)
+/* @s is a whole number in @base (0: any strtoull() reads), no sign. */
+static bool whole_number(const char *s, int base, unsigned long long *x)
 {
-	unsigned long long x;
 	char *end;
 
 	errno = 0;
-	x = strtoull(s, &end, 0);
-	if (!*s || *s == '-' || *s == '+' || *end || errno)
+	*x = strtoull(s, &end, base);
+	return *s && *s != '-' && *s != '+' && !*end && !errno;
+}
+
+int ftsim_parse_u64(const char *cmd, const char *opt, const char *s, u64 min,
+		    u64 max, u64 *v)
+{
+	unsigned long long x;
+
+	if (!whole_number(s, 0, &x))
 		return ftsim_usage_err(cmd, "bad %s '%s': expected a whole number (0x.. accepted)",
 				       opt, s);
+	if (x < min || x > max)
+		return ftsim_usage_err(cmd, "bad %s '%s': expected %" PRIu64 " to %" PRIu64,
+				       opt, s, min, max);
 	*v = x;
 	return 0;
 }
@@ -152,12 +227,8 @@ int ftsim_parse_u32(const char *cmd, const char *opt, const char *s, u32 min,
 		    u32 max, u32 *v)
 {
 	unsigned long long x;
-	char *end;
 
-	errno = 0;
-	x = strtoull(s, &end, 10);
-	if (!*s || *s == '-' || *s == '+' || *end || errno || x < min ||
-	    x > max)
+	if (!whole_number(s, 10, &x) || x < min || x > max)
 		return ftsim_usage_err(cmd, "bad %s '%s': expected a whole number from %u to %u",
 				       opt, s, min, max);
 	*v = (u32)x;
