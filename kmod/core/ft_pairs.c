@@ -58,7 +58,8 @@ u32 ft_pairs_max_msgs(const struct ft_topo *t)
  */
 size_t ft_pairs_mem_size(u32 cap)
 {
-	return (size_t)cap * (sizeof(struct ft_pair) + 3 * sizeof(u32) +
+	return (size_t)cap * (sizeof(struct ft_pair) + 4 * sizeof(u32) +
+			      sizeof(u64) + sizeof(struct ft_inject_pair) +
 			      sizeof(struct ft_offer)) +
 	       (size_t)ft_pairs_buckets(cap) * sizeof(u32);
 }
@@ -79,13 +80,16 @@ int ft_pairs_init(struct ft_pairs *q, u32 cap)
 		return -FT_EINVAL;
 	nb = ft_pairs_buckets(cap);
 	q->pair = ft_zalloc((size_t)cap * sizeof(*q->pair));
+	q->hnext = ft_zalloc((size_t)cap * sizeof(u32));
+	q->since = ft_zalloc((size_t)cap * sizeof(u64));
+	q->inj = ft_zalloc((size_t)cap * sizeof(*q->inj));
 	q->active = ft_zalloc((size_t)cap * sizeof(u32));
 	q->free = ft_zalloc((size_t)cap * sizeof(u32));
 	q->off_slot = ft_zalloc((size_t)cap * sizeof(u32));
 	q->off = ft_zalloc((size_t)cap * sizeof(*q->off));
 	q->bucket = ft_zalloc((size_t)nb * sizeof(u32));
-	if (!q->pair || !q->active || !q->free || !q->off_slot || !q->off ||
-	    !q->bucket) {
+	if (!q->pair || !q->hnext || !q->since || !q->inj || !q->active ||
+	    !q->free || !q->off_slot || !q->off || !q->bucket) {
 		ft_pairs_destroy(q);
 		return -FT_ENOMEM;
 	}
@@ -107,6 +111,9 @@ int ft_pairs_init(struct ft_pairs *q, u32 cap)
 void ft_pairs_destroy(struct ft_pairs *q)
 {
 	ft_free(q->pair);
+	ft_free(q->hnext);
+	ft_free(q->since);
+	ft_free(q->inj);
 	ft_free(q->active);
 	ft_free(q->free);
 	ft_free(q->off_slot);
@@ -124,7 +131,7 @@ static u32 ft_pairs_find(const struct ft_pairs *q, u32 src, u32 dst, u32 tag)
 
 		if (p->src == src && p->dst == dst && p->tag == tag)
 			return s;
-		s = p->hnext;
+		s = q->hnext[s];
 	}
 	return FT_PAIR_NONE;
 }
@@ -139,28 +146,30 @@ static u32 ft_pairs_find(const struct ft_pairs *q, u32 src, u32 dst, u32 tag)
  * @now: cycles completed (a new pair's demand starts aging here).
  * @slot: out (may be NULL): the pair's slot, stable while it is active.
  *
- * Never allocates. Return: 0; -FT_ENOSPC when a new pair would not fit
- * the pool; -FT_ERANGE when the pair's count would overflow.
+ * Never allocates. Return: 0; -FT_EINVAL when @tag is FT_PAIRS_TAGS or
+ * more; -FT_ENOSPC when a new pair would not fit the pool; -FT_ERANGE
+ * when the pair's count would overflow.
  */
 int ft_pairs_add(struct ft_pairs *q, u32 src, u32 dst, u32 tag, u32 count,
 		 u64 now, u32 *slot)
 {
-	u32 s = ft_pairs_find(q, src, dst, tag);
 	struct ft_pair *p;
-	u32 b;
+	u32 s, b;
 
+	if (tag >= FT_PAIRS_TAGS)
+		return -FT_EINVAL;
+	s = ft_pairs_find(q, src, dst, tag);
 	if (s == FT_PAIR_NONE) {
 		if (!q->nfree)
 			return -FT_ENOSPC;
 		s = q->free[--q->nfree];
 		p = &q->pair[s];
-		memset(p, 0, sizeof(*p));
-		p->src = src;
-		p->dst = dst;
-		p->tag = tag;
-		p->since = now;
+		*p = (struct ft_pair){ .src = src, .dst = dst,
+				       .tag = (u16)tag };
+		q->since[s] = now;
+		memset(&q->inj[s], 0, sizeof(q->inj[s]));
 		b = ft_pairs_hash(q, src, dst, tag);
-		p->hnext = q->bucket[b];
+		q->hnext[s] = q->bucket[b];
 		q->bucket[b] = s;
 		q->active[q->nactive++] = s;
 	}
@@ -180,8 +189,8 @@ static void ft_pairs_unhash(struct ft_pairs *q, u32 s)
 	u32 *link = &q->bucket[ft_pairs_hash(q, p->src, p->dst, p->tag)];
 
 	while (*link != s)
-		link = &q->pair[*link].hnext;
-	*link = p->hnext;
+		link = &q->hnext[*link];
+	*link = q->hnext[s];
 }
 
 /**
@@ -242,14 +251,18 @@ static void ft_pairs_compact(struct ft_pairs *q, u32 noff)
 	q->nactive = n;
 }
 
-/* What the injection rule draws of @p's queue (GREEDY: all of it). */
-static u32 ft_pairs_draw(struct ft_fabric *f, struct ft_pair *p)
+/*
+ * What the injection rule draws of the queue of @p, whose RANDOM' state
+ * is @inj (GREEDY: all of it).
+ */
+static u32 ft_pairs_draw(struct ft_fabric *f, const struct ft_pair *p,
+			 struct ft_inject_pair *inj)
 {
 	u32 queued = ft_min_u32(p->queued, FT_INJECT_MAX_DRAWS);
 
 	if (f->inject.rule == FT_INJECT_ALL)
 		return queued;
-	return ft_inject_offer(&f->inject, &f->rand, &p->inj, queued);
+	return ft_inject_offer(&f->inject, &f->rand, inj, queued);
 }
 
 /* The @i-th active slot; the pair a few places on is fetched meanwhile. */
@@ -416,12 +429,13 @@ int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
 		 * probability. Those drawn beyond what goes out are blocked
 		 * at the source, as its channel would block them.
 		 */
-		u32 drawn = ft_pairs_draw(f, p);
+		u32 drawn = ft_pairs_draw(f, p, &q->inj[s]);
 		u32 n = ft_min_u32(ft_min_u32(drawn, cap), room);
 		u32 clanes = c ? ft_pairs_circuit_left(c, f->cycle) : 0;
 
 		if (keep)
-			ft_inject_pair_done(&f->inject, &p->inj, drawn - n, 0);
+			ft_inject_pair_done(&f->inject, &q->inj[s], drawn - n,
+					    0);
 		if (!n)
 			continue;
 		room -= n;
@@ -452,7 +466,7 @@ int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
 		for (i = 0; i < noff; i++) {
 			if (keep)
 				ft_inject_pair_done(&f->inject,
-						    &q->pair[q->off_slot[i]].inj,
+						    &q->inj[q->off_slot[i]],
 						    q->off[i].count,
 						    q->off[i].delivered);
 			if (q->off[i].delivered)
@@ -500,7 +514,7 @@ u32 ft_pairs_demand(const struct ft_pairs *q, const struct ft_circuits *circ,
 	for (; *pos < q->nactive && n < max && look; (*pos)++, look--) {
 		const struct ft_pair *p = &q->pair[q->active[*pos]];
 		const struct ft_circuit *c;
-		u64 backlog = p->queued, since = p->since;
+		u64 backlog = p->queued, since = q->since[q->active[*pos]];
 		bool first = true;
 
 		if (p->src == p->dst)
@@ -514,7 +528,7 @@ u32 ft_pairs_demand(const struct ft_pairs *q, const struct ft_circuits *circ,
 			if (t < p->tag)
 				first = false;	/* listed with that flow */
 			backlog += q->pair[s].queued;
-			since = ft_min_u64(since, q->pair[s].since);
+			since = ft_min_u64(since, q->since[s]);
 		}
 		c = circ ? ft_circuits_find(circ, p->src, p->dst) : NULL;
 		if (!first || backlog <= (c ? c->lanes : 0))

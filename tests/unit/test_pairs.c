@@ -17,6 +17,8 @@
 struct pool_snap {
 	struct ft_pairs hdr;
 	struct ft_pair pair[CAP];
+	u32 hnext[CAP];
+	u64 since[CAP];
 	u32 active[CAP], free[CAP], bucket[CAP];
 };
 
@@ -24,6 +26,8 @@ static void take(struct pool_snap *s, const struct ft_pairs *q)
 {
 	s->hdr = *q;
 	memcpy(s->pair, q->pair, sizeof(s->pair));
+	memcpy(s->hnext, q->hnext, sizeof(s->hnext));
+	memcpy(s->since, q->since, sizeof(s->since));
 	memcpy(s->active, q->active, sizeof(s->active));
 	memcpy(s->free, q->free, sizeof(s->free));
 	memcpy(s->bucket, q->bucket, (q->hmask + 1) * sizeof(u32));
@@ -42,9 +46,13 @@ static int same(const struct pool_snap *s, const struct ft_pairs *q)
 	    memcmp(s->free, q->free, q->nfree * sizeof(u32)) ||
 	    memcmp(s->bucket, q->bucket, (q->hmask + 1) * sizeof(u32)))
 		return 0;
-	for (i = 0; i < q->nactive; i++)
-		if (memcmp(&s->pair[q->active[i]], &q->pair[q->active[i]], sizeof(struct ft_pair)))
+	for (i = 0; i < q->nactive; i++) {
+		u32 k = q->active[i];
+
+		if (memcmp(&s->pair[k], &q->pair[k], sizeof(struct ft_pair)) ||
+		    s->hnext[k] != q->hnext[k] || s->since[k] != q->since[k])
 			return 0;
+	}
 	return 1;
 }
 
@@ -65,6 +73,11 @@ int main(void)
 	take(&before, &q);
 	tap_ok(ft_pairs_add(&q, 1, 2, 0, 1, 0, NULL) == -FT_ERANGE && same(&before, &q),
 	       "one more is refused with nothing changed");
+	tap_ok(ft_pairs_add(&q, 1, 2, FT_PAIRS_TAGS, 1, 0, NULL) == -FT_EINVAL &&
+	       same(&before, &q), "a tag past FT_PAIRS_TAGS is refused with nothing changed");
+	tap_ok(ft_pairs_add(&q, 1, 2, FT_PAIRS_TAGS - 1, 1, 0, NULL) == 0 &&
+	       q.pair[q.active[q.nactive - 1]].tag == FT_PAIRS_TAGS - 1, "the last tag is kept whole");
+	ft_pairs_unadd(&q, 1, 2, FT_PAIRS_TAGS - 1, 1);
 	ft_pairs_unadd(&q, 1, 2, 0, 0xffffffffU);
 	tap_ok(q.nactive == 0 && q.nfree == CAP && q.queued == 0,
 	       "taking the add back returns the pair to the pool");
