@@ -310,10 +310,12 @@ static __always_inline void ft_pairs_offer(struct ft_offer *o,
  * may alias anything under the kernel's -fno-strict-aliasing).  Returns
  * the offers made; *@plain: each has its leaves in the fabric (its level
  * is known), so that the cycle need not check them again, nor lay them
- * out (ft_cycle_run_plain()).
+ * out (ft_cycle_run_plain()) when @lay: their messages are laid out here.
  */
-static u32 ft_pairs_offer_all(struct ft_pairs *q, struct ft_fabric *f,
-			      u32 per_pair, u32 room, bool *plain)
+static __always_inline u32 ft_pairs_offer_each(struct ft_pairs *q,
+					       struct ft_fabric *f,
+					       u32 per_pair, u32 room,
+					       bool *plain, bool lay)
 {
 	const u32 *active = q->active;
 	struct ft_pair *pair = q->pair, *p;
@@ -321,8 +323,7 @@ static u32 ft_pairs_offer_all(struct ft_pairs *q, struct ft_fabric *f,
 	struct ft_cycle_msg *msg = f->scratch.msg;
 	u32 *slot = q->off_slot;
 	u32 i, s, n, noff = 0, nactive = q->nactive, nmsgs = 0;
-	/* the cycle's messages laid out here, not in a pass of its own */
-	bool lay = ft_cycle_plain(&f->cfg), bad = false;
+	bool bad = false;
 
 	for (i = 0; i < nactive && room; i++) {
 		if (i + FT_PAIRS_AHEAD < nactive)
@@ -344,6 +345,27 @@ static u32 ft_pairs_offer_all(struct ft_pairs *q, struct ft_fabric *f,
 	f->scratch.nmsgs = nmsgs;
 	*plain = !bad;
 	return noff;
+}
+
+/*
+ * The two copies of the loop, each a function of its own: inlined into
+ * ft_pairs_cycle() they would share its registers, and the one that lays
+ * the messages out is the loop of every busy cycle without circuits.
+ */
+static ft_noinline u32 ft_pairs_offer_laid(struct ft_pairs *q,
+					   struct ft_fabric *f, u32 per_pair,
+					   u32 room, bool *plain)
+{
+	return ft_pairs_offer_each(q, f, per_pair, room, plain, true);
+}
+
+static ft_noinline u32 ft_pairs_offer_all(struct ft_pairs *q,
+					  struct ft_fabric *f, u32 per_pair,
+					  u32 room, bool *plain)
+{
+	if (ft_cycle_plain(&f->cfg))
+		return ft_pairs_offer_laid(q, f, per_pair, room, plain);
+	return ft_pairs_offer_each(q, f, per_pair, room, plain, false);
 }
 
 /*
