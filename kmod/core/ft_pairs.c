@@ -378,7 +378,7 @@ static u32 ft_pairs_settle(struct ft_pairs *q, struct ft_fabric *f,
 {
 	u32 s = q->off_slot[i], n = q->off[i].delivered;
 	struct ft_pair *p = &q->pair[s];
-	u32 drained = 0;
+	u32 drained = 0, b;
 
 	if (q->off[i].clanes) {
 		/* A circuit's messages go first: it carried these. */
@@ -392,6 +392,10 @@ static u32 ft_pairs_settle(struct ft_pairs *q, struct ft_fabric *f,
 	if (!p->queued) {
 		q->off_slot[i] |= FT_PAIRS_DRAINED;
 		drained = 1;
+		/* ft_pairs_compact() unhashes it: its chain, asked for now */
+		b = ft_pairs_hash(q, p->src, p->dst, p->tag);
+		ft_prefetchw(&q->bucket[b]);
+		ft_prefetch(&q->hnext[s]);
 	}
 	if (done)
 		done(arg, s, p, n);
