@@ -226,6 +226,13 @@ void ft_pairs_unadd(struct ft_pairs *q, u32 src, u32 dst, u32 tag, u32 count)
 	q->free[q->nfree++] = s;
 }
 
+/* Slot @s of a drained pair back to the pool. */
+static void ft_pairs_release(struct ft_pairs *q, u32 s)
+{
+	ft_pairs_unhash(q, s);
+	q->free[q->nfree++] = s;
+}
+
 /*
  * Return drained pairs to the pool, keeping the others' order. Only an
  * offer drains a pair: the @noff offers follow the active order, and
@@ -241,14 +248,46 @@ static void ft_pairs_compact(struct ft_pairs *q, u32 noff)
 		if (o < noff && (q->off_slot[o] & ~FT_PAIRS_DRAINED) == s) {
 			if (q->off_slot[o++] & FT_PAIRS_DRAINED) {
 				q->off_slot[o - 1] = s;
-				ft_pairs_unhash(q, s);
-				q->free[q->nfree++] = s;
+				ft_pairs_release(q, s);
 				continue;
 			}
 		}
 		q->active[n++] = s;
 	}
 	q->nactive = n;
+}
+
+/*
+ * ft_pairs_compact() when every active pair made an offer (@noff is
+ * @q->nactive: offer i is active slot i) and @got marks the offers that
+ * delivered, among which those that drained their pairs: only those are
+ * looked at, and the active slots between them move down a run at a time
+ * instead of one by one.  The same pool after: the drained go back in
+ * the same order.
+ */
+static void ft_pairs_compact_got(struct ft_pairs *q, const u64 *got,
+				 u32 noff)
+{
+	u32 i, k, s, n = 0, from = 0;
+	u64 bits;
+
+	for (k = 0; k < noff; k += 64) {
+		for (bits = got[k / 64]; bits; bits &= bits - 1) {
+			i = k + ft_ctz64(bits);
+			if (!(q->off_slot[i] & FT_PAIRS_DRAINED))
+				continue;
+			s = q->off_slot[i] & ~FT_PAIRS_DRAINED;
+			q->off_slot[i] = s;
+			memmove(&q->active[n], &q->active[from],
+				(i - from) * sizeof(u32));
+			n += i - from;
+			from = i + 1;
+			ft_pairs_release(q, s);
+		}
+	}
+	memmove(&q->active[n], &q->active[from],
+		(q->nactive - from) * sizeof(u32));
+	q->nactive = n + q->nactive - from;
 }
 
 /*
@@ -501,7 +540,10 @@ int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
 		}
 	}
 	ft_inject_end(&f->inject);
-	if (drained)
+	if (drained && !keep && f->scratch.got_n == noff &&
+	    noff == q->nactive)
+		ft_pairs_compact_got(q, f->scratch.got, noff);
+	else if (drained)
 		ft_pairs_compact(q, noff);
 	/* A lease of L cycles serves L cycles: it ends with the L-th. */
 	if (circ)
