@@ -49,6 +49,12 @@ static inline u32 ft_ctz64(u64 x)
 	return __ffs64(x);
 }
 
+/* Set bits of @x. */
+static inline u32 ft_popcount64(u64 x)
+{
+	return hweight64(x);
+}
+
 /* A hint: the cache line of @p is wanted soon, to read or to write. */
 #define ft_noinline noinline
 

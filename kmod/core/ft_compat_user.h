@@ -47,6 +47,12 @@ static inline u32 ft_ctz64(u64 x)
 	return (u32)__builtin_ctzll(x);
 }
 
+/* Set bits of @x. */
+static inline u32 ft_popcount64(u64 x)
+{
+	return (u32)__builtin_popcountll(x);
+}
+
 /* noinline (the name is left alone: lib/sched spells the attribute out) */
 #define ft_noinline __attribute_noinline__
 

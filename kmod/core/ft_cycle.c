@@ -1060,9 +1060,18 @@ static int ft_cycle_exec(const struct ft_cycle_cfg *cfg,
 	u64 bits;
 
 	for (k = 0; k < ft_cycle_touched_words(sc->nlinks); k++) {
-		for (bits = sc->touched[k]; bits; bits &= bits - 1)
-			memset(&sc->lc[64 * k + ft_ctz64(bits)], 0,
-			       sizeof(*sc->lc));
+		bits = sc->touched[k];
+		/*
+		 * A word's 64 links fill eight cache lines: with more than
+		 * eight of them touched, as on a busy fabric, zero them all
+		 * at once rather than one by one.
+		 */
+		if (ft_popcount64(bits) > 8 && 64 * k + 64 <= sc->nlinks)
+			memset(&sc->lc[64 * k], 0, 64 * sizeof(*sc->lc));
+		else
+			for (; bits; bits &= bits - 1)
+				memset(&sc->lc[64 * k + ft_ctz64(bits)], 0,
+				       sizeof(*sc->lc));
 		sc->touched[k] = 0;
 	}
 	memset(res, 0, sizeof(*res));

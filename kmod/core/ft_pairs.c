@@ -58,7 +58,8 @@ u32 ft_pairs_max_msgs(const struct ft_topo *t)
  */
 size_t ft_pairs_mem_size(u32 cap)
 {
-	return (size_t)cap * (sizeof(struct ft_pair) + 3 * sizeof(u32) +
+	return (size_t)cap * (sizeof(struct ft_pair) + 4 * sizeof(u32) +
+			      sizeof(u64) + sizeof(struct ft_inject_pair) +
 			      sizeof(struct ft_offer)) +
 	       (size_t)ft_pairs_buckets(cap) * sizeof(u32);
 }
@@ -79,13 +80,16 @@ int ft_pairs_init(struct ft_pairs *q, u32 cap)
 		return -FT_EINVAL;
 	nb = ft_pairs_buckets(cap);
 	q->pair = ft_zalloc((size_t)cap * sizeof(*q->pair));
+	q->hnext = ft_zalloc((size_t)cap * sizeof(u32));
+	q->since = ft_zalloc((size_t)cap * sizeof(u64));
+	q->inj = ft_zalloc((size_t)cap * sizeof(*q->inj));
 	q->active = ft_zalloc((size_t)cap * sizeof(u32));
 	q->free = ft_zalloc((size_t)cap * sizeof(u32));
 	q->off_slot = ft_zalloc((size_t)cap * sizeof(u32));
 	q->off = ft_zalloc((size_t)cap * sizeof(*q->off));
 	q->bucket = ft_zalloc((size_t)nb * sizeof(u32));
-	if (!q->pair || !q->active || !q->free || !q->off_slot || !q->off ||
-	    !q->bucket) {
+	if (!q->pair || !q->hnext || !q->since || !q->inj || !q->active ||
+	    !q->free || !q->off_slot || !q->off || !q->bucket) {
 		ft_pairs_destroy(q);
 		return -FT_ENOMEM;
 	}
@@ -107,6 +111,9 @@ int ft_pairs_init(struct ft_pairs *q, u32 cap)
 void ft_pairs_destroy(struct ft_pairs *q)
 {
 	ft_free(q->pair);
+	ft_free(q->hnext);
+	ft_free(q->since);
+	ft_free(q->inj);
 	ft_free(q->active);
 	ft_free(q->free);
 	ft_free(q->off_slot);
@@ -124,7 +131,7 @@ static u32 ft_pairs_find(const struct ft_pairs *q, u32 src, u32 dst, u32 tag)
 
 		if (p->src == src && p->dst == dst && p->tag == tag)
 			return s;
-		s = p->hnext;
+		s = q->hnext[s];
 	}
 	return FT_PAIR_NONE;
 }
@@ -139,28 +146,30 @@ static u32 ft_pairs_find(const struct ft_pairs *q, u32 src, u32 dst, u32 tag)
  * @now: cycles completed (a new pair's demand starts aging here).
  * @slot: out (may be NULL): the pair's slot, stable while it is active.
  *
- * Never allocates. Return: 0; -FT_ENOSPC when a new pair would not fit
- * the pool; -FT_ERANGE when the pair's count would overflow.
+ * Never allocates. Return: 0; -FT_EINVAL when @tag is FT_PAIRS_TAGS or
+ * more; -FT_ENOSPC when a new pair would not fit the pool; -FT_ERANGE
+ * when the pair's count would overflow.
  */
 int ft_pairs_add(struct ft_pairs *q, u32 src, u32 dst, u32 tag, u32 count,
 		 u64 now, u32 *slot)
 {
-	u32 s = ft_pairs_find(q, src, dst, tag);
 	struct ft_pair *p;
-	u32 b;
+	u32 s, b;
 
+	if (tag >= FT_PAIRS_TAGS)
+		return -FT_EINVAL;
+	s = ft_pairs_find(q, src, dst, tag);
 	if (s == FT_PAIR_NONE) {
 		if (!q->nfree)
 			return -FT_ENOSPC;
 		s = q->free[--q->nfree];
 		p = &q->pair[s];
-		memset(p, 0, sizeof(*p));
-		p->src = src;
-		p->dst = dst;
-		p->tag = tag;
-		p->since = now;
+		*p = (struct ft_pair){ .src = src, .dst = dst,
+				       .tag = (u16)tag };
+		q->since[s] = now;
+		memset(&q->inj[s], 0, sizeof(q->inj[s]));
 		b = ft_pairs_hash(q, src, dst, tag);
-		p->hnext = q->bucket[b];
+		q->hnext[s] = q->bucket[b];
 		q->bucket[b] = s;
 		q->active[q->nactive++] = s;
 	}
@@ -180,8 +189,8 @@ static void ft_pairs_unhash(struct ft_pairs *q, u32 s)
 	u32 *link = &q->bucket[ft_pairs_hash(q, p->src, p->dst, p->tag)];
 
 	while (*link != s)
-		link = &q->pair[*link].hnext;
-	*link = p->hnext;
+		link = &q->hnext[*link];
+	*link = q->hnext[s];
 }
 
 /**
@@ -217,6 +226,13 @@ void ft_pairs_unadd(struct ft_pairs *q, u32 src, u32 dst, u32 tag, u32 count)
 	q->free[q->nfree++] = s;
 }
 
+/* Slot @s of a drained pair back to the pool. */
+static void ft_pairs_release(struct ft_pairs *q, u32 s)
+{
+	ft_pairs_unhash(q, s);
+	q->free[q->nfree++] = s;
+}
+
 /*
  * Return drained pairs to the pool, keeping the others' order. Only an
  * offer drains a pair: the @noff offers follow the active order, and
@@ -232,8 +248,7 @@ static void ft_pairs_compact(struct ft_pairs *q, u32 noff)
 		if (o < noff && (q->off_slot[o] & ~FT_PAIRS_DRAINED) == s) {
 			if (q->off_slot[o++] & FT_PAIRS_DRAINED) {
 				q->off_slot[o - 1] = s;
-				ft_pairs_unhash(q, s);
-				q->free[q->nfree++] = s;
+				ft_pairs_release(q, s);
 				continue;
 			}
 		}
@@ -242,14 +257,51 @@ static void ft_pairs_compact(struct ft_pairs *q, u32 noff)
 	q->nactive = n;
 }
 
-/* What the injection rule draws of @p's queue (GREEDY: all of it). */
-static u32 ft_pairs_draw(struct ft_fabric *f, struct ft_pair *p)
+/*
+ * ft_pairs_compact() when every active pair made an offer (@noff is
+ * @q->nactive: offer i is active slot i) and @got marks the offers that
+ * delivered, among which those that drained their pairs: only those are
+ * looked at, and the active slots between them move down a run at a time
+ * instead of one by one.  The same pool after: the drained go back in
+ * the same order.
+ */
+static void ft_pairs_compact_got(struct ft_pairs *q, const u64 *got,
+				 u32 noff)
+{
+	u32 i, k, s, n = 0, from = 0;
+	u64 bits;
+
+	for (k = 0; k < noff; k += 64) {
+		for (bits = got[k / 64]; bits; bits &= bits - 1) {
+			i = k + ft_ctz64(bits);
+			if (!(q->off_slot[i] & FT_PAIRS_DRAINED))
+				continue;
+			s = q->off_slot[i] & ~FT_PAIRS_DRAINED;
+			q->off_slot[i] = s;
+			memmove(&q->active[n], &q->active[from],
+				(i - from) * sizeof(u32));
+			n += i - from;
+			from = i + 1;
+			ft_pairs_release(q, s);
+		}
+	}
+	memmove(&q->active[n], &q->active[from],
+		(q->nactive - from) * sizeof(u32));
+	q->nactive = n + q->nactive - from;
+}
+
+/*
+ * What the injection rule draws of the queue of @p, whose RANDOM' state
+ * is @inj (GREEDY: all of it).
+ */
+static u32 ft_pairs_draw(struct ft_fabric *f, const struct ft_pair *p,
+			 struct ft_inject_pair *inj)
 {
 	u32 queued = ft_min_u32(p->queued, FT_INJECT_MAX_DRAWS);
 
 	if (f->inject.rule == FT_INJECT_ALL)
 		return queued;
-	return ft_inject_offer(&f->inject, &f->rand, &p->inj, queued);
+	return ft_inject_offer(&f->inject, &f->rand, inj, queued);
 }
 
 /* The @i-th active slot; the pair a few places on is fetched meanwhile. */
@@ -297,10 +349,12 @@ static __always_inline void ft_pairs_offer(struct ft_offer *o,
  * may alias anything under the kernel's -fno-strict-aliasing).  Returns
  * the offers made; *@plain: each has its leaves in the fabric (its level
  * is known), so that the cycle need not check them again, nor lay them
- * out (ft_cycle_run_plain()).
+ * out (ft_cycle_run_plain()) when @lay: their messages are laid out here.
  */
-static u32 ft_pairs_offer_all(struct ft_pairs *q, struct ft_fabric *f,
-			      u32 per_pair, u32 room, bool *plain)
+static __always_inline u32 ft_pairs_offer_each(struct ft_pairs *q,
+					       struct ft_fabric *f,
+					       u32 per_pair, u32 room,
+					       bool *plain, bool lay)
 {
 	const u32 *active = q->active;
 	struct ft_pair *pair = q->pair, *p;
@@ -308,8 +362,7 @@ static u32 ft_pairs_offer_all(struct ft_pairs *q, struct ft_fabric *f,
 	struct ft_cycle_msg *msg = f->scratch.msg;
 	u32 *slot = q->off_slot;
 	u32 i, s, n, noff = 0, nactive = q->nactive, nmsgs = 0;
-	/* the cycle's messages laid out here, not in a pass of its own */
-	bool lay = ft_cycle_plain(&f->cfg), bad = false;
+	bool bad = false;
 
 	for (i = 0; i < nactive && room; i++) {
 		if (i + FT_PAIRS_AHEAD < nactive)
@@ -334,6 +387,27 @@ static u32 ft_pairs_offer_all(struct ft_pairs *q, struct ft_fabric *f,
 }
 
 /*
+ * The two copies of the loop, each a function of its own: inlined into
+ * ft_pairs_cycle() they would share its registers, and the one that lays
+ * the messages out is the loop of every busy cycle without circuits.
+ */
+static ft_noinline u32 ft_pairs_offer_laid(struct ft_pairs *q,
+					   struct ft_fabric *f, u32 per_pair,
+					   u32 room, bool *plain)
+{
+	return ft_pairs_offer_each(q, f, per_pair, room, plain, true);
+}
+
+static ft_noinline u32 ft_pairs_offer_all(struct ft_pairs *q,
+					  struct ft_fabric *f, u32 per_pair,
+					  u32 room, bool *plain)
+{
+	if (ft_cycle_plain(&f->cfg))
+		return ft_pairs_offer_laid(q, f, per_pair, room, plain);
+	return ft_pairs_offer_each(q, f, per_pair, room, plain, false);
+}
+
+/*
  * Offer @i of the cycle delivered messages: its pair's queue and its
  * circuit's counters follow.  Returns 1 if that drained the pair.
  */
@@ -343,7 +417,7 @@ static u32 ft_pairs_settle(struct ft_pairs *q, struct ft_fabric *f,
 {
 	u32 s = q->off_slot[i], n = q->off[i].delivered;
 	struct ft_pair *p = &q->pair[s];
-	u32 drained = 0;
+	u32 drained = 0, b;
 
 	if (q->off[i].clanes) {
 		/* A circuit's messages go first: it carried these. */
@@ -357,6 +431,10 @@ static u32 ft_pairs_settle(struct ft_pairs *q, struct ft_fabric *f,
 	if (!p->queued) {
 		q->off_slot[i] |= FT_PAIRS_DRAINED;
 		drained = 1;
+		/* ft_pairs_compact() unhashes it: its chain, asked for now */
+		b = ft_pairs_hash(q, p->src, p->dst, p->tag);
+		ft_prefetchw(&q->bucket[b]);
+		ft_prefetch(&q->hnext[s]);
 	}
 	if (done)
 		done(arg, s, p, n);
@@ -416,12 +494,13 @@ int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
 		 * probability. Those drawn beyond what goes out are blocked
 		 * at the source, as its channel would block them.
 		 */
-		u32 drawn = ft_pairs_draw(f, p);
+		u32 drawn = ft_pairs_draw(f, p, &q->inj[s]);
 		u32 n = ft_min_u32(ft_min_u32(drawn, cap), room);
 		u32 clanes = c ? ft_pairs_circuit_left(c, f->cycle) : 0;
 
 		if (keep)
-			ft_inject_pair_done(&f->inject, &p->inj, drawn - n, 0);
+			ft_inject_pair_done(&f->inject, &q->inj[s], drawn - n,
+					    0);
 		if (!n)
 			continue;
 		room -= n;
@@ -452,7 +531,7 @@ int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
 		for (i = 0; i < noff; i++) {
 			if (keep)
 				ft_inject_pair_done(&f->inject,
-						    &q->pair[q->off_slot[i]].inj,
+						    &q->inj[q->off_slot[i]],
 						    q->off[i].count,
 						    q->off[i].delivered);
 			if (q->off[i].delivered)
@@ -461,7 +540,10 @@ int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
 		}
 	}
 	ft_inject_end(&f->inject);
-	if (drained)
+	if (drained && !keep && f->scratch.got_n == noff &&
+	    noff == q->nactive)
+		ft_pairs_compact_got(q, f->scratch.got, noff);
+	else if (drained)
 		ft_pairs_compact(q, noff);
 	/* A lease of L cycles serves L cycles: it ends with the L-th. */
 	if (circ)
@@ -500,7 +582,7 @@ u32 ft_pairs_demand(const struct ft_pairs *q, const struct ft_circuits *circ,
 	for (; *pos < q->nactive && n < max && look; (*pos)++, look--) {
 		const struct ft_pair *p = &q->pair[q->active[*pos]];
 		const struct ft_circuit *c;
-		u64 backlog = p->queued, since = p->since;
+		u64 backlog = p->queued, since = q->since[q->active[*pos]];
 		bool first = true;
 
 		if (p->src == p->dst)
@@ -514,7 +596,7 @@ u32 ft_pairs_demand(const struct ft_pairs *q, const struct ft_circuits *circ,
 			if (t < p->tag)
 				first = false;	/* listed with that flow */
 			backlog += q->pair[s].queued;
-			since = ft_min_u64(since, q->pair[s].since);
+			since = ft_min_u64(since, q->since[s]);
 		}
 		c = circ ? ft_circuits_find(circ, p->src, p->dst) : NULL;
 		if (!first || backlog <= (c ? c->lanes : 0))

@@ -6,6 +6,7 @@
  * leaves the pool exactly as it was, slot order included.
  */
 #include "tap.h"
+#include "harness.h"
 #include "../../kmod/core/ft_pairs.h"
 #include "../../kmod/core/ft_rand.h"
 
@@ -17,6 +18,8 @@
 struct pool_snap {
 	struct ft_pairs hdr;
 	struct ft_pair pair[CAP];
+	u32 hnext[CAP];
+	u64 since[CAP];
 	u32 active[CAP], free[CAP], bucket[CAP];
 };
 
@@ -24,6 +27,8 @@ static void take(struct pool_snap *s, const struct ft_pairs *q)
 {
 	s->hdr = *q;
 	memcpy(s->pair, q->pair, sizeof(s->pair));
+	memcpy(s->hnext, q->hnext, sizeof(s->hnext));
+	memcpy(s->since, q->since, sizeof(s->since));
 	memcpy(s->active, q->active, sizeof(s->active));
 	memcpy(s->free, q->free, sizeof(s->free));
 	memcpy(s->bucket, q->bucket, (q->hmask + 1) * sizeof(u32));
@@ -42,10 +47,86 @@ static int same(const struct pool_snap *s, const struct ft_pairs *q)
 	    memcmp(s->free, q->free, q->nfree * sizeof(u32)) ||
 	    memcmp(s->bucket, q->bucket, (q->hmask + 1) * sizeof(u32)))
 		return 0;
-	for (i = 0; i < q->nactive; i++)
-		if (memcmp(&s->pair[q->active[i]], &q->pair[q->active[i]], sizeof(struct ft_pair)))
+	for (i = 0; i < q->nactive; i++) {
+		u32 k = q->active[i];
+
+		if (memcmp(&s->pair[k], &q->pair[k], sizeof(struct ft_pair)) ||
+		    s->hnext[k] != q->hnext[k] || s->since[k] != q->since[k])
 			return 0;
+	}
 	return 1;
+}
+
+/* Slots that drained in a cycle, in the order the callback saw them. */
+struct drains {
+	u32 slot[CAP];
+	u32 n;
+};
+
+static void on_done(void *arg, u32 slot, const struct ft_pair *p, u32 n)
+{
+	struct drains *d = arg;
+
+	(void)n;
+	if (!p->queued)
+		d->slot[d->n++] = slot;
+}
+
+/*
+ * Cycles of GREEDY on a small fabric, with pairs added between them: the
+ * pairs a cycle drained leave the active order, the others keep theirs,
+ * and the drained slots go on the free stack in that order, whether
+ * every active pair made an offer (a cycle's room sufficed) or not.
+ */
+static void test_compaction(u32 max_msgs)
+{
+	static const u32 m[2] = { 4, 4 }, w[2] = { 1, 4 }, c[2] = { 1, 2 };
+	struct ft_fabric_params p;
+	struct ft_cycle_result res;
+	struct ft_fabric f;
+	struct ft_pairs q;
+	struct ft_rand r;
+	struct drains d;
+	u32 before[CAP], nbefore, i, j, k, cyc, slot, drained = 0;
+	bool good = true;
+
+	fabric_params(&p, 2, m, w, c);
+	p.arb = FT_ARB_RANDOM;
+	p.max_msgs = max_msgs;
+	if (ft_fabric_init(&f, &p) || ft_pairs_init(&q, CAP)) {
+		tap_ok(0, "a fabric and a pool");
+		return;
+	}
+	ft_rand_seed(&r, max_msgs);
+	for (cyc = 0; cyc < 500 && good; cyc++) {
+		for (i = ft_rand_below(&r, 12); i-- && q.nactive < CAP;)
+			ft_pairs_add(&q, ft_rand_below(&r, 16),
+				     ft_rand_below(&r, 16), 0,
+				     1 + ft_rand_below(&r, 3), cyc, &slot);
+		nbefore = q.nactive;
+		memcpy(before, q.active, nbefore * sizeof(u32));
+		d.n = 0;
+		if (ft_pairs_cycle(&q, &f, NULL, on_done, &d, &res)) {
+			good = false;
+			break;
+		}
+		drained += d.n;
+		good &= q.nactive + d.n == nbefore && q.nfree >= d.n;
+		for (i = 0, j = 0, k = 0; good && i < nbefore; i++) {
+			if (k < d.n && before[i] == d.slot[k]) {
+				good &= q.free[q.nfree - d.n + k] == d.slot[k];
+				k++;
+				continue;
+			}
+			good &= j < q.nactive && q.active[j++] == before[i];
+		}
+		good &= k == d.n;
+	}
+	tap_ok(good && drained > 100,
+	       "cycles of at most %u messages: the drained leave the active order, the rest keep it (%u drained)",
+	       max_msgs, drained);
+	ft_pairs_destroy(&q);
+	ft_fabric_destroy(&f);
 }
 
 int main(void)
@@ -65,6 +146,11 @@ int main(void)
 	take(&before, &q);
 	tap_ok(ft_pairs_add(&q, 1, 2, 0, 1, 0, NULL) == -FT_ERANGE && same(&before, &q),
 	       "one more is refused with nothing changed");
+	tap_ok(ft_pairs_add(&q, 1, 2, FT_PAIRS_TAGS, 1, 0, NULL) == -FT_EINVAL &&
+	       same(&before, &q), "a tag past FT_PAIRS_TAGS is refused with nothing changed");
+	tap_ok(ft_pairs_add(&q, 1, 2, FT_PAIRS_TAGS - 1, 1, 0, NULL) == 0 &&
+	       q.pair[q.active[q.nactive - 1]].tag == FT_PAIRS_TAGS - 1, "the last tag is kept whole");
+	ft_pairs_unadd(&q, 1, 2, FT_PAIRS_TAGS - 1, 1);
 	ft_pairs_unadd(&q, 1, 2, 0, 0xffffffffU);
 	tap_ok(q.nactive == 0 && q.nfree == CAP && q.queued == 0,
 	       "taking the add back returns the pair to the pool");
@@ -100,5 +186,7 @@ int main(void)
 	       bad, refused);
 	tap_ok(refused > 0, "some batches overflowed a pair's count");
 	ft_pairs_destroy(&q);
+	test_compaction(4096);
+	test_compaction(6);
 	return tap_done();
 }
