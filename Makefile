@@ -265,7 +265,7 @@ demo:
 # every benchmark at tiny sizes, into build/bench-quick/.
 QUICK	?=
 bench:
-	@$(INSTALL_DEPS)
+	@$(INSTALL_DEPS) bench
 	@$(MAKE) --no-print-directory all
 	@kver=$$($(FIND_KDIR) --release) && \
 	$(BENCH_RUN) --kver "$$kver" $(if $(filter-out 0,$(QUICK)),--quick)
