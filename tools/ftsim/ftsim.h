@@ -213,6 +213,9 @@ void ftsim_stat_add(struct ftsim_stat *s, double x);
 double ftsim_stat_stddev(const struct ftsim_stat *s);
 double ftsim_sqrt(double x);
 double ftsim_median(double *v, u64 n);	/* sorts @v */
+void ftsim_sort(double *v, u64 n);
+/* Nearest-rank percentile @pct of @n sorted values; 0 when n is 0. */
+double ftsim_percentile(const double *v, u64 n, u32 pct);
 
 /* Seeds: a value derived from @a and @b (splitmix64). */
 u64 ftsim_derive(u64 a, u64 b);

@@ -813,25 +813,11 @@ struct saf_sum {
 	double ghosts_per_hop;
 };
 
-static int cmp_u32(const void *x, const void *y)
-{
-	u32 a = *(const u32 *)x, b = *(const u32 *)y;
-
-	return a < b ? -1 : a > b;
-}
-
-/* Nearest-rank percentile @pct of @n sorted values. */
-static double pctl(const u32 *v, u32 n, u32 pct)
-{
-	u32 r = (u32)(((u64)pct * n + 99) / 100);
-
-	return n ? v[r ? r - 1 : 0] : 0;
-}
-
 static void summarize(const struct saf_args *a, const struct saf_shape *sh,
 		      const struct saf_pres *pr, struct saf_sum *s)
 {
-	u32 L = ft_saf_depth(&sh->t), k, *tl = calloc(a->seeds, sizeof(u32));
+	u32 L = ft_saf_depth(&sh->t), k;
+	double *tl = calloc(a->seeds, sizeof(*tl));
 	u64 ghosts = 0, hops = 0;
 	double lam;
 
@@ -863,11 +849,11 @@ static void summarize(const struct saf_args *a, const struct saf_shape *sh,
 		s->runs++;
 	}
 	if (tl) {
-		qsort(tl, s->runs, sizeof(u32), cmp_u32);
-		s->tail[0] = pctl(tl, s->runs, 50);
-		s->tail[1] = pctl(tl, s->runs, 90);
-		s->tail[2] = pctl(tl, s->runs, 99);
-		s->tail[3] = pctl(tl, s->runs, 100);
+		ftsim_sort(tl, s->runs);
+		s->tail[0] = ftsim_percentile(tl, s->runs, 50);
+		s->tail[1] = ftsim_percentile(tl, s->runs, 90);
+		s->tail[2] = ftsim_percentile(tl, s->runs, 99);
+		s->tail[3] = ftsim_percentile(tl, s->runs, 100);
 	}
 	s->ghosts_per_hop = hops ? (double)ghosts / (double)hops : 0;
 	free(tl);

@@ -608,12 +608,24 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+void ftsim_sort(double *v, u64 n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+}
+
 double ftsim_median(double *v, u64 n)
 {
 	if (!n)
 		return 0;
-	qsort(v, n, sizeof(*v), cmp_double);
+	ftsim_sort(v, n);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+double ftsim_percentile(const double *v, u64 n, u32 pct)
+{
+	u64 r = (pct * n + 99) / 100;
+
+	return n ? v[r ? r - 1 : 0] : 0;
 }
 
 u64 ftsim_derive(u64 a, u64 b)
