@@ -560,25 +560,6 @@ out:
 	return rc;
 }
 
-/* lambda(M) with the core's ft_lambda(). */
-static int set_lambda(const struct ft_topo *t, const struct msgset *m,
-		      struct ft_lambda *lam)
-{
-	struct ft_demand *dm = malloc(((size_t)m->n + 1) * sizeof(*dm));
-	u32 *loads = calloc(ft_topo_channels_total(t), sizeof(u32));
-	u32 i;
-	int err = -1;
-
-	if (dm && loads) {
-		for (i = 0; i < m->n; i++)
-			dm[i] = (struct ft_demand){ m->src[i], m->dst[i], 1 };
-		err = ft_lambda(t, dm, m->n, loads, lam);
-	}
-	free(dm);
-	free(loads);
-	return err;
-}
-
 /* --- the engine --- */
 
 static struct ft_fabric *engine_new(const struct cyc_args *a,
@@ -784,7 +765,7 @@ static int run_set(void *ctx, void **ws, u64 u, void *result)
 	set_seed = ftsim_derive(ftsim_derive(ftsim_derive(a->seed, name_hash(pr->desc)),
 					     target), k);
 	ft_rand_seed(&r, set_seed);
-	if (make_set(a, &pres->t, target, &r, m) || set_lambda(&pres->t, m, &lam)) {
+	if (make_set(a, &pres->t, target, &r, m) || ftsim_lambda(&pres->t, m->src, m->dst, m->n, &lam)) {
 		ftsim_err("ftsim cycles: %s: cannot build the message set\n", where);
 		return -1;
 	}

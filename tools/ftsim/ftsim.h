@@ -217,6 +217,14 @@ void ftsim_sort(double *v, u64 n);
 /* Nearest-rank percentile @pct of @n sorted values; 0 when n is 0. */
 double ftsim_percentile(const double *v, u64 n, u32 pct);
 
+/*
+ * lambda of the messages src[i] -> dst[i] (i < @n) on @t, by the engine
+ * core's ft_lambda(): its result, or -1 when out of memory.
+ */
+struct ft_lambda;
+int ftsim_lambda(const struct ft_topo *t, const u32 *src, const u32 *dst, u32 n,
+		 struct ft_lambda *lam);
+
 /* Seeds: a value derived from @a and @b (splitmix64). */
 u64 ftsim_derive(u64 a, u64 b);
 

@@ -486,24 +486,6 @@ static void make_set(const struct saf_args *a, u32 n, u32 k, u32 *src,
 	}
 }
 
-static int set_lambda(const struct ft_topo *t, const u32 *src, const u32 *dst,
-		      u32 n, struct ft_lambda *lam)
-{
-	struct ft_demand *dm = malloc(((size_t)n + 1) * sizeof(*dm));
-	u32 *loads = calloc(ft_topo_channels_total(t), sizeof(u32));
-	int err = -1;
-	u32 i;
-
-	if (dm && loads) {
-		for (i = 0; i < n; i++)
-			dm[i] = (struct ft_demand){ src[i], dst[i], 1 };
-		err = ft_lambda(t, dm, n, loads, lam);
-	}
-	free(dm);
-	free(loads);
-	return err;
-}
-
 /* --- runs --- */
 
 struct saf_ctx {
@@ -717,7 +699,7 @@ static int run_point(void *ctx, void **pws, u64 u, void *r)
 	if (!ws->have_set || ws->set != k) {
 		ws->have_set = false;
 		make_set(a, n, k, ws->src, ws->dst);
-		if (set_lambda(&sh->t, ws->src, ws->dst, np, &ws->lam)) {
+		if (ftsim_lambda(&sh->t, ws->src, ws->dst, np, &ws->lam)) {
 			ftsim_err("ftsim saf: %s: cannot compute lambda\n", sh->desc);
 			return -1;
 		}

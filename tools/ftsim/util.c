@@ -14,6 +14,7 @@
 #include "ftsim.h"
 #include "ft_cycle.h"
 #include "ft_inject.h"
+#include "ft_load.h"
 #include "ft_rand.h"
 #include "ftnames.h"
 #include "linux/fattree.h"
@@ -626,6 +627,24 @@ double ftsim_percentile(const double *v, u64 n, u32 pct)
 	u64 r = (pct * n + 99) / 100;
 
 	return n ? v[r ? r - 1 : 0] : 0;
+}
+
+int ftsim_lambda(const struct ft_topo *t, const u32 *src, const u32 *dst, u32 n,
+		 struct ft_lambda *lam)
+{
+	struct ft_demand *dm = malloc(((size_t)n + 1) * sizeof(*dm));
+	u32 *loads = calloc(ft_topo_channels_total(t), sizeof(u32));
+	int err = -1;
+	u32 i;
+
+	if (dm && loads) {
+		for (i = 0; i < n; i++)
+			dm[i] = (struct ft_demand){ src[i], dst[i], 1 };
+		err = ft_lambda(t, dm, n, loads, lam);
+	}
+	free(dm);
+	free(loads);
+	return err;
 }
 
 u64 ftsim_derive(u64 a, u64 b)
