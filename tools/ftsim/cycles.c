@@ -1014,9 +1014,7 @@ static void print_json(const struct cyc_args *a, const struct prof_res *res)
 	u32 p, l, k, i, lanes[FT_MAX_LEVELS];
 	u64 ceil_max;
 
-	ftsim_json_init(&j, stdout);
-	ftsim_json_obj(&j, NULL);
-	ftsim_json_str(&j, "command", "cycles");
+	ftsim_json_start(&j, stdout, "cycles");
 	ftsim_json_obj(&j, "shape");
 	ftsim_json_str(&j, "kind", a->sh.kind);
 	ftsim_json_str(&j, "name", a->sh.desc);
@@ -1102,7 +1100,6 @@ static void print_json(const struct cyc_args *a, const struct prof_res *res)
 		ftsim_json_end(&j, '}');
 	}
 	ftsim_json_end(&j, ']');
-	ftsim_json_end(&j, '}');
 	ftsim_json_finish(&j);
 }
 

@@ -341,7 +341,12 @@ struct ftsim_json {
 	bool any[FTSIM_JSON_DEPTH];
 };
 
-void ftsim_json_init(struct ftsim_json *j, FILE *f);
+/*
+ * A command's report on @f is one object, its first member "command":
+ * @cmd. ftsim_json_start() opens it; ftsim_json_finish() closes it, once
+ * everything opened inside it is closed, and ends the line.
+ */
+void ftsim_json_start(struct ftsim_json *j, FILE *f, const char *cmd);
 void ftsim_json_obj(struct ftsim_json *j, const char *key);
 void ftsim_json_arr(struct ftsim_json *j, const char *key);
 void ftsim_json_end(struct ftsim_json *j, char close);	/* '}' or ']' */

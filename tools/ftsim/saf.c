@@ -985,9 +985,7 @@ static void print_json(const struct saf_args *a, const struct saf_shape *sh,
 	struct ftsim_json j;
 	u32 i, k, lanes[FT_MAX_LEVELS];
 
-	ftsim_json_init(&j, stdout);
-	ftsim_json_obj(&j, NULL);
-	ftsim_json_str(&j, "command", "saf");
+	ftsim_json_start(&j, stdout, "saf");
 	ftsim_json_str(&j, "pattern", ft_pattern_name(patterns[a->pattern]));
 	ftsim_json_u64(&j, "load", a->load);
 	ftsim_json_str(&j, "path", path_names[a->path]);
@@ -1019,7 +1017,6 @@ static void print_json(const struct saf_args *a, const struct saf_shape *sh,
 		ftsim_json_end(&j, '}');
 	}
 	ftsim_json_end(&j, ']');
-	ftsim_json_end(&j, '}');
 	ftsim_json_finish(&j);
 }
 

@@ -698,10 +698,12 @@ void ftsim_progress_done(void)
 
 /* --- JSON --- */
 
-void ftsim_json_init(struct ftsim_json *j, FILE *f)
+void ftsim_json_start(struct ftsim_json *j, FILE *f, const char *cmd)
 {
 	memset(j, 0, sizeof(*j));
 	j->f = f;
+	ftsim_json_obj(j, NULL);
+	ftsim_json_str(j, "command", cmd);
 }
 
 static void json_string(FILE *f, const char *s)
@@ -819,6 +821,7 @@ void ftsim_json_u32s(struct ftsim_json *j, const char *key, const u32 *v,
 
 void ftsim_json_finish(struct ftsim_json *j)
 {
+	ftsim_json_end(j, '}');
 	fputc('\n', j->f);
 	fflush(j->f);
 }
