@@ -626,8 +626,7 @@ struct saf_ws {
 	u32 shape;
 	u32 set;
 	bool have_set;
-	u32 *src;
-	u32 *dst;
+	struct ftsim_msgs pkts;		/* that set's packets */
 	void *mem;
 	size_t mem_size;
 	struct ft_lambda lam;
@@ -639,8 +638,7 @@ static void saf_ws_free(void *ctx, void *p)
 
 	(void)ctx;
 	if (ws) {
-		free(ws->src);
-		free(ws->dst);
+		ftsim_msgs_free(&ws->pkts);
 		free(ws->mem);
 	}
 	free(ws);
@@ -666,13 +664,11 @@ static struct saf_ws *saf_ws_get(const struct saf_work *wk, void **pws, u32 i)
 	size = ft_saf_mem_size(&sh->t, &p);
 	if (ws) {
 		ws->shape = i;
-		ws->src = malloc((size_t)np * sizeof(u32));
-		ws->dst = malloc((size_t)np * sizeof(u32));
 		ws->mem_size = size;
 		if (size)
 			ws->mem = malloc(size);
 	}
-	if (!ws || !ws->src || !ws->dst || !ws->mem) {
+	if (!ws || ftsim_msgs_reserve(&ws->pkts, np) || !ws->mem) {
 		ftsim_err("ftsim saf: %s: out of memory (%zu bytes)\n", sh->desc, size);
 		return NULL;
 	}
@@ -698,8 +694,9 @@ static int run_point(void *ctx, void **pws, u64 u, void *r)
 		return -1;
 	if (!ws->have_set || ws->set != k) {
 		ws->have_set = false;
-		make_set(a, n, k, ws->src, ws->dst);
-		if (ftsim_lambda(&sh->t, ws->src, ws->dst, np, &ws->lam)) {
+		make_set(a, n, k, ws->pkts.src, ws->pkts.dst);
+		ws->pkts.n = np;
+		if (ftsim_lambda(&sh->t, &ws->pkts, &ws->lam)) {
 			ftsim_err("ftsim saf: %s: cannot compute lambda\n", sh->desc);
 			return -1;
 		}
@@ -711,7 +708,7 @@ static int run_point(void *ctx, void **pws, u64 u, void *r)
 		       sh->desc, k + 1, a->seeds, disc_names[pt->disc],
 		       onoff_names[pt->ghosts], pt->q);
 	if (!run_batch(a, sh, pt, ftsim_derive(ftsim_derive(a->seed, n), k),
-		       ws->src, ws->dst, np, ws->mem, ws->mem_size, &occ, res, why,
+		       ws->pkts.src, ws->pkts.dst, np, ws->mem, ws->mem_size, &occ, res, why,
 		       sizeof(why))) {
 		ftsim_err("ftsim saf: %s, set %u, %s, ghosts %s, q %u: %s\n",
 			  sh->desc, k + 1, disc_names[pt->disc],

@@ -629,18 +629,50 @@ double ftsim_percentile(const double *v, u64 n, u32 pct)
 	return n ? v[r ? r - 1 : 0] : 0;
 }
 
-int ftsim_lambda(const struct ft_topo *t, const u32 *src, const u32 *dst, u32 n,
-		 struct ft_lambda *lam)
+int ftsim_msgs_reserve(struct ftsim_msgs *m, u32 cap)
 {
-	struct ft_demand *dm = malloc(((size_t)n + 1) * sizeof(*dm));
+	u32 *p;
+
+	if (cap <= m->cap)
+		return 0;
+	p = realloc(m->src, (size_t)cap * sizeof(u32));
+	if (!p)
+		return -1;
+	m->src = p;
+	p = realloc(m->dst, (size_t)cap * sizeof(u32));
+	if (!p)
+		return -1;
+	m->dst = p;
+	m->cap = cap;
+	return 0;
+}
+
+int ftsim_msgs_push(struct ftsim_msgs *m, u32 src, u32 dst)
+{
+	if (m->n == m->cap && ftsim_msgs_reserve(m, m->cap ? 2 * m->cap : 1024))
+		return -1;
+	m->src[m->n] = src;
+	m->dst[m->n++] = dst;
+	return 0;
+}
+
+void ftsim_msgs_free(struct ftsim_msgs *m)
+{
+	free(m->src);
+	free(m->dst);
+}
+
+int ftsim_lambda(const struct ft_topo *t, const struct ftsim_msgs *m, struct ft_lambda *lam)
+{
+	struct ft_demand *dm = malloc(((size_t)m->n + 1) * sizeof(*dm));
 	u32 *loads = calloc(ft_topo_channels_total(t), sizeof(u32));
 	int err = -1;
 	u32 i;
 
 	if (dm && loads) {
-		for (i = 0; i < n; i++)
-			dm[i] = (struct ft_demand){ src[i], dst[i], 1 };
-		err = ft_lambda(t, dm, n, loads, lam);
+		for (i = 0; i < m->n; i++)
+			dm[i] = (struct ft_demand){ m->src[i], m->dst[i], 1 };
+		err = ft_lambda(t, dm, m->n, loads, lam);
 	}
 	free(dm);
 	free(loads);
