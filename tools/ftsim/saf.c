@@ -39,21 +39,12 @@
 #define DEFAULT_SEEDS	10U
 #define DEFAULT_STEPS	1000000ULL
 
-/* The patterns saf runs. */
-enum pattern {
-	PAT_PERMUTATION,
-	PAT_BITREV,
-	PAT_TRANSPOSE,
-	PAT_UNIFORM,
-	PAT_N,
+/* The patterns saf runs; a set does not depend on a pattern's place here. */
+static const enum ft_pattern patterns[] = {
+	FT_PATTERN_PERMUTATION, FT_PATTERN_BIT_REVERSAL, FT_PATTERN_TRANSPOSE,
+	FT_PATTERN_UNIFORM,
 };
-
-static const enum ft_pattern patterns[PAT_N] = {
-	[PAT_PERMUTATION] = FT_PATTERN_PERMUTATION,
-	[PAT_BITREV] = FT_PATTERN_BIT_REVERSAL,
-	[PAT_TRANSPOSE] = FT_PATTERN_TRANSPOSE,
-	[PAT_UNIFORM] = FT_PATTERN_UNIFORM,
-};
+#define N_PATTERNS	(sizeof(patterns) / sizeof(patterns[0]))
 
 static const char *const disc_names[FT_SAF_DISC_NR] = {
 	[FT_SAF_RANK] = "rank", [FT_SAF_FIFO] = "fifo",
@@ -89,7 +80,7 @@ struct saf_args {
 	u32 ranks;
 	u32 picks;
 	u32 rank_range;
-	int pattern;
+	enum ft_pattern pattern;	/* FT_PATTERN_PERMUTATION (0) unless given */
 	u32 load;
 	u32 seeds;
 	u64 seed;
@@ -298,8 +289,14 @@ static int saf_option(struct saf_args *a, int c, const char *arg)
 	case FTSIM_O_RANK_RANGE:
 		return ftsim_parse_u32(CMD, "--rank-range", arg, 1,
 				       FT_SAF_MAX_RANK, &a->rank_range);
-	case FTSIM_O_PATTERN:
-		return ftsim_parse_pattern(CMD, arg, patterns, PAT_N, &a->pattern);
+	case FTSIM_O_PATTERN: {
+		int k;
+
+		if (ftsim_parse_pattern(CMD, arg, patterns, N_PATTERNS, &k))
+			return -1;
+		a->pattern = patterns[k];
+		return 0;
+	}
 	case FTSIM_O_LOAD:
 		return ftsim_parse_u32(CMD, "--load", arg, 1, MAX_LOAD, &a->load);
 	case FTSIM_O_SEEDS:
@@ -469,13 +466,13 @@ static void make_set(const struct saf_args *a, u32 n, u32 k, u32 *src,
 		for (i = 0; i < n; i++)
 			src[(size_t)round * n + i] = i;
 		switch (a->pattern) {
-		case PAT_BITREV:
-		case PAT_TRANSPOSE:
+		case FT_PATTERN_BIT_REVERSAL:
+		case FT_PATTERN_TRANSPOSE:
 			for (i = 0; i < n; i++)
 				d[i] = leaf_bits(i, bits,
-						 a->pattern == PAT_TRANSPOSE);
+						 a->pattern == FT_PATTERN_TRANSPOSE);
 			break;
-		case PAT_UNIFORM:
+		case FT_PATTERN_UNIFORM:
 			for (i = 0; i < n; i++)
 				d[i] = ft_rand_below(&r, n);
 			break;
@@ -847,7 +844,7 @@ static void print_tables(const struct saf_args *a, const struct saf_shape *sh,
 
 	printf("ftsim saf: store-and-forward through edge queues (seed 001), %s x%u,\n"
 	       "path %s, ranks %s, picks %u%s, rank range %u; %u set%s per shape from seed %" PRIu64 "\n",
-	       ft_pattern_name(patterns[a->pattern]), a->load, path_names[a->path],
+	       ft_pattern_name(a->pattern), a->load, path_names[a->path],
 	       ranks_names[a->ranks], a->picks,
 	       a->picks ? "" : " (one per edge)", a->rank_range, a->seeds,
 	       a->seeds > 1 ? "s" : "", a->seed);
@@ -983,7 +980,7 @@ static void print_json(const struct saf_args *a, const struct saf_shape *sh,
 	u32 i, k, lanes[FT_MAX_LEVELS];
 
 	ftsim_json_start(&j, stdout, "saf");
-	ftsim_json_str(&j, "pattern", ft_pattern_name(patterns[a->pattern]));
+	ftsim_json_str(&j, "pattern", ft_pattern_name(a->pattern));
 	ftsim_json_u64(&j, "load", a->load);
 	ftsim_json_str(&j, "path", path_names[a->path]);
 	ftsim_json_str(&j, "ranks", ranks_names[a->ranks]);
