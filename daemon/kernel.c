@@ -72,20 +72,11 @@ struct nl_sock *ftd_demand_listen(void)
 	struct nl_sock *sk = nl_socket_alloc();
 	int grp;
 
-	if (!sk)
-		return NULL;
-	if (genl_connect(sk))
-		goto fail;
-	grp = genl_ctrl_resolve_grp(sk, FATTREE_GENL_NAME, FATTREE_MCGRP_DEMAND);
-	if (grp < 0 || nl_socket_add_membership(sk, grp))
-		goto fail;
-	nl_socket_disable_seq_check(sk);
-	nl_socket_modify_cb(sk, NL_CB_VALID, NL_CB_CUSTOM, ignore, NULL);
-	nl_socket_set_nonblocking(sk);
+	if (sk && ftnl_listen(sk, FATTREE_MCGRP_DEMAND, ignore, NULL, &grp)) {
+		nl_socket_free(sk);
+		sk = NULL;
+	}
 	return sk;
-fail:
-	nl_socket_free(sk);
-	return NULL;
 }
 
 /* Notifications only wake the loop; the round reads the demand dump. */

@@ -91,6 +91,28 @@ void ftnl_close(struct ftnl *nl)
 	nl->sk = NULL;
 }
 
+int ftnl_listen(struct nl_sock *sk, const char *group, nl_recvmsg_msg_cb_t cb, void *arg,
+		int *grp)
+{
+	int err;
+
+	*grp = 0;
+	nl_socket_disable_seq_check(sk);
+	err = genl_connect(sk);
+	if (err < 0)
+		return err;
+	*grp = genl_ctrl_resolve_grp(sk, FATTREE_GENL_NAME, group);
+	if (*grp < 0)
+		return *grp;
+	err = nl_socket_add_membership(sk, *grp);
+	if (err < 0)
+		return err;
+	err = nl_socket_set_nonblocking(sk);
+	if (err < 0)
+		return err;
+	return nl_socket_modify_cb(sk, NL_CB_VALID, NL_CB_CUSTOM, cb, arg);
+}
+
 struct nl_msg *ftnl_msg(struct ftnl *nl, uint8_t cmd, int flags)
 {
 	struct nl_msg *msg = nlmsg_alloc();

@@ -23,6 +23,16 @@ struct ftnl {
 int ftnl_open(struct ftnl *nl);
 void ftnl_close(struct ftnl *nl);
 
+/*
+ * Join @sk (allocated, not yet connected) to the family's multicast group
+ * @group, for its notifications: no sequence numbers checked, reads that
+ * do not block, each valid message passed to @cb with @arg. Returns 0 or
+ * a negative libnl error; *@grp is the group's id, or the (negative)
+ * error of looking it up when that is the step that failed, else 0.
+ */
+int ftnl_listen(struct nl_sock *sk, const char *group, nl_recvmsg_msg_cb_t cb, void *arg,
+		int *grp);
+
 /* A new request for @cmd; add attributes with libnl's nla_put_*(). */
 struct nl_msg *ftnl_msg(struct ftnl *nl, uint8_t cmd, int flags);
 

@@ -414,6 +414,11 @@ FTOBJ_DECODER(circuit_count, circuit_count_set)
 FTOBJ_DECODER(demand, demand_set)
 FTOBJ_DECODER(info, info_set)
 
+const char *ftobj_stats_name(unsigned int attr)
+{
+	return attr <= FATTREE_A_STATS_MAX ? stats_fields[attr].name : NULL;
+}
+
 int ftobj_fabric_shape(const struct ftobj_fabric *f)
 {
 	uint32_t h = f->levels;

@@ -151,6 +151,9 @@ int ftobj_links(struct ftnl *nl, const char *name, struct ftobj_link **out);
 int ftobj_leaves(struct ftnl *nl, const char *name, struct ftobj_leaf **out);
 int ftobj_circuits(struct ftnl *nl, const char *name, struct ftobj_circuit **out);
 
+/* The spec's name of counter @attr of struct ftobj_stats ("synth-queued"), or NULL. */
+const char *ftobj_stats_name(unsigned int attr);
+
 /* What the last failed decode of this thread found wrong; "" if none. */
 const char *ftobj_error(void);
 void ftobj_error_clear(void);

@@ -46,16 +46,6 @@ struct colour {
 	u32 *path2;
 };
 
-static u32 free_slot(const u32 *row, u32 d)
-{
-	u32 c;
-
-	for (c = 0; c < d; c++)
-		if (row[c] == SCHED_NONE)
-			return c;
-	return SCHED_NONE;
-}
-
 static void colour_set(struct colour *g, u32 e, u32 c)
 {
 	g->col[e] = c;
@@ -98,6 +88,21 @@ static u32 colour_common(const struct colour *g, u32 u, u32 v)
 	return SCHED_NONE;
 }
 
+/* The first colour free at vertex @x (@right: of the right side), or SCHED_NONE. */
+static u32 colour_free(const struct colour *g, u32 x, bool right)
+{
+	const u32 *row = (right ? g->sr : g->sl) + (size_t)x * g->d;
+	const u64 *m = right ? g->mr : g->ml;
+	u32 c;
+
+	if (m)
+		return (u32)__builtin_ctzll(~m[x]);
+	for (c = 0; c < g->d; c++)
+		if (row[c] == SCHED_NONE)
+			return c;
+	return SCHED_NONE;
+}
+
 /* An alternating path being walked: at vertex @x, next colour @c. */
 struct walk {
 	u32 x, c, len;
@@ -129,8 +134,7 @@ static bool walk_step(const struct colour *g, struct walk *w, u32 a, u32 b)
  */
 static void colour_edge(struct colour *g, u32 e)
 {
-	u32 d = g->d, u = g->eu[e], v = g->ev[e], a, b, c, f, j;
-	u32 *ru = g->sl + (size_t)u * d, *rv = g->sr + (size_t)v * d;
+	u32 u = g->eu[e], v = g->ev[e], a, b, c, f, j;
 	struct walk wv = { v, 0, 0, true, g->path };
 	struct walk wu = { u, 0, 0, false, g->path2 };
 	struct walk *w;
@@ -140,8 +144,8 @@ static void colour_edge(struct colour *g, u32 e)
 		colour_set(g, e, c);
 		return;
 	}
-	a = g->ml ? (u32)__builtin_ctzll(~g->ml[u]) : free_slot(ru, d);
-	b = g->ml ? (u32)__builtin_ctzll(~g->mr[v]) : free_slot(rv, d);
+	a = colour_free(g, u, false);
+	b = colour_free(g, v, true);
 	wv.c = a;
 	wu.c = b;
 	for (;;) {

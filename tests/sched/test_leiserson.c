@@ -223,10 +223,7 @@ static void test_xgft(void)
 
 	ft_rand_seed(&r, 77);
 	for (trial = 0; trial < 100; trial++) {
-		if (trial % 2)
-			random_shape(&r, &t, 3);
-		else
-			ft_lw(&t, 2 + trial % 3, 4, 1 + trial % 3);
+		trial_shape(&r, &t, trial, 2, 3, 3);
 		s = ft_sched_create(&t);
 		n = make_msgs(&r, &t, trial);
 		if (ft_sched_leiserson(s, q, n, trial % 3 == 0, out, &cy,

@@ -208,10 +208,7 @@ int main(void)
 
 	ft_rand_seed(&r, 8080);
 	for (trial = 0; trial < 600; trial++) {
-		if (trial % 3)
-			random_shape(&r, &t, 4);
-		else
-			ft_lw(&t, 2 + trial % 3, 4, 1 + trial % 2);
+		trial_shape(&r, &t, trial, 3, 2, 4);
 		s = ft_sched_create(&t);
 		nd = ft_topo_dlinks(&t);
 		f = malloc(nd * sizeof(u32));

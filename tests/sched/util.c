@@ -44,6 +44,15 @@ void random_shape(struct ft_rand *r, struct ft_topo *t, u32 max_h)
 	} while (n > 400 || ft_topo_init(t, h, m, w, c));
 }
 
+void trial_shape(struct ft_rand *r, struct ft_topo *t, u32 trial, u32 every,
+		 u32 lanes, u32 max_h)
+{
+	if (trial % every)
+		random_shape(r, t, max_h);
+	else
+		ft_lw(t, 2 + trial % 3, 4, 1 + trial % lanes);
+}
+
 int run_checked(struct ft_sched *s, const struct ft_sched_opts *o,
 		const struct ft_sched_req *q, u32 n, struct ft_sched_out *out,
 		struct ft_sched_stats *st, char *why, size_t len)

@@ -24,6 +24,14 @@ void perm_reqs(struct ft_sched_req *q, const u32 *perm, u32 n, u32 lanes);
 void random_shape(struct ft_rand *r, struct ft_topo *t, u32 max_h);
 
 /*
+ * The fabric of a randomized test's trial @trial: every @every-th trial
+ * (trial 0 first) seed 002's FT(2 + trial % 3, 4) with 1 + trial % @lanes
+ * lanes per link, the others a random_shape() of at most @max_h levels.
+ */
+void trial_shape(struct ft_rand *r, struct ft_topo *t, u32 trial, u32 every,
+		 u32 lanes, u32 max_h);
+
+/*
  * Run @o on @s and validate with the independent checker (free lanes
  * before and after; @exact: no refused request may keep lanes).  Return
  * 0, or -1 with the reason in @why.

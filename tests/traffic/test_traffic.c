@@ -44,10 +44,10 @@ static long dst_of(const struct ftt_set *s, uint32_t src)
 	return d;
 }
 
-/* A permutation (fixed points left out) matching @f, or not. */
+/* A permutation (fixed points left out) matching @f, and nothing else, or not. */
 static int matches(const struct ftt_set *s, uint32_t n, uint32_t (*f)(uint32_t, uint32_t))
 {
-	uint32_t i;
+	uint32_t i, moved = 0;
 
 	for (i = 0; i < n; i++) {
 		uint32_t want = f(i, n);
@@ -55,8 +55,9 @@ static int matches(const struct ftt_set *s, uint32_t n, uint32_t (*f)(uint32_t, 
 
 		if (want == i ? got != -1 : got != (long)want)
 			return 0;
+		moved += want != i;
 	}
-	return 1;
+	return s->nflows == moved;
 }
 
 static uint32_t bitrev(uint32_t i, uint32_t n)
@@ -104,6 +105,15 @@ static void degrees(const struct ftt_set *s, uint32_t n, uint64_t *out, uint64_t
 	}
 }
 
+/* Build @p into @s and count each leaf's messages out and in. */
+static int build_degrees(struct ftt_pattern p, struct ftt_set *s, uint64_t *out, uint64_t *in)
+{
+	int e = build(p, s);
+
+	degrees(s, p.n, out, in);
+	return e;
+}
+
 static int all_equal(const uint64_t *v, uint32_t n, uint64_t x)
 {
 	for (uint32_t i = 0; i < n; i++)
@@ -125,26 +135,29 @@ static int sorted_unique_no_self(const struct ftt_set *s)
 	return 1;
 }
 
+/* The deterministic permutations on 64 leaves, against their definitions. */
+static const struct {
+	const char *name;
+	uint32_t (*dst)(uint32_t i, uint32_t n);
+	const char *says;
+} fixed_perms[] = {
+	{ "bit-reversal", bitrev, "bit-reversal on 64 leaves reverses the 6 address bits" },
+	{ "transpose", transpose, "transpose on 64 leaves swaps the address halves" },
+	{ "shift", half, "shift by N/2 sends every leaf across the root" },
+	{ "tornado", tornado, "tornado sends i to i + ceil(N/2) - 1" },
+	{ "neighbour", neighbour, "neighbour stays under the leaf switch" },
+};
+
 static void test_permutations(void)
 {
 	struct ftt_set s, t;
 	struct ftt_pattern p;
 
-	tap_ok(!build(pat("bit-reversal", 64), &s) && matches(&s, 64, bitrev),
-	       "bit-reversal on 64 leaves reverses the 6 address bits");
-	ftt_set_free(&s);
-	tap_ok(!build(pat("transpose", 64), &s) && matches(&s, 64, transpose),
-	       "transpose on 64 leaves swaps the address halves");
-	ftt_set_free(&s);
-	tap_ok(!build(pat("shift", 64), &s) && matches(&s, 64, half) && s.nflows == 64,
-	       "shift by N/2 sends every leaf across the root");
-	ftt_set_free(&s);
-	tap_ok(!build(pat("tornado", 64), &s) && matches(&s, 64, tornado),
-	       "tornado sends i to i + ceil(N/2) - 1");
-	ftt_set_free(&s);
-	tap_ok(!build(pat("neighbour", 64), &s) && matches(&s, 64, neighbour),
-	       "neighbour stays under the leaf switch");
-	ftt_set_free(&s);
+	for (size_t k = 0; k < sizeof(fixed_perms) / sizeof(fixed_perms[0]); k++) {
+		tap_ok(!build(pat(fixed_perms[k].name, 64), &s) &&
+		       matches(&s, 64, fixed_perms[k].dst), "%s", fixed_perms[k].says);
+		ftt_set_free(&s);
+	}
 
 	p = pat("permutation", 1000);
 	tap_ok(!build(p, &s), "a random permutation of 1000 leaves builds");
@@ -187,36 +200,32 @@ static void test_shapes(void)
 	uint64_t hot = 0;
 
 	p = pat("h-relation", 64);
-	tap_ok(!build(p, &s) && sorted_unique_no_self(&s), "an h-relation builds");
-	degrees(&s, 64, out, in);
+	tap_ok(!build_degrees(p, &s, out, in) && sorted_unique_no_self(&s),
+	       "an h-relation builds");
 	tap_ok(all_equal(out, 64, 3) && all_equal(in, 64, 3),
 	       "h-relation: every leaf sends 3 and receives 3");
 	ftt_set_free(&s);
 
 	p = pat("all-to-all", 16);
 	p.count = 2;
-	build(p, &s);
-	degrees(&s, 16, out, in);
+	build_degrees(p, &s, out, in);
 	tap_ok(s.nflows == 16 * 15 && all_equal(out, 16, 30) && all_equal(in, 16, 30),
 	       "all-to-all: 240 flows of 2");
 	ftt_set_free(&s);
 
 	p = pat("many-to-one", 16);
 	p.root = 9;
-	build(p, &s);
-	degrees(&s, 16, out, in);
+	build_degrees(p, &s, out, in);
 	tap_ok(s.nflows == 15 && in[9] == 15 && out[9] == 0, "many-to-one into the root");
 	ftt_set_free(&s);
 	p.name = "one-to-many";
-	build(p, &s);
-	degrees(&s, 16, out, in);
+	build_degrees(p, &s, out, in);
 	tap_ok(s.nflows == 15 && out[9] == 15 && in[9] == 0, "one-to-many from the root");
 	ftt_set_free(&s);
 
 	p = pat("uniform", 64);
 	p.count = 100;
-	build(p, &s);
-	degrees(&s, 64, out, in);
+	build_degrees(p, &s, out, in);
 	tap_ok(sorted_unique_no_self(&s) && all_equal(out, 64, 100),
 	       "uniform: 100 messages per source, none to itself");
 	ftt_set_free(&s);
@@ -224,8 +233,7 @@ static void test_shapes(void)
 	p.name = "hot-spot";
 	p.root = 3;
 	p.hot_fraction = 0.5;
-	build(p, &s);
-	degrees(&s, 64, out, in);
+	build_degrees(p, &s, out, in);
 	hot = in[3];
 	/* 63 sources x 100 x 0.5 = 3150 expected, plus the uniform share */
 	tap_ok(all_equal(out, 64, 100) && hot > 2900 && hot < 3500,

@@ -20,53 +20,68 @@
 #endif
 
 /* Everything a refused batch or deletion must leave as it was. */
+#define SNAP_REGIONS	6
+
 struct snap {
 	struct ft_circuits hdr;
-	struct ft_link *link;
-	struct ft_circuit *c;
-	u32 *bucket, *active, *where, *free;
+	void *copy[SNAP_REGIONS];
 };
 
-static void *dup_mem(const void *p, size_t n)
+/* The arrays behind @cs and @l, and their sizes: what a snap copies. */
+static void snap_regions(const struct ft_circuits *cs, const struct ft_lanes *l,
+			 const void **p, size_t *n)
 {
-	void *q = malloc(n ? n : 1);
-
-	memcpy(q, p, n);
-	return q;
+	p[0] = l->link;
+	n[0] = l->n * sizeof(*l->link);
+	p[1] = cs->c;
+	n[1] = cs->cap * sizeof(*cs->c);
+	p[2] = cs->bucket;
+	n[2] = (cs->hmask + 1) * sizeof(u32);
+	p[3] = cs->active;
+	n[3] = cs->cap * sizeof(u32);
+	p[4] = cs->where;
+	n[4] = cs->cap * sizeof(u32);
+	p[5] = cs->free;
+	n[5] = cs->cap * sizeof(u32);
 }
 
 static void snap_take(struct snap *s, const struct ft_circuits *cs,
 		      const struct ft_lanes *l)
 {
+	const void *p[SNAP_REGIONS];
+	size_t n[SNAP_REGIONS];
+	int i;
+
 	s->hdr = *cs;
-	s->link = dup_mem(l->link, l->n * sizeof(*l->link));
-	s->c = dup_mem(cs->c, cs->cap * sizeof(*cs->c));
-	s->bucket = dup_mem(cs->bucket, (cs->hmask + 1) * sizeof(u32));
-	s->active = dup_mem(cs->active, cs->cap * sizeof(u32));
-	s->where = dup_mem(cs->where, cs->cap * sizeof(u32));
-	s->free = dup_mem(cs->free, cs->cap * sizeof(u32));
+	snap_regions(cs, l, p, n);
+	for (i = 0; i < SNAP_REGIONS; i++) {
+		s->copy[i] = malloc(n[i] ? n[i] : 1);
+		memcpy(s->copy[i], p[i], n[i]);
+	}
 }
 
 static int snap_same(const struct snap *s, const struct ft_circuits *cs,
 		     const struct ft_lanes *l)
 {
-	return !memcmp(&s->hdr, cs, sizeof(*cs)) &&
-	       !memcmp(s->link, l->link, l->n * sizeof(*l->link)) &&
-	       !memcmp(s->c, cs->c, cs->cap * sizeof(*cs->c)) &&
-	       !memcmp(s->bucket, cs->bucket, (cs->hmask + 1) * sizeof(u32)) &&
-	       !memcmp(s->active, cs->active, cs->cap * sizeof(u32)) &&
-	       !memcmp(s->where, cs->where, cs->cap * sizeof(u32)) &&
-	       !memcmp(s->free, cs->free, cs->cap * sizeof(u32));
+	const void *p[SNAP_REGIONS];
+	size_t n[SNAP_REGIONS];
+	int i;
+
+	if (memcmp(&s->hdr, cs, sizeof(*cs)))
+		return 0;
+	snap_regions(cs, l, p, n);
+	for (i = 0; i < SNAP_REGIONS; i++)
+		if (memcmp(s->copy[i], p[i], n[i]))
+			return 0;
+	return 1;
 }
 
 static void snap_free(struct snap *s)
 {
-	free(s->link);
-	free(s->c);
-	free(s->bucket);
-	free(s->active);
-	free(s->where);
-	free(s->free);
+	int i;
+
+	for (i = 0; i < SNAP_REGIONS; i++)
+		free(s->copy[i]);
 }
 
 /*

@@ -18,15 +18,18 @@
 static const char *const path_name[] = { "circuit", "dmodk", "random",
 					 "firstfree" };
 
-static void kary(u32 levels, u32 k, u32 lanes, u32 *m, u32 *w, u32 *c)
+/* fabric_params() of the k-ary n-tree FT(levels, k), @lanes per link. */
+static void kary_params(struct ft_fabric_params *p, u32 levels, u32 k,
+			u32 lanes)
 {
-	u32 i;
+	u32 m[FT_MAX_LEVELS], w[FT_MAX_LEVELS], c[FT_MAX_LEVELS], i;
 
 	for (i = 0; i < levels; i++) {
 		m[i] = k;
 		w[i] = i ? k : 1;
 		c[i] = lanes;
 	}
+	fabric_params(p, levels, m, w, c);
 }
 
 /* Fail or restore both directions of physical link (level, node, port). */
@@ -72,17 +75,15 @@ static bool brute_route(const struct ft_topo *t, const struct ft_lanes *l,
 
 static void test_link_state(void)
 {
-	u32 m[2], w[2], c[2] = { 2, 3 };
 	struct ft_fabric_params p;
 	struct ft_fabric f;
 	struct ft_lanes *l = &f.lanes;
 	u32 id, up2;
 	int ok = 1;
 
-	kary(2, 4, 1, m, w, c);
-	c[0] = 2;
-	c[1] = 3;
-	fabric_params(&p, 2, m, w, c);
+	kary_params(&p, 2, 4, 1);
+	p.profile.table[0] = 2;
+	p.profile.table[1] = 3;
 	ft_fabric_init(&f, &p);
 	id = ft_topo_dlink(&f.topo, 2, 5, FT_DOWN);
 	up2 = ft_topo_dlink(&f.topo, 2, 5, FT_UP);
@@ -322,14 +323,13 @@ static void test_cycle_avoids(void)
 /* FT(3,4): a leaf's only up link, and whole top switches. */
 static void test_no_path(void)
 {
-	u32 m[3], w[3], c[3], sw, k, id, bit, cyc;
+	u32 sw, k, id, bit, cyc;
 	struct ft_fabric_params fp;
 	struct ft_cycle_result res;
 	struct run run;
 	int ok;
 
-	kary(3, 4, 1, m, w, c);
-	fabric_params(&fp, 3, m, w, c);
+	kary_params(&fp, 3, 4, 1);
 	ft_fabric_init(&run.f, &fp);
 	ft_pairs_init(&run.q, 64);
 	run.injected = run.delivered = 0;
@@ -367,7 +367,7 @@ static void test_no_path(void)
 /* FT(3,4), dmodk: a pair whose dmodk path crosses a failed switch. */
 static void test_switch_detour(void)
 {
-	u32 m[3], w[3], c[3], port[3], k, id, bit, sw, cyc, n;
+	u32 port[3], k, id, bit, sw, cyc, n;
 	struct ft_fabric_params fp;
 	struct ft_cycle_result res;
 	struct ft_path p;
@@ -375,8 +375,7 @@ static void test_switch_detour(void)
 	u64 carried = 0;
 	int ok = 1;
 
-	kary(3, 4, 1, m, w, c);
-	fabric_params(&fp, 3, m, w, c);
+	kary_params(&fp, 3, 4, 1);
 	ft_fabric_init(&run.f, &fp);
 	ft_pairs_init(&run.q, 64);
 	run.injected = run.delivered = 0;
@@ -409,15 +408,14 @@ static void test_switch_detour(void)
 /* Circuits across a failed link are torn down; new ones are refused. */
 static void test_circuits_cut(void)
 {
-	u32 m[2], w[2], c[2], i, j, bad, cut, want = 0, id;
+	u32 i, j, bad, cut, want = 0, id;
 	struct ft_circuit_req req[16];
 	struct ft_fabric_params fp;
 	struct ft_circuits cs;
 	struct ft_fabric f;
 	int ok;
 
-	kary(2, 4, 2, m, w, c);
-	fabric_params(&fp, 2, m, w, c);
+	kary_params(&fp, 2, 4, 2);
 	ft_fabric_init(&f, &fp);
 	ft_circuits_init(&cs, 64);
 	for (i = 0; i < 16; i++) {
@@ -466,14 +464,13 @@ static void test_circuits_cut(void)
 /* Failures do not make runs depend on anything but the seed. */
 static void test_determinism(void)
 {
-	u32 m[3], w[3], c[3], i, cyc;
+	u32 i, cyc;
 	struct ft_fabric_params fp;
 	struct ft_cycle_result res;
 	struct run a, b;
 	int same = 1;
 
-	kary(3, 4, 1, m, w, c);
-	fabric_params(&fp, 3, m, w, c);
+	kary_params(&fp, 3, 4, 1);
 	fp.path = FT_PATH_RANDOM;
 	fp.arb = FT_ARB_RANDOM;
 	fp.seed = 77;

@@ -373,8 +373,7 @@ struct batch {
 	size_t elem, n;
 	struct batch_attr *attrs;
 	size_t nattrs;
-	uint32_t count;		/* the reply: circuits in the fabric */
-	bool has_count;
+	struct ftobj_circuit_count reply;	/* circuits in the fabric */
 };
 
 static bool batch_explain(const struct ftctl_req *r, const char *what, int off,
@@ -414,15 +413,8 @@ static bool batch_explain(const struct ftctl_req *r, const char *what, int off,
 static int count_reply(struct nl_msg *msg, void *arg)
 {
 	struct batch *b = arg;
-	struct ftobj_circuit_count c;
-	int err;
 
-	err = ftobj_circuit_count_decode(msg, &c);
-	if (err)
-		return err;
-	b->count = c.count;
-	b->has_count = true;
-	return 0;
+	return ftobj_circuit_count_decode(msg, &b->reply);
 }
 
 /* Describe the entries @first..@first+@k-1 of an attribute. */
@@ -451,16 +443,16 @@ static void print_result(struct ftctl *ctl, const struct batch *b)
 		o = json_object_new_object();
 		json_object_object_add(o, "name", json_object_new_string(cr.name));
 		json_object_object_add(o, b->verb, json_object_new_uint64(b->n));
-		json_object_object_add(o, "circuits", json_object_new_uint64(b->count));
+		json_object_object_add(o, "circuits", json_object_new_uint64(b->reply.count));
 		ftctl_json_print(o);
 		json_object_put(o);
 		return;
 	}
 	printf("%s: %s %zu circuit%s, %" PRIu32 " installed\n", cr.name, b->verb,
-	       b->n, b->n == 1 ? "" : "s", b->count);
+	       b->n, b->n == 1 ? "" : "s", b->reply.count);
 }
 
-/* The request of send_batch(); b->count holds the reply. */
+/* The request of send_batch(); b->reply holds the reply. */
 static int send_batch_req(struct ftctl *ctl, const char *what, uint8_t cmd,
 			  int type, const char *aname, const void *data,
 			  struct batch *b)
@@ -503,7 +495,7 @@ static int send_batch_req(struct ftctl *ctl, const char *what, uint8_t cmd,
 			goto full;
 	}
 	rc = ftctl_req_run(ctl, &r, what, count_reply, b);
-	if (!rc && !b->has_count)
+	if (!rc && !FTOBJ_HAS(&b->reply, FATTREE_A_CIRCUIT_COUNT))
 		rc = ftctl_fail(ctl, what, -EPROTO);
 	return rc;
 full:

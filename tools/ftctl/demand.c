@@ -315,35 +315,21 @@ static struct nl_sock *watch_socket(const char *what, struct watch *w)
 		fprintf(stderr, "ftctl: %s: %s\n", what, strerror(ENOMEM));
 		return NULL;
 	}
-	nl_socket_disable_seq_check(sk);
-	err = genl_connect(sk);
-	if (err < 0)
-		goto fail;
-	grp = genl_ctrl_resolve_grp(sk, FATTREE_GENL_NAME, FATTREE_MCGRP_DEMAND);
-	if (grp < 0) {
+	err = ftnl_listen(sk, FATTREE_MCGRP_DEMAND, watch_msg, w, &grp);
+	if (err && grp < 0)
 		fprintf(stderr, "ftctl: %s: the fattree family has no multicast group '%s' (%s): an older module?\n",
 			what, FATTREE_MCGRP_DEMAND, nl_geterror(grp));
+	else if (err)
+		fprintf(stderr, "ftctl: %s: cannot listen to the '%s' group: %s\n", what,
+			FATTREE_MCGRP_DEMAND, nl_geterror(err));
+	if (err) {
 		nl_socket_free(sk);
 		return NULL;
 	}
-	err = nl_socket_add_membership(sk, grp);
-	if (err < 0)
-		goto fail;
 	/* Room for bursts: a batch of pairs comes as many messages. */
 	nl_socket_set_buffer_size(sk, 4 << 20, 0);
 	nl_socket_set_msg_buf_size(sk, 64 << 10);
-	err = nl_socket_set_nonblocking(sk);
-	if (err < 0)
-		goto fail;
-	err = nl_socket_modify_cb(sk, NL_CB_VALID, NL_CB_CUSTOM, watch_msg, w);
-	if (err < 0)
-		goto fail;
 	return sk;
-fail:
-	fprintf(stderr, "ftctl: %s: cannot listen to the '%s' group: %s\n", what,
-		FATTREE_MCGRP_DEMAND, nl_geterror(err));
-	nl_socket_free(sk);
-	return NULL;
 }
 
 static int watch_run(struct ftctl *ctl)

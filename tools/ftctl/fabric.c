@@ -93,6 +93,7 @@ struct name_cmd {
 static struct fab_req {
 	char name[FATTREE_NAME_LEN];
 	bool has_name;
+	char what[64];			/* "fabric add NAME": names the errors */
 	char topo[160];			/* the topology as typed */
 	uint32_t h, m[MAXL], w[MAXL];
 	struct fab_opts o;
@@ -109,6 +110,7 @@ static int parse_name_arg(const char *cmd, int argc, char **argv, int i)
 	if (i >= argc)
 		return ftctl_usage_err(cmd, "missing the fabric NAME");
 	fr.has_name = true;
+	snprintf(fr.what, sizeof(fr.what), "%s %s", cmd, argv[i]);
 	return ftctl_parse_name(cmd, argv[i], fr.name);
 }
 
@@ -356,18 +358,18 @@ static bool put_name(struct ftctl_req *r)
 }
 
 /* Send a request with NAME and whatever @fill puts. */
-static int simple_request(struct ftctl *ctl, uint8_t cmd, const char *what,
+static int simple_request(struct ftctl *ctl, uint8_t cmd,
 			  bool (*fill)(struct ftctl_req *r))
 {
 	struct ftctl_req r;
 
 	if (!ftctl_req_init(ctl, &r, cmd, 0, 0))
-		return ftctl_fail(ctl, what, -ENOMEM);
+		return ftctl_fail(ctl, fr.what, -ENOMEM);
 	if (!put_name(&r) || (fill && !fill(&r))) {
 		ftctl_req_free(&r);
-		return ftctl_fail(ctl, what, -EMSGSIZE);
+		return ftctl_fail(ctl, fr.what, -EMSGSIZE);
 	}
-	return ftctl_req_run(ctl, &r, what, NULL, NULL);
+	return ftctl_req_run(ctl, &r, fr.what, NULL, NULL);
 }
 
 /* --- add --- */
@@ -405,10 +407,7 @@ static bool add_fill(struct ftctl_req *r)
 
 static int add_run(struct ftctl *ctl)
 {
-	char what[64];
-
-	snprintf(what, sizeof(what), "fabric add %s", fr.name);
-	return simple_request(ctl, FATTREE_CMD_FABRIC_NEW, what, add_fill);
+	return simple_request(ctl, FATTREE_CMD_FABRIC_NEW, add_fill);
 }
 
 static void add_help(FILE *f)
@@ -487,10 +486,7 @@ static int name_parse(struct ftctl *ctl, int argc, char **argv)
 
 static int name_run(struct ftctl *ctl)
 {
-	char what[64];
-
-	snprintf(what, sizeof(what), "%s %s", fr.nc->what, fr.name);
-	return simple_request(ctl, fr.nc->cmd, what, NULL);
+	return simple_request(ctl, fr.nc->cmd, NULL);
 }
 
 static void clear_help(FILE *f)
@@ -525,10 +521,7 @@ static bool set_fill(struct ftctl_req *r)
 
 static int set_run(struct ftctl *ctl)
 {
-	char what[64];
-
-	snprintf(what, sizeof(what), "fabric set %s", fr.name);
-	return simple_request(ctl, FATTREE_CMD_FABRIC_SET, what, set_fill);
+	return simple_request(ctl, FATTREE_CMD_FABRIC_SET, set_fill);
 }
 
 static void set_help(FILE *f)
@@ -559,11 +552,9 @@ static int show_parse(struct ftctl *ctl, int argc, char **argv)
 
 static int show_run(struct ftctl *ctl)
 {
-	char what[64];
-
-	snprintf(what, sizeof(what), fr.has_name ? "fabric show %s" : "fabric show%s",
-		 fr.name);
-	return ftctl_fabric_show(ctl, fr.has_name ? fr.name : NULL, what);
+	if (!fr.has_name)
+		return ftctl_fabric_show(ctl, NULL, "fabric show");
+	return ftctl_fabric_show(ctl, fr.name, fr.what);
 }
 
 static void show_help(FILE *f)
@@ -605,13 +596,11 @@ static int step_run(struct ftctl *ctl)
 {
 	struct json_object *o;
 	uint64_t cycle = 0;
-	char what[64];
 	int rc;
 
-	snprintf(what, sizeof(what), "fabric step %s", fr.name);
-	rc = simple_request(ctl, FATTREE_CMD_FABRIC_STEP, what, step_fill);
+	rc = simple_request(ctl, FATTREE_CMD_FABRIC_STEP, step_fill);
 	if (!rc)
-		rc = ftctl_fabric_lookup(ctl, fr.name, what, NULL, NULL, &cycle);
+		rc = ftctl_fabric_lookup(ctl, fr.name, fr.what, NULL, NULL, &cycle);
 	if (rc)
 		return rc;
 	if (ctl->json) {
@@ -759,11 +748,10 @@ static int inject_run(struct ftctl *ctl)
 	size_t done = 0, first, k, room;
 	unsigned int msgs = 0, attrs;
 	uint32_t leaves = 0;
+	const char *what = fr.what;
 	struct ftctl_req r;
-	char what[64];
 	int rc;
 
-	snprintf(what, sizeof(what), "fabric inject %s", fr.name);
 	/*
 	 * The kernel refuses a request with a row that names no leaf, and
 	 * can only point at the attribute holding it: find the row here.

@@ -19,23 +19,16 @@
 
 #define MAXL		FTCTL_MAX_LEVELS
 
-static const char *const stat_names[FATTREE_A_STATS_MAX + 1] = {
-	[FATTREE_A_STATS_QUEUED] = "queued",
-	[FATTREE_A_STATS_OFFERED] = "offered",
-	[FATTREE_A_STATS_DELIVERED] = "delivered",
-	[FATTREE_A_STATS_BLOCKED] = "blocked",
-	[FATTREE_A_STATS_SYNTH_QUEUED] = "synth_queued",
-	[FATTREE_A_STATS_SYNTH_DELIVERED] = "synth_delivered",
-	[FATTREE_A_STATS_DRAINED_CYCLE] = "drained_cycle",
-	[FATTREE_A_STATS_CONTROL] = "control",
-	[FATTREE_A_STATS_OVERRUNS] = "overruns",
-	[FATTREE_A_STATS_CYCLE_NS] = "cycle_ns",
-	[FATTREE_A_STATS_RUN_NS] = "run_ns",
-	[FATTREE_A_STATS_FAILED_LINKS] = "failed_links",
-	[FATTREE_A_STATS_FAILURE_HELD] = "failure_held",
-	[FATTREE_A_STATS_CIRCUITS_CUT] = "circuits_cut",
-	[FATTREE_A_STATS_CIRCUITS] = "circuits",
-};
+const char *ftctl_stat_name(unsigned int attr, char *buf, size_t len)
+{
+	const char *s = ftobj_stats_name(attr);
+	size_t i;
+
+	for (i = 0; s && s[i] && i + 1 < len; i++)
+		buf[i] = s[i] == '-' ? '_' : s[i];
+	buf[i] = '\0';
+	return buf;
+}
 
 /* The scalar store-and-forward counters, by name (JSON keys too). */
 static const char *const saf_names[FATTREE_A_SAF_MAX + 1] = {
@@ -262,7 +255,7 @@ static void saf_print_text(const struct ftobj_fabric *f, unsigned int h)
 
 static void fab_print_text(const struct ftobj_fabric *f)
 {
-	char b1[96], b2[96], b3[64];
+	char b1[96], b2[96], b3[64], name[32];
 	struct shape s;
 	unsigned int i;
 	int a;
@@ -359,7 +352,8 @@ static void fab_print_text(const struct ftobj_fabric *f)
 			continue;
 		if (a % 6 == 0)
 			printf(a ? "\n         " : "  stats  ");
-		printf(" %s %" PRIu64, stat_names[i], f->stats.v[i]);
+		printf(" %s %" PRIu64, ftctl_stat_name(i, name, sizeof(name)),
+		       f->stats.v[i]);
 		a++;
 	}
 	if (a)
@@ -437,6 +431,7 @@ static struct json_object *saf_json(const struct ftobj_fabric *f, unsigned int h
 static struct json_object *fab_json(const struct ftobj_fabric *f)
 {
 	struct json_object *o = json_object_new_object(), *tree, *lv, *st;
+	char name[32];
 #define SCALAR(a, key, f, wide, names, n) \
 	{ FTCTL_COL(FABRIC, a, key, NULL, struct ftobj_fabric, f, wide), names, n }
 	static const struct {
@@ -509,7 +504,7 @@ static struct json_object *fab_json(const struct ftobj_fabric *f)
 	st = json_object_new_object();
 	for (i = 0; i <= FATTREE_A_STATS_MAX; i++)
 		if (FTOBJ_HAS(&f->stats, i))
-			jadd_u64(st, stat_names[i], f->stats.v[i]);
+			jadd_u64(st, ftctl_stat_name(i, name, sizeof(name)), f->stats.v[i]);
 	json_object_object_add(o, "stats", st);
 	if (FTOBJ_HAS(f, FATTREE_A_FABRIC_MODE))
 		json_object_object_add(o, "mode",

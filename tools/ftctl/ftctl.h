@@ -109,6 +109,11 @@ extern const struct ftctl_cmd ftctl_cmd_monitor;
 /* fabric show's output of @name (NULL: every fabric); @what names the errors. */
 int ftctl_fabric_show(struct ftctl *ctl, const char *name, const char *what);
 /*
+ * Fabric counter @attr (FATTREE_A_STATS_*) as ftctl names it, in text and
+ * JSON: the spec's name with '_' for '-' ("synth_queued"), into @buf.
+ */
+const char *ftctl_stat_name(unsigned int attr, char *buf, size_t len);
+/*
  * FABRIC_GET of one fabric: its levels, leaves and cycle (any may be
  * NULL). Prints the refusal and returns an exit code.
  */

@@ -654,18 +654,14 @@ static struct json_object *frame_json(const struct mon_shape *sh, const struct m
 				      const struct mon_snap *b, const struct frame *f)
 {
 	struct json_object *o = json_object_new_object(), *lvs, *links, *x, *d, *why;
-	static const struct {
-		const char *key;
-		int attr;
-	} counters[] = {
-		{ "offered", FATTREE_A_STATS_OFFERED },
-		{ "delivered", FATTREE_A_STATS_DELIVERED },
-		{ "blocked", FATTREE_A_STATS_BLOCKED },
-		{ "failure_held", FATTREE_A_STATS_FAILURE_HELD },
-		{ "overruns", FATTREE_A_STATS_OVERRUNS },
+	/* Counters shown as their change over the interval, under their names. */
+	static const unsigned int counters[] = {
+		FATTREE_A_STATS_OFFERED, FATTREE_A_STATS_DELIVERED, FATTREE_A_STATS_BLOCKED,
+		FATTREE_A_STATS_FAILURE_HELD, FATTREE_A_STATS_OVERRUNS,
 	};
 	uint32_t level, id, k;
 	uint64_t phys;
+	char key[32];
 
 	json_object_object_add(o, "fabric", json_object_new_string(sh->name));
 	json_object_object_add(o, "interval_s", jnum(f->dt));
@@ -673,9 +669,9 @@ static struct json_object *frame_json(const struct mon_shape *sh, const struct m
 	json_object_object_add(o, "cycles", json_object_new_uint64(f->dc));
 	json_object_object_add(o, "cycle_rate", jnum(f->dt > 0 ? f->dc / f->dt : 0));
 	for (k = 0; k < FTCTL_ARRAY_SIZE(counters); k++)
-		json_object_object_add(o, counters[k].key,
-				       json_object_new_uint64(delta(b->st[counters[k].attr],
-								    a->st[counters[k].attr])));
+		json_object_object_add(o, ftctl_stat_name(counters[k], key, sizeof(key)),
+				       json_object_new_uint64(delta(b->st[counters[k]],
+								    a->st[counters[k]])));
 	json_object_object_add(o, "queued", json_object_new_uint64(b->st[FATTREE_A_STATS_QUEUED]));
 	json_object_object_add(o, "circuits",
 			       json_object_new_uint64(b->st[FATTREE_A_STATS_CIRCUITS]));

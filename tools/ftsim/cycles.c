@@ -113,14 +113,6 @@ struct prof_res {
 	struct point pt[MAX_LAMBDAS];
 };
 
-/* A message set: parallel arrays. */
-struct msgset {
-	u32 n;
-	u32 cap;
-	u32 *src;
-	u32 *dst;
-};
-
 void ftsim_cycles_usage(FILE *f)
 {
 	fprintf(f,
@@ -383,27 +375,6 @@ static int cyc_args(int argc, char **argv, struct cyc_args *a)
 
 /* --- message sets --- */
 
-static int set_push(struct msgset *m, u32 s, u32 d)
-{
-	if (m->n == m->cap) {
-		u32 nc = m->cap ? 2 * m->cap : 1024;
-		u32 *ns = realloc(m->src, (size_t)nc * sizeof(u32));
-		u32 *nd;
-
-		if (!ns)
-			return -1;
-		m->src = ns;
-		nd = realloc(m->dst, (size_t)nc * sizeof(u32));
-		if (!nd)
-			return -1;
-		m->dst = nd;
-		m->cap = nc;
-	}
-	m->src[m->n] = s;
-	m->dst[m->n++] = d;
-	return 0;
-}
-
 /*
  * The channels of (s, d) all below their limit?  Then take them.
  * limit[i] = floor(target * cap of a level-i channel).
@@ -452,15 +423,15 @@ static u32 bit_reverse(u32 x, u32 bits)
  * are left out by the caller.
  */
 static int adversarial(const struct ft_topo *t, u64 target, u32 lo,
-		       u32 level, u32 *k, struct msgset *m)
+		       u32 level, u32 *k, struct ftsim_msgs *m)
 {
 	u32 half = t->n / 2, bits = t->h - 1, q, j, i, cnt;
 	u64 c = target * ft_topo_channel_cap(t, level);
 
 	if (level <= 1) {
 		for (i = 0; i < c / 1000; i++, (*k)++)
-			if (set_push(m, lo + (1U << level) - 1,
-				     half + bit_reverse(*k % half, bits)))
+			if (ftsim_msgs_push(m, lo + (1U << level) - 1,
+					    half + bit_reverse(*k % half, bits)))
 				return -1;
 		return 0;
 	}
@@ -468,14 +439,14 @@ static int adversarial(const struct ft_topo *t, u64 target, u32 lo,
 	cnt = (u32)(c / 6000);
 	for (j = 0; j < 3; j++)
 		for (i = 0; i < cnt; i++, (*k)++)
-			if (set_push(m, lo + j * q + i % q,
-				     half + bit_reverse(*k % half, bits)))
+			if (ftsim_msgs_push(m, lo + j * q + i % q,
+					    half + bit_reverse(*k % half, bits)))
 				return -1;
 	return adversarial(t, target, lo + 3 * q, level - 2, k, m);
 }
 
 static int make_set(const struct cyc_args *a, const struct ft_topo *t,
-		    u64 target, struct ft_rand *r, struct msgset *m)
+		    u64 target, struct ft_rand *r, struct ftsim_msgs *m)
 {
 	u32 *loads = calloc(ft_topo_channels_total(t), sizeof(u32));
 	u32 *perm = NULL, *order = NULL, n = t->n, s, d, j, misses = 0;
@@ -491,21 +462,19 @@ static int make_set(const struct cyc_args *a, const struct ft_topo *t,
 		limit[i] = target * ft_topo_channel_cap(t, i) / 1000;
 	switch (a->msgs) {
 	case MSGS_ADVERSARIAL: {
-		struct msgset all = { 0 };
+		struct ftsim_msgs all = { 0 };
 
 		j = 0;
 		if (adversarial(t, target, 0, t->h - 1, &j, &all)) {
-			free(all.src);
-			free(all.dst);
+			ftsim_msgs_free(&all);
 			goto out;
 		}
 		for (i = 0; i < all.n && m->n < MAX_MSGS; i++)
 			if (try_take(t, loads, limit, all.src[i], all.dst[i]) &&
-			    set_push(m, all.src[i], all.dst[i]))
+			    ftsim_msgs_push(m, all.src[i], all.dst[i]))
 				break;
 		rc = i < all.n && m->n < MAX_MSGS ? -1 : 0;
-		free(all.src);
-		free(all.dst);
+		ftsim_msgs_free(&all);
 		goto out;
 	}
 	case MSGS_PERMUTATION:
@@ -521,7 +490,7 @@ static int make_set(const struct cyc_args *a, const struct ft_topo *t,
 				d = perm[s];
 				if (m->n >= MAX_MSGS || !try_take(t, loads, limit, s, d))
 					goto done;
-				if (set_push(m, s, d))
+				if (ftsim_msgs_push(m, s, d))
 					goto out;
 			}
 		}
@@ -532,7 +501,7 @@ static int make_set(const struct cyc_args *a, const struct ft_topo *t,
 			d += d >= s;
 			if (!try_take(t, loads, limit, s, d))
 				break;
-			if (set_push(m, s, d))
+			if (ftsim_msgs_push(m, s, d))
 				goto out;
 		}
 		break;
@@ -546,7 +515,7 @@ static int make_set(const struct cyc_args *a, const struct ft_topo *t,
 				continue;
 			}
 			misses = 0;
-			if (set_push(m, s, d))
+			if (ftsim_msgs_push(m, s, d))
 				goto out;
 		}
 		break;
@@ -558,25 +527,6 @@ out:
 	free(perm);
 	free(order);
 	return rc;
-}
-
-/* lambda(M) with the core's ft_lambda(). */
-static int set_lambda(const struct ft_topo *t, const struct msgset *m,
-		      struct ft_lambda *lam)
-{
-	struct ft_demand *dm = malloc(((size_t)m->n + 1) * sizeof(*dm));
-	u32 *loads = calloc(ft_topo_channels_total(t), sizeof(u32));
-	u32 i;
-	int err = -1;
-
-	if (dm && loads) {
-		for (i = 0; i < m->n; i++)
-			dm[i] = (struct ft_demand){ m->src[i], m->dst[i], 1 };
-		err = ft_lambda(t, dm, m->n, loads, lam);
-	}
-	free(dm);
-	free(loads);
-	return err;
 }
 
 /* --- the engine --- */
@@ -620,7 +570,7 @@ static void engine_free(struct ft_fabric *fab)
 /* Run @m through the engine with injection @rule until drained or cap. */
 static int run_engine(const struct cyc_args *a, const struct ftsim_profile *pr,
 		      const struct ft_topo *t, int rule, u64 seed,
-		      const struct msgset *m, u64 *cycles, bool *drained)
+		      const struct ftsim_msgs *m, u64 *cycles, bool *drained)
 {
 	struct ft_cycle_result res;
 	struct ft_fabric *fab;
@@ -655,7 +605,7 @@ out:
  */
 static int run_offline(const struct cyc_args *a, const struct ftsim_profile *pr,
 		       const struct ft_topo *t, u64 seed, bool compact,
-		       const struct msgset *m, struct set_run *run,
+		       const struct ftsim_msgs *m, struct set_run *run,
 		       const char *where)
 {
 	struct ft_sched_req *req = calloc((size_t)m->n + 1, sizeof(*req));
@@ -747,13 +697,11 @@ struct cyc_work {
 
 static void cyc_ws_free(void *ctx, void *p)
 {
-	struct msgset *m = p;
+	struct ftsim_msgs *m = p;
 
 	(void)ctx;
-	if (m) {
-		free(m->src);
-		free(m->dst);
-	}
+	if (m)
+		ftsim_msgs_free(m);
 	free(m);
 }
 
@@ -768,7 +716,7 @@ static int run_set(void *ctx, void **ws, u64 u, void *result)
 	u64 target = a->lambda[li], set_seed;
 	struct set_run *run = result;
 	struct ft_lambda lam;
-	struct msgset *m = *ws;
+	struct ftsim_msgs *m = *ws;
 	struct ft_rand r;
 	char where[160];
 
@@ -784,7 +732,7 @@ static int run_set(void *ctx, void **ws, u64 u, void *result)
 	set_seed = ftsim_derive(ftsim_derive(ftsim_derive(a->seed, name_hash(pr->desc)),
 					     target), k);
 	ft_rand_seed(&r, set_seed);
-	if (make_set(a, &pres->t, target, &r, m) || set_lambda(&pres->t, m, &lam)) {
+	if (make_set(a, &pres->t, target, &r, m) || ftsim_lambda(&pres->t, m, &lam)) {
 		ftsim_err("ftsim cycles: %s: cannot build the message set\n", where);
 		return -1;
 	}
@@ -1033,9 +981,7 @@ static void print_json(const struct cyc_args *a, const struct prof_res *res)
 	u32 p, l, k, i, lanes[FT_MAX_LEVELS];
 	u64 ceil_max;
 
-	ftsim_json_init(&j, stdout);
-	ftsim_json_obj(&j, NULL);
-	ftsim_json_str(&j, "command", "cycles");
+	ftsim_json_start(&j, stdout, "cycles");
 	ftsim_json_obj(&j, "shape");
 	ftsim_json_str(&j, "kind", a->sh.kind);
 	ftsim_json_str(&j, "name", a->sh.desc);
@@ -1121,7 +1067,6 @@ static void print_json(const struct cyc_args *a, const struct prof_res *res)
 		ftsim_json_end(&j, '}');
 	}
 	ftsim_json_end(&j, ']');
-	ftsim_json_end(&j, '}');
 	ftsim_json_finish(&j);
 }
 

@@ -213,6 +213,30 @@ void ftsim_stat_add(struct ftsim_stat *s, double x);
 double ftsim_stat_stddev(const struct ftsim_stat *s);
 double ftsim_sqrt(double x);
 double ftsim_median(double *v, u64 n);	/* sorts @v */
+void ftsim_sort(double *v, u64 n);
+/* Nearest-rank percentile @pct of @n sorted values; 0 when n is 0. */
+double ftsim_percentile(const double *v, u64 n, u32 pct);
+
+/* A set of messages, message i from leaf src[i] to leaf dst[i], i < @n. */
+struct ftsim_msgs {
+	u32 n;
+	u32 cap;	/* room in @src and @dst */
+	u32 *src;
+	u32 *dst;
+};
+
+/* Room for @cap messages (those held kept); 0, or -1 out of memory. */
+int ftsim_msgs_reserve(struct ftsim_msgs *m, u32 cap);
+/* One more message, the room doubled when full; 0, or -1 out of memory. */
+int ftsim_msgs_push(struct ftsim_msgs *m, u32 src, u32 dst);
+void ftsim_msgs_free(struct ftsim_msgs *m);
+
+/*
+ * lambda of the messages of @m on @t, by the engine core's ft_lambda():
+ * its result, or -1 when out of memory.
+ */
+struct ft_lambda;
+int ftsim_lambda(const struct ft_topo *t, const struct ftsim_msgs *m, struct ft_lambda *lam);
 
 /* Seeds: a value derived from @a and @b (splitmix64). */
 u64 ftsim_derive(u64 a, u64 b);
@@ -330,7 +354,12 @@ struct ftsim_json {
 	bool any[FTSIM_JSON_DEPTH];
 };
 
-void ftsim_json_init(struct ftsim_json *j, FILE *f);
+/*
+ * A command's report on @f is one object, its first member "command":
+ * @cmd. ftsim_json_start() opens it; ftsim_json_finish() closes it, once
+ * everything opened inside it is closed, and ends the line.
+ */
+void ftsim_json_start(struct ftsim_json *j, FILE *f, const char *cmd);
 void ftsim_json_obj(struct ftsim_json *j, const char *key);
 void ftsim_json_arr(struct ftsim_json *j, const char *key);
 void ftsim_json_end(struct ftsim_json *j, char close);	/* '}' or ']' */

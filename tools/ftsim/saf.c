@@ -39,21 +39,12 @@
 #define DEFAULT_SEEDS	10U
 #define DEFAULT_STEPS	1000000ULL
 
-/* The patterns saf runs. */
-enum pattern {
-	PAT_PERMUTATION,
-	PAT_BITREV,
-	PAT_TRANSPOSE,
-	PAT_UNIFORM,
-	PAT_N,
+/* The patterns saf runs; a set does not depend on a pattern's place here. */
+static const enum ft_pattern patterns[] = {
+	FT_PATTERN_PERMUTATION, FT_PATTERN_BIT_REVERSAL, FT_PATTERN_TRANSPOSE,
+	FT_PATTERN_UNIFORM,
 };
-
-static const enum ft_pattern patterns[PAT_N] = {
-	[PAT_PERMUTATION] = FT_PATTERN_PERMUTATION,
-	[PAT_BITREV] = FT_PATTERN_BIT_REVERSAL,
-	[PAT_TRANSPOSE] = FT_PATTERN_TRANSPOSE,
-	[PAT_UNIFORM] = FT_PATTERN_UNIFORM,
-};
+#define N_PATTERNS	(sizeof(patterns) / sizeof(patterns[0]))
 
 static const char *const disc_names[FT_SAF_DISC_NR] = {
 	[FT_SAF_RANK] = "rank", [FT_SAF_FIFO] = "fifo",
@@ -89,7 +80,7 @@ struct saf_args {
 	u32 ranks;
 	u32 picks;
 	u32 rank_range;
-	int pattern;
+	enum ft_pattern pattern;	/* FT_PATTERN_PERMUTATION (0) unless given */
 	u32 load;
 	u32 seeds;
 	u64 seed;
@@ -298,8 +289,14 @@ static int saf_option(struct saf_args *a, int c, const char *arg)
 	case FTSIM_O_RANK_RANGE:
 		return ftsim_parse_u32(CMD, "--rank-range", arg, 1,
 				       FT_SAF_MAX_RANK, &a->rank_range);
-	case FTSIM_O_PATTERN:
-		return ftsim_parse_pattern(CMD, arg, patterns, PAT_N, &a->pattern);
+	case FTSIM_O_PATTERN: {
+		int k;
+
+		if (ftsim_parse_pattern(CMD, arg, patterns, N_PATTERNS, &k))
+			return -1;
+		a->pattern = patterns[k];
+		return 0;
+	}
 	case FTSIM_O_LOAD:
 		return ftsim_parse_u32(CMD, "--load", arg, 1, MAX_LOAD, &a->load);
 	case FTSIM_O_SEEDS:
@@ -469,13 +466,13 @@ static void make_set(const struct saf_args *a, u32 n, u32 k, u32 *src,
 		for (i = 0; i < n; i++)
 			src[(size_t)round * n + i] = i;
 		switch (a->pattern) {
-		case PAT_BITREV:
-		case PAT_TRANSPOSE:
+		case FT_PATTERN_BIT_REVERSAL:
+		case FT_PATTERN_TRANSPOSE:
 			for (i = 0; i < n; i++)
 				d[i] = leaf_bits(i, bits,
-						 a->pattern == PAT_TRANSPOSE);
+						 a->pattern == FT_PATTERN_TRANSPOSE);
 			break;
-		case PAT_UNIFORM:
+		case FT_PATTERN_UNIFORM:
 			for (i = 0; i < n; i++)
 				d[i] = ft_rand_below(&r, n);
 			break;
@@ -484,24 +481,6 @@ static void make_set(const struct saf_args *a, u32 n, u32 k, u32 *src,
 			break;
 		}
 	}
-}
-
-static int set_lambda(const struct ft_topo *t, const u32 *src, const u32 *dst,
-		      u32 n, struct ft_lambda *lam)
-{
-	struct ft_demand *dm = malloc(((size_t)n + 1) * sizeof(*dm));
-	u32 *loads = calloc(ft_topo_channels_total(t), sizeof(u32));
-	int err = -1;
-	u32 i;
-
-	if (dm && loads) {
-		for (i = 0; i < n; i++)
-			dm[i] = (struct ft_demand){ src[i], dst[i], 1 };
-		err = ft_lambda(t, dm, n, loads, lam);
-	}
-	free(dm);
-	free(loads);
-	return err;
 }
 
 /* --- runs --- */
@@ -644,8 +623,7 @@ struct saf_ws {
 	u32 shape;
 	u32 set;
 	bool have_set;
-	u32 *src;
-	u32 *dst;
+	struct ftsim_msgs pkts;		/* that set's packets */
 	void *mem;
 	size_t mem_size;
 	struct ft_lambda lam;
@@ -657,8 +635,7 @@ static void saf_ws_free(void *ctx, void *p)
 
 	(void)ctx;
 	if (ws) {
-		free(ws->src);
-		free(ws->dst);
+		ftsim_msgs_free(&ws->pkts);
 		free(ws->mem);
 	}
 	free(ws);
@@ -684,13 +661,11 @@ static struct saf_ws *saf_ws_get(const struct saf_work *wk, void **pws, u32 i)
 	size = ft_saf_mem_size(&sh->t, &p);
 	if (ws) {
 		ws->shape = i;
-		ws->src = malloc((size_t)np * sizeof(u32));
-		ws->dst = malloc((size_t)np * sizeof(u32));
 		ws->mem_size = size;
 		if (size)
 			ws->mem = malloc(size);
 	}
-	if (!ws || !ws->src || !ws->dst || !ws->mem) {
+	if (!ws || ftsim_msgs_reserve(&ws->pkts, np) || !ws->mem) {
 		ftsim_err("ftsim saf: %s: out of memory (%zu bytes)\n", sh->desc, size);
 		return NULL;
 	}
@@ -716,8 +691,9 @@ static int run_point(void *ctx, void **pws, u64 u, void *r)
 		return -1;
 	if (!ws->have_set || ws->set != k) {
 		ws->have_set = false;
-		make_set(a, n, k, ws->src, ws->dst);
-		if (set_lambda(&sh->t, ws->src, ws->dst, np, &ws->lam)) {
+		make_set(a, n, k, ws->pkts.src, ws->pkts.dst);
+		ws->pkts.n = np;
+		if (ftsim_lambda(&sh->t, &ws->pkts, &ws->lam)) {
 			ftsim_err("ftsim saf: %s: cannot compute lambda\n", sh->desc);
 			return -1;
 		}
@@ -729,7 +705,7 @@ static int run_point(void *ctx, void **pws, u64 u, void *r)
 		       sh->desc, k + 1, a->seeds, disc_names[pt->disc],
 		       onoff_names[pt->ghosts], pt->q);
 	if (!run_batch(a, sh, pt, ftsim_derive(ftsim_derive(a->seed, n), k),
-		       ws->src, ws->dst, np, ws->mem, ws->mem_size, &occ, res, why,
+		       ws->pkts.src, ws->pkts.dst, np, ws->mem, ws->mem_size, &occ, res, why,
 		       sizeof(why))) {
 		ftsim_err("ftsim saf: %s, set %u, %s, ghosts %s, q %u: %s\n",
 			  sh->desc, k + 1, disc_names[pt->disc],
@@ -813,25 +789,11 @@ struct saf_sum {
 	double ghosts_per_hop;
 };
 
-static int cmp_u32(const void *x, const void *y)
-{
-	u32 a = *(const u32 *)x, b = *(const u32 *)y;
-
-	return a < b ? -1 : a > b;
-}
-
-/* Nearest-rank percentile @pct of @n sorted values. */
-static double pctl(const u32 *v, u32 n, u32 pct)
-{
-	u32 r = (u32)(((u64)pct * n + 99) / 100);
-
-	return n ? v[r ? r - 1 : 0] : 0;
-}
-
 static void summarize(const struct saf_args *a, const struct saf_shape *sh,
 		      const struct saf_pres *pr, struct saf_sum *s)
 {
-	u32 L = ft_saf_depth(&sh->t), k, *tl = calloc(a->seeds, sizeof(u32));
+	u32 L = ft_saf_depth(&sh->t), k;
+	double *tl = calloc(a->seeds, sizeof(*tl));
 	u64 ghosts = 0, hops = 0;
 	double lam;
 
@@ -863,11 +825,11 @@ static void summarize(const struct saf_args *a, const struct saf_shape *sh,
 		s->runs++;
 	}
 	if (tl) {
-		qsort(tl, s->runs, sizeof(u32), cmp_u32);
-		s->tail[0] = pctl(tl, s->runs, 50);
-		s->tail[1] = pctl(tl, s->runs, 90);
-		s->tail[2] = pctl(tl, s->runs, 99);
-		s->tail[3] = pctl(tl, s->runs, 100);
+		ftsim_sort(tl, s->runs);
+		s->tail[0] = ftsim_percentile(tl, s->runs, 50);
+		s->tail[1] = ftsim_percentile(tl, s->runs, 90);
+		s->tail[2] = ftsim_percentile(tl, s->runs, 99);
+		s->tail[3] = ftsim_percentile(tl, s->runs, 100);
 	}
 	s->ghosts_per_hop = hops ? (double)ghosts / (double)hops : 0;
 	free(tl);
@@ -882,7 +844,7 @@ static void print_tables(const struct saf_args *a, const struct saf_shape *sh,
 
 	printf("ftsim saf: store-and-forward through edge queues (seed 001), %s x%u,\n"
 	       "path %s, ranks %s, picks %u%s, rank range %u; %u set%s per shape from seed %" PRIu64 "\n",
-	       ft_pattern_name(patterns[a->pattern]), a->load, path_names[a->path],
+	       ft_pattern_name(a->pattern), a->load, path_names[a->path],
 	       ranks_names[a->ranks], a->picks,
 	       a->picks ? "" : " (one per edge)", a->rank_range, a->seeds,
 	       a->seeds > 1 ? "s" : "", a->seed);
@@ -1017,10 +979,8 @@ static void print_json(const struct saf_args *a, const struct saf_shape *sh,
 	struct ftsim_json j;
 	u32 i, k, lanes[FT_MAX_LEVELS];
 
-	ftsim_json_init(&j, stdout);
-	ftsim_json_obj(&j, NULL);
-	ftsim_json_str(&j, "command", "saf");
-	ftsim_json_str(&j, "pattern", ft_pattern_name(patterns[a->pattern]));
+	ftsim_json_start(&j, stdout, "saf");
+	ftsim_json_str(&j, "pattern", ft_pattern_name(a->pattern));
 	ftsim_json_u64(&j, "load", a->load);
 	ftsim_json_str(&j, "path", path_names[a->path]);
 	ftsim_json_str(&j, "ranks", ranks_names[a->ranks]);
@@ -1051,7 +1011,6 @@ static void print_json(const struct saf_args *a, const struct saf_shape *sh,
 		ftsim_json_end(&j, '}');
 	}
 	ftsim_json_end(&j, ']');
-	ftsim_json_end(&j, '}');
 	ftsim_json_finish(&j);
 }
 

@@ -1125,9 +1125,7 @@ static void print_json(const struct sched_args *a, const struct size_res *res,
 	u32 i, k, lv, h;
 	int b, lo, hi;
 
-	ftsim_json_init(&j, stdout);
-	ftsim_json_obj(&j, NULL);
-	ftsim_json_str(&j, "command", "sched");
+	ftsim_json_start(&j, stdout, "sched");
 	ftsim_json_str(&j, "pattern", ft_pattern_name(patterns[a->pattern]));
 	if (a->pattern == PAT_HOTSPOT)
 		ftsim_json_u64(&j, "hot_percent", a->hot_pct);
@@ -1245,7 +1243,6 @@ static void print_json(const struct sched_args *a, const struct size_res *res,
 		ftsim_json_end(&j, '}');
 	}
 	ftsim_json_end(&j, ']');
-	ftsim_json_end(&j, '}');
 	ftsim_json_finish(&j);
 }
 

@@ -14,6 +14,7 @@
 #include "ftsim.h"
 #include "ft_cycle.h"
 #include "ft_inject.h"
+#include "ft_load.h"
 #include "ft_rand.h"
 #include "ftnames.h"
 #include "linux/fattree.h"
@@ -608,12 +609,74 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+void ftsim_sort(double *v, u64 n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+}
+
 double ftsim_median(double *v, u64 n)
 {
 	if (!n)
 		return 0;
-	qsort(v, n, sizeof(*v), cmp_double);
+	ftsim_sort(v, n);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+double ftsim_percentile(const double *v, u64 n, u32 pct)
+{
+	u64 r = (pct * n + 99) / 100;
+
+	return n ? v[r ? r - 1 : 0] : 0;
+}
+
+int ftsim_msgs_reserve(struct ftsim_msgs *m, u32 cap)
+{
+	u32 *p;
+
+	if (cap <= m->cap)
+		return 0;
+	p = realloc(m->src, (size_t)cap * sizeof(u32));
+	if (!p)
+		return -1;
+	m->src = p;
+	p = realloc(m->dst, (size_t)cap * sizeof(u32));
+	if (!p)
+		return -1;
+	m->dst = p;
+	m->cap = cap;
+	return 0;
+}
+
+int ftsim_msgs_push(struct ftsim_msgs *m, u32 src, u32 dst)
+{
+	if (m->n == m->cap && ftsim_msgs_reserve(m, m->cap ? 2 * m->cap : 1024))
+		return -1;
+	m->src[m->n] = src;
+	m->dst[m->n++] = dst;
+	return 0;
+}
+
+void ftsim_msgs_free(struct ftsim_msgs *m)
+{
+	free(m->src);
+	free(m->dst);
+}
+
+int ftsim_lambda(const struct ft_topo *t, const struct ftsim_msgs *m, struct ft_lambda *lam)
+{
+	struct ft_demand *dm = malloc(((size_t)m->n + 1) * sizeof(*dm));
+	u32 *loads = calloc(ft_topo_channels_total(t), sizeof(u32));
+	int err = -1;
+	u32 i;
+
+	if (dm && loads) {
+		for (i = 0; i < m->n; i++)
+			dm[i] = (struct ft_demand){ m->src[i], m->dst[i], 1 };
+		err = ft_lambda(t, dm, m->n, loads, lam);
+	}
+	free(dm);
+	free(loads);
+	return err;
 }
 
 u64 ftsim_derive(u64 a, u64 b)
@@ -667,10 +730,12 @@ void ftsim_progress_done(void)
 
 /* --- JSON --- */
 
-void ftsim_json_init(struct ftsim_json *j, FILE *f)
+void ftsim_json_start(struct ftsim_json *j, FILE *f, const char *cmd)
 {
 	memset(j, 0, sizeof(*j));
 	j->f = f;
+	ftsim_json_obj(j, NULL);
+	ftsim_json_str(j, "command", cmd);
 }
 
 static void json_string(FILE *f, const char *s)
@@ -788,6 +853,7 @@ void ftsim_json_u32s(struct ftsim_json *j, const char *key, const u32 *v,
 
 void ftsim_json_finish(struct ftsim_json *j)
 {
+	ftsim_json_end(j, '}');
 	fputc('\n', j->f);
 	fflush(j->f);
 }
