@@ -327,19 +327,33 @@ static u32 ft_pairs_circuit_left(struct ft_circuit *c, u64 done)
 }
 
 /*
- * @p's offer of @n messages, without a circuit; its level kept, once the
- * pair is known to lie within the fabric (else the offer's @lca stays 0:
- * the cycle's check of the offers refuses it).
+ * @p's common level H plus one, kept from its first offer on, once the
+ * pair is known to lie within the fabric (else 0: the cycle's check of
+ * the offers refuses the offer).
  */
-static __always_inline void ft_pairs_offer(struct ft_offer *o,
-					   struct ft_fabric *f,
-					   struct ft_pair *p, u32 n)
+static __always_inline u8 ft_pairs_level(struct ft_fabric *f,
+					 struct ft_pair *p)
 {
 	if (!p->lca && p->src < f->topo.n && p->dst < f->topo.n)
 		p->lca = (u8)(ft_cycle_common_level(&f->scratch, p->src,
 						    p->dst) + 1);
+	return p->lca;
+}
+
+/* ft_pairs_level() of a pair not offered yet, out of its caller's loop. */
+static ft_noinline u8 ft_pairs_first_level(struct ft_fabric *f,
+					   struct ft_pair *p)
+{
+	return ft_pairs_level(f, p);
+}
+
+/* @p's offer of @n messages, without a circuit. */
+static __always_inline void ft_pairs_offer(struct ft_offer *o,
+					   struct ft_fabric *f,
+					   struct ft_pair *p, u32 n)
+{
 	*o = (struct ft_offer){ .src = p->src, .dst = p->dst, .count = n,
-				.lca = p->lca };
+				.lca = ft_pairs_level(f, p) };
 }
 
 /*
@@ -387,7 +401,51 @@ static __always_inline u32 ft_pairs_offer_each(struct ft_pairs *q,
 }
 
 /*
- * The two copies of the loop, each a function of its own: inlined into
+ * ft_pairs_offer_each() laying the messages out, when the room cannot
+ * run out before the last active pair (at least @cap messages per pair):
+ * a busy cycle's usual loop, with neither the room nor the level of
+ * every pair tested again.
+ */
+static ft_noinline u32 ft_pairs_offer_roomy(struct ft_pairs *q,
+					    struct ft_fabric *f, u32 cap,
+					    bool *plain)
+{
+	const u32 *active = q->active;
+	struct ft_pair *pair = q->pair, *p;
+	struct ft_offer *off = q->off;
+	struct ft_cycle_msg *msg = f->scratch.msg;
+	u32 *slot = q->off_slot;
+	u32 i, s, n, noff = 0, nactive = q->nactive, nmsgs = 0;
+	u32 ahead = nactive > FT_PAIRS_AHEAD ? nactive - FT_PAIRS_AHEAD : 0;
+	u8 lca;
+	bool bad = false;
+
+	for (i = 0; i < nactive; i++) {
+		if (i < ahead)
+			ft_prefetchw(&pair[active[i + FT_PAIRS_AHEAD]]);
+		s = active[i];
+		p = &pair[s];
+		n = ft_min_u32(p->queued, cap);
+		if (!n)
+			continue;
+		lca = p->lca;
+		if (!lca) {
+			lca = ft_pairs_first_level(f, p);
+			bad |= !lca;
+		}
+		off[noff] = (struct ft_offer){ .src = p->src, .dst = p->dst,
+					       .count = n, .lca = lca };
+		nmsgs = ft_cycle_lay(msg, nmsgs, &off[noff], noff, n,
+				     lca - 1U);
+		slot[noff++] = s;
+	}
+	f->scratch.nmsgs = nmsgs;
+	*plain = !bad;
+	return noff;
+}
+
+/*
+ * The copies of the loop, each a function of its own: inlined into
  * ft_pairs_cycle() they would share its registers, and the one that lays
  * the messages out is the loop of every busy cycle without circuits.
  */
@@ -395,6 +453,10 @@ static ft_noinline u32 ft_pairs_offer_laid(struct ft_pairs *q,
 					   struct ft_fabric *f, u32 per_pair,
 					   u32 room, bool *plain)
 {
+	u32 cap = ft_min_u32(per_pair, FT_INJECT_MAX_DRAWS);
+
+	if ((u64)q->nactive * cap <= room)
+		return ft_pairs_offer_roomy(q, f, cap, plain);
 	return ft_pairs_offer_each(q, f, per_pair, room, plain, true);
 }
 
