@@ -1182,32 +1182,70 @@ int ft_cycle_run_plain(const struct ft_cycle_cfg *cfg, struct ft_offer *off,
 			     ft_cycle_plain(cfg));
 }
 
+/* Link @id's counters of the last cycle @lc added to its totals @st. */
+static __always_inline void ft_cycle_add(const struct ft_link_cycle *lc,
+					 struct ft_link_stats *st, u32 lanes)
+{
+	st->carried += lc->carried;
+	st->blocked += lc->blocked;
+	st->max_cycle = ft_max_u32(st->max_cycle, lc->carried);
+	/* no branch: about as often taken as not */
+	st->saturated += lanes && lc->carried >= lanes;
+}
+
+/*
+ * ft_cycle_account() of the touched links in [@from, @to), which all have
+ * @lanes lanes: those of a level while no link is failed.
+ */
+static void ft_cycle_account_level(const struct ft_cycle_scratch *sc,
+				   struct ft_link_stats *st, u32 from, u32 to,
+				   u32 lanes)
+{
+	u32 k, id;
+	u64 bits;
+
+	for (k = from / 64; 64 * k < to; k++) {
+		bits = sc->touched[k];
+		if (64 * k < from)
+			bits &= ~0ULL << (from - 64 * k);
+		if (to - 64 * k < 64)
+			bits &= (1ULL << (to - 64 * k)) - 1;
+		for (; bits; bits &= bits - 1) {
+			id = 64 * k + ft_ctz64(bits);
+			ft_cycle_add(&sc->lc[id], &st[id], lanes);
+		}
+	}
+}
+
 /**
  * ft_cycle_account() - add the last cycle to running per-link totals.
  * @sc: scratch after ft_cycle_run().
  * @l: lane state (a link is saturated when it carried all its lanes).
  * @st: per-link totals, indexed by directed link id.
  *
- * Visits only the links the cycle touched, in ascending order.
+ * Visits only the links the cycle touched, in ascending order.  While no
+ * link is failed every link has its level's lanes, which are then not
+ * read link by link.
  */
 void ft_cycle_account(const struct ft_cycle_scratch *sc,
 		      const struct ft_lanes *l, struct ft_link_stats *st)
 {
-	const struct ft_link_cycle *lc;
-	u32 k, id, words = ft_cycle_touched_words(sc->nlinks);
+	u32 k, id, lvl, words = ft_cycle_touched_words(sc->nlinks);
 	u64 bits;
 
+	if (!l->nfailed) {
+		for (lvl = 1; lvl < FT_MAX_LEVELS && sc->lv[lvl + 1].w; lvl++)
+			ft_cycle_account_level(sc, st, 2 * sc->lv[lvl].link_base,
+					       2 * sc->lv[lvl + 1].link_base,
+					       sc->lv[lvl].lanes);
+		ft_cycle_account_level(sc, st, 2 * sc->lv[lvl].link_base,
+				       sc->nlinks, sc->lv[lvl].lanes);
+		return;
+	}
 	for (k = 0; k < words; k++) {
 		for (bits = sc->touched[k]; bits; bits &= bits - 1) {
 			id = 64 * k + ft_ctz64(bits);
-			lc = &sc->lc[id];
-			st[id].carried += lc->carried;
-			st[id].blocked += lc->blocked;
-			st[id].max_cycle = ft_max_u32(st[id].max_cycle,
-						      lc->carried);
-			/* no branch: about as often taken as not */
-			st[id].saturated += l->hot[id].lanes &&
-					    lc->carried >= l->hot[id].lanes;
+			ft_cycle_add(&sc->lc[id], &st[id], l->hot[id].lanes);
 		}
 	}
 }
