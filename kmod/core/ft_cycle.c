@@ -190,15 +190,23 @@ static void ft_sort_offers(const struct ft_offer *off, u32 *v, u32 n)
 	}
 }
 
+/* Lanes of the circuit of offer @i (@oc may be NULL: none has one). */
+static u32 ft_cycle_clanes(const struct ft_offer_circuit *oc, u32 i)
+{
+	return oc ? oc[i].lanes : 0;
+}
+
 /*
- * Messages of @o that contend for free lanes (beyond its circuit). Under
- * path choice circuit only a leaf's messages to itself do: they cross no
- * link, so no circuit can carry them, and none is needed.
+ * Messages of @o, offer @i, that contend for free lanes (beyond its
+ * circuit). Under path choice circuit only a leaf's messages to itself
+ * do: they cross no link, so no circuit can carry them, and none is
+ * needed.
  */
 static u32 ft_cycle_contending(const struct ft_cycle_cfg *cfg,
-			       const struct ft_offer *o)
+			       const struct ft_offer *o,
+			       const struct ft_offer_circuit *oc, u32 i)
 {
-	u32 circ = ft_min_u32(o->count, o->clanes);
+	u32 circ = ft_min_u32(o->count, ft_cycle_clanes(oc, i));
 
 	if (cfg->path == FT_PATH_CIRCUIT && o->src != o->dst)
 		return 0;
@@ -206,15 +214,14 @@ static u32 ft_cycle_contending(const struct ft_cycle_cfg *cfg,
 }
 
 /* The circuit of an offer: its path within the links, its lanes in range. */
-static bool ft_cycle_bad_circuit(const struct ft_offer *o, u32 nlinks)
+static bool ft_cycle_bad_circuit(const struct ft_offer_circuit *c, u32 nlinks)
 {
 	u32 k;
 
-	if (!o->cpath || o->cpath->n > FT_PATH_MAX ||
-	    o->clanes > FT_MAX_LANES)
+	if (!c->path || c->path->n > FT_PATH_MAX || c->lanes > FT_MAX_LANES)
 		return true;
-	for (k = 0; k < o->cpath->n; k++)
-		if (o->cpath->link[k] >= nlinks)
+	for (k = 0; k < c->path->n; k++)
+		if (c->path->link[k] >= nlinks)
 			return true;
 	return false;
 }
@@ -232,7 +239,8 @@ static int ft_cycle_validate_cfg(const struct ft_cycle_cfg *cfg,
 
 /* The offers checked; *@circuits: some offer has a circuit. */
 static int ft_cycle_validate(const struct ft_cycle_cfg *cfg,
-			     const struct ft_offer *off, u32 noff,
+			     const struct ft_offer *off,
+			     const struct ft_offer_circuit *oc, u32 noff,
 			     const struct ft_cycle_scratch *sc, bool *circuits)
 {
 	const struct ft_topo *t = cfg->topo;
@@ -249,11 +257,11 @@ static int ft_cycle_validate(const struct ft_cycle_cfg *cfg,
 		/* one test per offer for the usual case, without branches */
 		bad |= (o->src >= n) | (o->dst >= n) | (o->lca > lca);
 		total += o->count;
-		if (o->clanes) {
+		if (ft_cycle_clanes(oc, i)) {
 			*circuits = true;
-			if (ft_cycle_bad_circuit(o, sc->nlinks))
+			if (ft_cycle_bad_circuit(&oc[i], sc->nlinks))
 				return -FT_EINVAL;
-			total -= ft_min_u32(o->count, o->clanes);
+			total -= ft_min_u32(o->count, oc[i].lanes);
 		}
 	}
 	if (bad)
@@ -261,23 +269,25 @@ static int ft_cycle_validate(const struct ft_cycle_cfg *cfg,
 	/* Under path choice circuit only a leaf's messages to itself contend. */
 	if (cfg->path == FT_PATH_CIRCUIT)
 		for (total = 0, i = 0; i < noff; i++)
-			total += ft_cycle_contending(cfg, &off[i]);
+			total += ft_cycle_contending(cfg, &off[i], oc, i);
 	return total > sc->max_msgs ? -FT_E2BIG : 0;
 }
 
 /*
  * Circuit messages hold reserved lanes: they cross without contention.
- * Returns how many of @o's messages its circuit carries.
+ * Returns how many of @o's messages its circuit @c carries.
  */
-static u32 ft_cycle_circuit(struct ft_offer *o, struct ft_cycle_scratch *sc)
+static u32 ft_cycle_circuit(const struct ft_offer *o,
+			    const struct ft_offer_circuit *c,
+			    struct ft_cycle_scratch *sc)
 {
 	struct ft_link_cycle *lc;
-	u32 k, circ = ft_min_u32(o->count, o->clanes);
+	u32 k, circ = ft_min_u32(o->count, c->lanes);
 
 	if (!circ)
 		return 0;
-	for (k = 0; k < o->cpath->n; k++) {
-		lc = ft_cycle_touch(sc, o->cpath->link[k]);
+	for (k = 0; k < c->path->n; k++) {
+		lc = ft_cycle_touch(sc, c->path->link[k]);
 		lc->carried += (u16)circ;
 		lc->circuit += (u16)circ;
 	}
@@ -320,7 +330,8 @@ static u32 ft_cycle_lca(const struct ft_cycle_scratch *sc,
  * locals, which the stores to the messages cannot alias.
  */
 static u32 ft_cycle_layout(const struct ft_cycle_cfg *cfg,
-			   struct ft_offer *off, u32 noff,
+			   struct ft_offer *off,
+			   const struct ft_offer_circuit *oc, u32 noff,
 			   struct ft_cycle_scratch *sc,
 			   struct ft_cycle_result *res)
 {
@@ -335,7 +346,8 @@ static u32 ft_cycle_layout(const struct ft_cycle_cfg *cfg,
 
 	for (i = 0; i < noff; i++) {
 		o = &off[i];
-		circ = o->clanes ? ft_cycle_circuit(o, sc) : 0;
+		circ = ft_cycle_clanes(oc, i) ?
+		       ft_cycle_circuit(o, &oc[i], sc) : 0;
 		o->delivered = circ;
 		if (circ && sc->got_n)
 			ft_cycle_mark(sc->got, i);
@@ -370,7 +382,8 @@ static u32 ft_cycle_layout(const struct ft_cycle_cfg *cfg,
 		for (i = 0; i < np; i++) {
 			o = &off[sc->pidx[i]];
 			n = ft_cycle_lay(msg, n, o, sc->pidx[i],
-					 ft_cycle_contending(cfg, o),
+					 ft_cycle_contending(cfg, o, oc,
+							     sc->pidx[i]),
 					 ft_cycle_lca(sc, o));
 		}
 	}
@@ -1051,7 +1064,8 @@ static u32 ft_cycle_walk(const struct ft_cycle_cfg *cfg,
  * too (ft_cycle_run_plain()).
  */
 static int ft_cycle_exec(const struct ft_cycle_cfg *cfg,
-			 struct ft_offer *off, u32 noff,
+			 struct ft_offer *off,
+			 const struct ft_offer_circuit *oc, u32 noff,
 			 struct ft_cycle_scratch *sc,
 			 struct ft_cycle_result *res, bool circuits, bool laid)
 {
@@ -1085,7 +1099,7 @@ static int ft_cycle_exec(const struct ft_cycle_cfg *cfg,
 	} else if (!circuits && ft_cycle_plain(cfg)) {
 		np = ft_cycle_layout_plain(off, noff, sc, res);
 	} else {
-		np = ft_cycle_layout(cfg, off, noff, sc, res);
+		np = ft_cycle_layout(cfg, off, oc, noff, sc, res);
 	}
 	ft_cycle_order(cfg, sc, np);
 	if (cfg->path == FT_PATH_DMODK && !cfg->lanes->nfailed) {
@@ -1124,6 +1138,8 @@ static int ft_cycle_exec(const struct ft_cycle_cfg *cfg,
  * @cfg: fabric shape, lanes, generator and policies.
  * @off: @noff offers; sets @delivered.  A pair may have several offers
  *       (e.g. separate flows): each keeps its own order.
+ * @oc: per offer, its pair's circuit (its @lanes 0 when it has none), or
+ *      NULL when no offer has one.
  * @noff: offers.
  * @sc: scratch from ft_cycle_scratch_init() for this topology; on
  *      return it describes this cycle (links touched and their counters,
@@ -1140,15 +1156,15 @@ static int ft_cycle_exec(const struct ft_cycle_cfg *cfg,
  * except that the previous cycle's link counters were not yet reset.
  */
 int ft_cycle_run(const struct ft_cycle_cfg *cfg, struct ft_offer *off,
-		 u32 noff, struct ft_cycle_scratch *sc,
-		 struct ft_cycle_result *res)
+		 const struct ft_offer_circuit *oc, u32 noff,
+		 struct ft_cycle_scratch *sc, struct ft_cycle_result *res)
 {
 	bool circuits;
-	int err = ft_cycle_validate(cfg, off, noff, sc, &circuits);
+	int err = ft_cycle_validate(cfg, off, oc, noff, sc, &circuits);
 
 	if (err)
 		return err;
-	return ft_cycle_exec(cfg, off, noff, sc, res, circuits, false);
+	return ft_cycle_exec(cfg, off, oc, noff, sc, res, circuits, false);
 }
 
 /**
@@ -1156,7 +1172,7 @@ int ft_cycle_run(const struct ft_cycle_cfg *cfg, struct ft_offer *off,
  * fabric, which it does not check one by one.
  * @cfg: as for ft_cycle_run().
  * @off: @noff offers, each of at least one message, with its source and
- *       destination below n, its @lca right, no circuit (@clanes 0),
+ *       destination below n, its @lca right, no circuit,
  *       @delivered 0, and all of them at most @sc->max_msgs messages
  *       (ft_pairs_cycle() makes such offers).
  * @noff: offers.
@@ -1178,7 +1194,7 @@ int ft_cycle_run_plain(const struct ft_cycle_cfg *cfg, struct ft_offer *off,
 
 	if (err)
 		return err;
-	return ft_cycle_exec(cfg, off, noff, sc, res, false,
+	return ft_cycle_exec(cfg, off, NULL, noff, sc, res, false,
 			     ft_cycle_plain(cfg));
 }
 

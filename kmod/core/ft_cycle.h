@@ -49,23 +49,36 @@ enum ft_arbitration {
  * @src: source leaf.
  * @dst: destination leaf.
  * @count: head messages of the pair offered this cycle.
- * @clanes: lanes of the pair's circuit, 0 if it has none.
- * @cpath: the circuit's path (when @clanes); its lanes are reserved, so
- *         its first min(@count, @clanes) messages cross without contention.
- * @delivered: out: messages delivered, always the first ones offered.
+ * @delivered: out: messages delivered, always the first ones offered
+ *             (at most a cycle's messages and a circuit's lanes: fewer
+ *             than 2^25).
  * @lca: the pair's common level H plus one when the caller keeps it
  *       (ft_pairs does, per pair), or 0: the cycle works it out.  Never
  *       written by the cycle: a caller that reuses an offer for another
  *       pair must reset it.
+ *
+ * Sixteen bytes, four to a cache line: a busy cycle writes one per
+ * active pair.  The pair's circuit, if any, is in a struct
+ * ft_offer_circuit beside it.
  */
 struct ft_offer {
 	u32 src;
 	u32 dst;
 	u32 count;
-	u32 clanes;
-	const struct ft_path *cpath;
-	u32 delivered;
-	u8 lca;
+	u32 delivered : 25;
+	u32 lca : 7;
+};
+
+/**
+ * struct ft_offer_circuit - the circuit of the offer of the same index.
+ * @lanes: lanes of the pair's circuit, 0 if it has none.
+ * @path: the circuit's path (when @lanes); its lanes are reserved, so
+ *        the offer's first min(count, @lanes) messages cross without
+ *        contention.
+ */
+struct ft_offer_circuit {
+	u32 lanes;
+	const struct ft_path *path;
 };
 
 /**
@@ -305,8 +318,8 @@ int ft_cycle_scratch_init(struct ft_cycle_scratch *sc,
 			  const struct ft_topo *t, u32 max_msgs,
 			  void *mem, size_t size);
 int ft_cycle_run(const struct ft_cycle_cfg *cfg, struct ft_offer *off,
-		 u32 noff, struct ft_cycle_scratch *sc,
-		 struct ft_cycle_result *res);
+		 const struct ft_offer_circuit *oc, u32 noff,
+		 struct ft_cycle_scratch *sc, struct ft_cycle_result *res);
 int ft_cycle_run_plain(const struct ft_cycle_cfg *cfg, struct ft_offer *off,
 		       u32 noff, struct ft_cycle_scratch *sc,
 		       struct ft_cycle_result *res);

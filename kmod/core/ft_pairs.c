@@ -60,7 +60,8 @@ size_t ft_pairs_mem_size(u32 cap)
 {
 	return (size_t)cap * (sizeof(struct ft_pair) + 4 * sizeof(u32) +
 			      sizeof(u64) + sizeof(struct ft_inject_pair) +
-			      sizeof(struct ft_offer)) +
+			      sizeof(struct ft_offer) +
+			      sizeof(struct ft_offer_circuit)) +
 	       (size_t)ft_pairs_buckets(cap) * sizeof(u32);
 }
 
@@ -87,9 +88,11 @@ int ft_pairs_init(struct ft_pairs *q, u32 cap)
 	q->free = ft_zalloc((size_t)cap * sizeof(u32));
 	q->off_slot = ft_zalloc((size_t)cap * sizeof(u32));
 	q->off = ft_zalloc((size_t)cap * sizeof(*q->off));
+	q->off_circ = ft_zalloc((size_t)cap * sizeof(*q->off_circ));
 	q->bucket = ft_zalloc((size_t)nb * sizeof(u32));
 	if (!q->pair || !q->hnext || !q->since || !q->inj || !q->active ||
-	    !q->free || !q->off_slot || !q->off || !q->bucket) {
+	    !q->free || !q->off_slot || !q->off || !q->off_circ ||
+	    !q->bucket) {
 		ft_pairs_destroy(q);
 		return -FT_ENOMEM;
 	}
@@ -118,6 +121,7 @@ void ft_pairs_destroy(struct ft_pairs *q)
 	ft_free(q->free);
 	ft_free(q->off_slot);
 	ft_free(q->off);
+	ft_free(q->off_circ);
 	ft_free(q->bucket);
 	memset(q, 0, sizeof(*q));
 }
@@ -474,18 +478,19 @@ static ft_noinline u32 ft_pairs_offer_all(struct ft_pairs *q,
  * circuit's counters follow.  Returns 1 if that drained the pair.
  */
 static u32 ft_pairs_settle(struct ft_pairs *q, struct ft_fabric *f,
-			   struct ft_circuits *circ, ft_pairs_done_fn done,
-			   void *arg, u32 i)
+			   struct ft_circuits *circ,
+			   const struct ft_offer_circuit *oc,
+			   ft_pairs_done_fn done, void *arg, u32 i)
 {
 	u32 s = q->off_slot[i], n = q->off[i].delivered;
 	struct ft_pair *p = &q->pair[s];
 	u32 drained = 0, b;
 
-	if (q->off[i].clanes) {
+	if (oc && oc[i].lanes) {
 		/* A circuit's messages go first: it carried these. */
 		struct ft_circuit *c = ft_circuits_find(circ, p->src, p->dst);
 
-		c->carried += ft_min_u32(n, q->off[i].clanes);
+		c->carried += ft_min_u32(n, oc[i].lanes);
 		c->last_used = f->cycle;
 	}
 	p->queued -= n;
@@ -531,6 +536,8 @@ int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
 	u32 per_pair = f->topo.w[1] * f->topo.lanes[1];
 	u32 i, noff = 0, drained = 0;
 	u64 bits;
+	/* The offers' circuits, while the fabric has any. */
+	struct ft_offer_circuit *oc = circ && circ->n ? q->off_circ : NULL;
 	/* Only RANDOM' keeps state per pair (ft_inject_pair_done()). */
 	bool keep = f->inject.rule == FT_INJECT_RANDOM_PRIME;
 	/* GREEDY with no circuit at all: the short loop */
@@ -567,28 +574,30 @@ int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
 			continue;
 		room -= n;
 		ft_pairs_offer(&q->off[noff], f, p, n);
-		if (clanes) {
-			q->off[noff].clanes = clanes;
-			q->off[noff].cpath = &c->path;
+		if (oc)
+			oc[noff] = (struct ft_offer_circuit){
+				.lanes = clanes, .path = clanes ? &c->path : NULL,
+			};
+		if (clanes)
 			c->left -= ft_min_u32(n, clanes);
-		}
 		q->off_slot[noff++] = s;
 	}
 	q->noff = 0;
 	if (plain)
 		err = ft_fabric_cycle_plain(f, q->off, noff, res);
 	else
-		err = ft_fabric_cycle(f, q->off, noff, res);
+		err = ft_fabric_cycle(f, q->off, oc, noff, res);
 	if (err)
 		return err;
 	q->noff = noff;
+	q->noff_circ = oc;
 	if (!keep && f->scratch.got_n == noff) {
 		/* Most offers of a busy cycle deliver nothing: not read. */
 		for (i = 0; i < noff; i += 64)
 			for (bits = f->scratch.got[i / 64]; bits;
 			     bits &= bits - 1)
-				drained += ft_pairs_settle(q, f, circ, done, arg,
-							   i + ft_ctz64(bits));
+				drained += ft_pairs_settle(q, f, circ, oc, done,
+							   arg, i + ft_ctz64(bits));
 	} else {
 		for (i = 0; i < noff; i++) {
 			if (keep)
@@ -597,8 +606,8 @@ int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
 						    q->off[i].count,
 						    q->off[i].delivered);
 			if (q->off[i].delivered)
-				drained += ft_pairs_settle(q, f, circ, done,
-							   arg, i);
+				drained += ft_pairs_settle(q, f, circ, oc,
+							   done, arg, i);
 		}
 	}
 	ft_inject_end(&f->inject);
