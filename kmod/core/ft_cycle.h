@@ -283,6 +283,18 @@ static inline bool ft_cycle_plain(const struct ft_cycle_cfg *cfg)
 	       !cfg->lanes->nfailed;
 }
 
+/*
+ * What the caller of ft_cycle_run_plain() laid out of its offers'
+ * messages: nothing (the cycle lays them out), all of them (ft_cycle_lay(),
+ * then @nmsgs), or nothing of offers of one message each (the cycle lays
+ * each out when it first reads it, under dmodk).
+ */
+enum ft_cycle_laid {
+	FT_CYCLE_UNLAID,
+	FT_CYCLE_LAID,
+	FT_CYCLE_SINGLE,
+};
+
 /**
  * ft_cycle_lay() - lay out the contending messages of an offer.
  * @msg: the scratch's messages.
@@ -322,7 +334,7 @@ int ft_cycle_run(const struct ft_cycle_cfg *cfg, struct ft_offer *off,
 		 struct ft_cycle_scratch *sc, struct ft_cycle_result *res);
 int ft_cycle_run_plain(const struct ft_cycle_cfg *cfg, struct ft_offer *off,
 		       u32 noff, struct ft_cycle_scratch *sc,
-		       struct ft_cycle_result *res);
+		       struct ft_cycle_result *res, enum ft_cycle_laid laid);
 u32 ft_cycle_common_level(const struct ft_cycle_scratch *sc, u32 src,
 			  u32 dst);
 void ft_cycle_account(const struct ft_cycle_scratch *sc,

@@ -123,12 +123,14 @@ int ft_fabric_cycle(struct ft_fabric *f, struct ft_offer *off,
  * @off: offers, see ft_cycle_run_plain().
  * @noff: offers.
  * @res: out, the cycle's totals.
+ * @laid: what of the offers' messages the caller laid out.
  *
  * Return: as ft_cycle_run_plain(); on error no cycle is counted.
  */
 int ft_fabric_cycle_plain(struct ft_fabric *f, struct ft_offer *off, u32 noff,
-			  struct ft_cycle_result *res)
+			  struct ft_cycle_result *res, enum ft_cycle_laid laid)
 {
 	return ft_fabric_counted(f, ft_cycle_run_plain(&f->cfg, off, noff,
-						       &f->scratch, res));
+						       &f->scratch, res,
+						       laid));
 }

@@ -71,6 +71,6 @@ int ft_fabric_cycle(struct ft_fabric *f, struct ft_offer *off,
 		    const struct ft_offer_circuit *oc, u32 noff,
 		    struct ft_cycle_result *res);
 int ft_fabric_cycle_plain(struct ft_fabric *f, struct ft_offer *off, u32 noff,
-			  struct ft_cycle_result *res);
+			  struct ft_cycle_result *res, enum ft_cycle_laid laid);
 
 #endif /* FT_FABRIC_H */

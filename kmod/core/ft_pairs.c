@@ -405,14 +405,15 @@ static __always_inline u32 ft_pairs_offer_each(struct ft_pairs *q,
 }
 
 /*
- * ft_pairs_offer_each() laying the messages out, when the room cannot
- * run out before the last active pair (at least @cap messages per pair):
- * a busy cycle's usual loop, with neither the room nor the level of
- * every pair tested again.
+ * ft_pairs_offer_each() laying the messages out (@lay), when the room
+ * cannot run out before the last active pair (at least @cap messages per
+ * pair): a busy cycle's usual loop, with neither the room nor the level
+ * of every pair tested again.  Without @lay every offer is of one
+ * message (@cap is 1), which the cycle lays out (FT_CYCLE_SINGLE).
  */
-static ft_noinline u32 ft_pairs_offer_roomy(struct ft_pairs *q,
-					    struct ft_fabric *f, u32 cap,
-					    bool *plain)
+static __always_inline u32 ft_pairs_offer_roomy(struct ft_pairs *q,
+						struct ft_fabric *f, u32 cap,
+						bool *plain, bool lay)
 {
 	const u32 *active = q->active;
 	struct ft_pair *pair = q->pair, *p;
@@ -439,8 +440,9 @@ static ft_noinline u32 ft_pairs_offer_roomy(struct ft_pairs *q,
 		}
 		off[noff] = (struct ft_offer){ .src = p->src, .dst = p->dst,
 					       .count = n, .lca = lca };
-		nmsgs = ft_cycle_lay(msg, nmsgs, &off[noff], noff, n,
-				     lca - 1U);
+		if (lay)
+			nmsgs = ft_cycle_lay(msg, nmsgs, &off[noff], noff, n,
+					     lca - 1U);
 		slot[noff++] = s;
 	}
 	f->scratch.nmsgs = nmsgs;
@@ -448,28 +450,56 @@ static ft_noinline u32 ft_pairs_offer_roomy(struct ft_pairs *q,
 	return noff;
 }
 
+static ft_noinline u32 ft_pairs_offer_roomy_laid(struct ft_pairs *q,
+						 struct ft_fabric *f, u32 cap,
+						 bool *plain)
+{
+	return ft_pairs_offer_roomy(q, f, cap, plain, true);
+}
+
+static ft_noinline u32 ft_pairs_offer_single(struct ft_pairs *q,
+					     struct ft_fabric *f, bool *plain)
+{
+	return ft_pairs_offer_roomy(q, f, 1, plain, false);
+}
+
 /*
  * The copies of the loop, each a function of its own: inlined into
  * ft_pairs_cycle() they would share its registers, and the one that lays
  * the messages out is the loop of every busy cycle without circuits.
  */
+/*
+ * *@laid: what of the offers' messages was laid out, for
+ * ft_fabric_cycle_plain().  Under dmodk, while no link has reserved lanes,
+ * offers of one message each are laid out by the cycle as it ranks them
+ * (FT_CYCLE_SINGLE): each record is then written once, not twice.
+ */
 static ft_noinline u32 ft_pairs_offer_laid(struct ft_pairs *q,
 					   struct ft_fabric *f, u32 per_pair,
-					   u32 room, bool *plain)
+					   u32 room, bool *plain,
+					   enum ft_cycle_laid *laid)
 {
 	u32 cap = ft_min_u32(per_pair, FT_INJECT_MAX_DRAWS);
 
-	if ((u64)q->nactive * cap <= room)
-		return ft_pairs_offer_roomy(q, f, cap, plain);
-	return ft_pairs_offer_each(q, f, per_pair, room, plain, true);
+	*laid = FT_CYCLE_LAID;
+	if ((u64)q->nactive * cap > room)
+		return ft_pairs_offer_each(q, f, per_pair, room, plain, true);
+	if (cap == 1 && f->cfg.path == FT_PATH_DMODK &&
+	    !f->lanes.nreserved) {
+		*laid = FT_CYCLE_SINGLE;
+		return ft_pairs_offer_single(q, f, plain);
+	}
+	return ft_pairs_offer_roomy_laid(q, f, cap, plain);
 }
 
 static ft_noinline u32 ft_pairs_offer_all(struct ft_pairs *q,
 					  struct ft_fabric *f, u32 per_pair,
-					  u32 room, bool *plain)
+					  u32 room, bool *plain,
+					  enum ft_cycle_laid *laid)
 {
+	*laid = FT_CYCLE_UNLAID;
 	if (ft_cycle_plain(&f->cfg))
-		return ft_pairs_offer_laid(q, f, per_pair, room, plain);
+		return ft_pairs_offer_laid(q, f, per_pair, room, plain, laid);
 	return ft_pairs_offer_each(q, f, per_pair, room, plain, false);
 }
 
@@ -543,11 +573,13 @@ int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
 	/* GREEDY with no circuit at all: the short loop */
 	bool greedy = f->inject.rule == FT_INJECT_ALL && (!circ || !circ->n);
 	bool plain = false;
+	enum ft_cycle_laid laid = FT_CYCLE_UNLAID;
 	int err;
 
 	ft_inject_begin(&f->inject, q->queued);
 	if (greedy)
-		noff = ft_pairs_offer_all(q, f, per_pair, room, &plain);
+		noff = ft_pairs_offer_all(q, f, per_pair, room, &plain,
+					  &laid);
 	for (i = 0; !greedy && i < q->nactive && room; i++) {
 		u32 s = ft_pairs_active(q, i);
 		struct ft_pair *p = &q->pair[s];
@@ -584,7 +616,7 @@ int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
 	}
 	q->noff = 0;
 	if (plain)
-		err = ft_fabric_cycle_plain(f, q->off, noff, res);
+		err = ft_fabric_cycle_plain(f, q->off, noff, res, laid);
 	else
 		err = ft_fabric_cycle(f, q->off, oc, noff, res);
 	if (err)
