@@ -190,15 +190,23 @@ static void ft_sort_offers(const struct ft_offer *off, u32 *v, u32 n)
 	}
 }
 
+/* Lanes of the circuit of offer @i (@oc may be NULL: none has one). */
+static u32 ft_cycle_clanes(const struct ft_offer_circuit *oc, u32 i)
+{
+	return oc ? oc[i].lanes : 0;
+}
+
 /*
- * Messages of @o that contend for free lanes (beyond its circuit). Under
- * path choice circuit only a leaf's messages to itself do: they cross no
- * link, so no circuit can carry them, and none is needed.
+ * Messages of @o, offer @i, that contend for free lanes (beyond its
+ * circuit). Under path choice circuit only a leaf's messages to itself
+ * do: they cross no link, so no circuit can carry them, and none is
+ * needed.
  */
 static u32 ft_cycle_contending(const struct ft_cycle_cfg *cfg,
-			       const struct ft_offer *o)
+			       const struct ft_offer *o,
+			       const struct ft_offer_circuit *oc, u32 i)
 {
-	u32 circ = ft_min_u32(o->count, o->clanes);
+	u32 circ = ft_min_u32(o->count, ft_cycle_clanes(oc, i));
 
 	if (cfg->path == FT_PATH_CIRCUIT && o->src != o->dst)
 		return 0;
@@ -206,15 +214,14 @@ static u32 ft_cycle_contending(const struct ft_cycle_cfg *cfg,
 }
 
 /* The circuit of an offer: its path within the links, its lanes in range. */
-static bool ft_cycle_bad_circuit(const struct ft_offer *o, u32 nlinks)
+static bool ft_cycle_bad_circuit(const struct ft_offer_circuit *c, u32 nlinks)
 {
 	u32 k;
 
-	if (!o->cpath || o->cpath->n > FT_PATH_MAX ||
-	    o->clanes > FT_MAX_LANES)
+	if (!c->path || c->path->n > FT_PATH_MAX || c->lanes > FT_MAX_LANES)
 		return true;
-	for (k = 0; k < o->cpath->n; k++)
-		if (o->cpath->link[k] >= nlinks)
+	for (k = 0; k < c->path->n; k++)
+		if (c->path->link[k] >= nlinks)
 			return true;
 	return false;
 }
@@ -232,7 +239,8 @@ static int ft_cycle_validate_cfg(const struct ft_cycle_cfg *cfg,
 
 /* The offers checked; *@circuits: some offer has a circuit. */
 static int ft_cycle_validate(const struct ft_cycle_cfg *cfg,
-			     const struct ft_offer *off, u32 noff,
+			     const struct ft_offer *off,
+			     const struct ft_offer_circuit *oc, u32 noff,
 			     const struct ft_cycle_scratch *sc, bool *circuits)
 {
 	const struct ft_topo *t = cfg->topo;
@@ -249,11 +257,11 @@ static int ft_cycle_validate(const struct ft_cycle_cfg *cfg,
 		/* one test per offer for the usual case, without branches */
 		bad |= (o->src >= n) | (o->dst >= n) | (o->lca > lca);
 		total += o->count;
-		if (o->clanes) {
+		if (ft_cycle_clanes(oc, i)) {
 			*circuits = true;
-			if (ft_cycle_bad_circuit(o, sc->nlinks))
+			if (ft_cycle_bad_circuit(&oc[i], sc->nlinks))
 				return -FT_EINVAL;
-			total -= ft_min_u32(o->count, o->clanes);
+			total -= ft_min_u32(o->count, oc[i].lanes);
 		}
 	}
 	if (bad)
@@ -261,23 +269,25 @@ static int ft_cycle_validate(const struct ft_cycle_cfg *cfg,
 	/* Under path choice circuit only a leaf's messages to itself contend. */
 	if (cfg->path == FT_PATH_CIRCUIT)
 		for (total = 0, i = 0; i < noff; i++)
-			total += ft_cycle_contending(cfg, &off[i]);
+			total += ft_cycle_contending(cfg, &off[i], oc, i);
 	return total > sc->max_msgs ? -FT_E2BIG : 0;
 }
 
 /*
  * Circuit messages hold reserved lanes: they cross without contention.
- * Returns how many of @o's messages its circuit carries.
+ * Returns how many of @o's messages its circuit @c carries.
  */
-static u32 ft_cycle_circuit(struct ft_offer *o, struct ft_cycle_scratch *sc)
+static u32 ft_cycle_circuit(const struct ft_offer *o,
+			    const struct ft_offer_circuit *c,
+			    struct ft_cycle_scratch *sc)
 {
 	struct ft_link_cycle *lc;
-	u32 k, circ = ft_min_u32(o->count, o->clanes);
+	u32 k, circ = ft_min_u32(o->count, c->lanes);
 
 	if (!circ)
 		return 0;
-	for (k = 0; k < o->cpath->n; k++) {
-		lc = ft_cycle_touch(sc, o->cpath->link[k]);
+	for (k = 0; k < c->path->n; k++) {
+		lc = ft_cycle_touch(sc, c->path->link[k]);
 		lc->carried += (u16)circ;
 		lc->circuit += (u16)circ;
 	}
@@ -320,7 +330,8 @@ static u32 ft_cycle_lca(const struct ft_cycle_scratch *sc,
  * locals, which the stores to the messages cannot alias.
  */
 static u32 ft_cycle_layout(const struct ft_cycle_cfg *cfg,
-			   struct ft_offer *off, u32 noff,
+			   struct ft_offer *off,
+			   const struct ft_offer_circuit *oc, u32 noff,
 			   struct ft_cycle_scratch *sc,
 			   struct ft_cycle_result *res)
 {
@@ -335,7 +346,8 @@ static u32 ft_cycle_layout(const struct ft_cycle_cfg *cfg,
 
 	for (i = 0; i < noff; i++) {
 		o = &off[i];
-		circ = o->clanes ? ft_cycle_circuit(o, sc) : 0;
+		circ = ft_cycle_clanes(oc, i) ?
+		       ft_cycle_circuit(o, &oc[i], sc) : 0;
 		o->delivered = circ;
 		if (circ && sc->got_n)
 			ft_cycle_mark(sc->got, i);
@@ -370,7 +382,8 @@ static u32 ft_cycle_layout(const struct ft_cycle_cfg *cfg,
 		for (i = 0; i < np; i++) {
 			o = &off[sc->pidx[i]];
 			n = ft_cycle_lay(msg, n, o, sc->pidx[i],
-					 ft_cycle_contending(cfg, o),
+					 ft_cycle_contending(cfg, o, oc,
+							     sc->pidx[i]),
 					 ft_cycle_lca(sc, o));
 		}
 	}
@@ -738,11 +751,17 @@ ft_cycle_stop(struct ft_cycle_msg *m, struct ft_cycle_msg *f, u32 k, u32 s,
  * never showed it to them): such a pair's first message gets its cut now
  * but its @cutstage 0 only after the walk, from the list in @sc->pidx
  * (*@npend entries), which the layout no longer needs.
+ *
+ * @lay: every offer is of one message, not laid out yet (FT_CYCLE_SINGLE):
+ * message k is offer k's, and its record is written here, whole, from
+ * the offer, instead of being written in offer order first and read and
+ * written again here in priority order.
  */
 static __always_inline u32
 ft_cycle_walk_leaves(const struct ft_cycle_cfg *cfg,
 		     struct ft_cycle_scratch *sc, struct ft_offer *off,
-		     u32 *npend, u32 *n, u32 *behind, bool uniform, bool w1)
+		     u32 *npend, u32 *n, u32 *behind, bool uniform, bool w1,
+		     bool lay)
 {
 	const struct ft_cycle_level *l = &sc->lv[1];
 	struct ft_link_cycle *lc = sc->lc, *c;
@@ -752,20 +771,38 @@ ft_cycle_walk_leaves(const struct ft_cycle_cfg *cfg,
 	u32 *ord = sc->ord, *pend = sc->pidx;
 	u32 nmsgs = sc->nmsgs, j, k, id, q, live = 0, np = 0, nb = 0, nd = 0;
 	u32 base = l->link_base, w = l->w, lanes = l->lanes;
+	u32 src, dst, hh, first;
 	struct ft_recip by_w = l->by_w;
 	bool won;
 
 	for (j = 0; j < nmsgs; j++) {
-		if (j + FT_PREFETCH_AHEAD < nmsgs)
-			ft_prefetchw(&msg[ord[j + FT_PREFETCH_AHEAD]]);
+		if (j + FT_PREFETCH_AHEAD < nmsgs) {
+			k = ord[j + FT_PREFETCH_AHEAD];
+			ft_prefetchw(&msg[k]);
+			if (lay)
+				ft_prefetch(&off[k]);
+		}
 		k = ord[j];
 		m = &msg[k];
-		if (!m->hh) {		/* to itself: there */
+		if (lay) {
+			src = off[k].src;
+			dst = off[k].dst;
+			hh = off[k].lca - 1U;
+			first = k;
+		} else {
+			src = m->src;
+			dst = m->dst;
+			hh = m->hh;
+			first = m->first;
+		}
+		if (!hh) {		/* to itself: there */
+			if (lay)
+				ft_cycle_lay(msg, k, &off[k], k, 1, 0);
 			ft_cycle_got(sc, off, m->offer);
 			nd++;
 			continue;
 		}
-		if (m->first != k && (msg[k - 1].flags & FT_MSG_DEAD)) {
+		if (first != k && (msg[k - 1].flags & FT_MSG_DEAD)) {
 			/* behind: the first's cut and cutstage are set */
 			m->flags = FT_MSG_DEAD | FT_MSG_ORDER;
 			nb++;
@@ -773,10 +810,10 @@ ft_cycle_walk_leaves(const struct ft_cycle_cfg *cfg,
 		}
 		/* the leaf's up link by port dst mod w_1 (X = leaf, Y = 0) */
 		if (w1) {
-			id = (base + m->src) << 1;
+			id = (base + src) << 1;
 		} else {
-			q = ft_recip_div(&by_w, m->dst);
-			id = (base + m->src * w + m->dst - q * w) << 1;
+			q = ft_recip_div(&by_w, dst);
+			id = (base + src * w + dst - q * w) << 1;
 		}
 		if (uniform) {
 			/*
@@ -793,7 +830,17 @@ ft_cycle_walk_leaves(const struct ft_cycle_cfg *cfg,
 		}
 		ord[live] = k;
 		live += won;
-		if (m->first == k) {
+		if (lay) {
+			/* the whole record at once, as ft_cycle_lay() and below */
+			*m = (struct ft_cycle_msg){
+				.src = src, .dst = dst, .first = k, .offer = k,
+				.cut = won ? ~0U : k, .at = won ? ~0U : id,
+				.hh = (u8)hh, .flags = won ? 0 : FT_MSG_DEAD,
+				.cutstage = won ? 0xff : 0,
+			};
+			continue;
+		}
+		if (first == k) {
 			/* a winner's record is left as laid out */
 			m->flags = won ? 0 : FT_MSG_DEAD;
 			m->at = won ? ~0U : id;
@@ -805,8 +852,8 @@ ft_cycle_walk_leaves(const struct ft_cycle_cfg *cfg,
 			continue;
 		m->flags = FT_MSG_DEAD;
 		m->at = id;
-		msg[m->first].cut = ft_min_u32(msg[m->first].cut, k);
-		pend[np++] = m->first;
+		msg[first].cut = ft_min_u32(msg[first].cut, k);
+		pend[np++] = first;
 	}
 	*npend = np;
 	*n += nd;
@@ -817,18 +864,25 @@ ft_cycle_walk_leaves(const struct ft_cycle_cfg *cfg,
 /*
  * Stage 0 when every link has its lanes (ft_cycle_try()), and else; a
  * copy of each for a leaf with one up-port (w_1 = 1, as in k-ary n-trees):
- * its link is the leaf's own.
+ * its link is the leaf's own; and when every link has its lanes, a copy
+ * of those that lays the messages out (@lay, FT_CYCLE_SINGLE).
  */
 static ft_noinline u32 ft_cycle_leaves_uniform(const struct ft_cycle_cfg *cfg,
 					       struct ft_cycle_scratch *sc,
 					       struct ft_offer *off, u32 *npend,
-					       u32 *n, u32 *behind)
+					       u32 *n, u32 *behind, bool lay)
 {
+	if (sc->lv[1].w == 1 && lay)
+		return ft_cycle_walk_leaves(cfg, sc, off, npend, n, behind,
+					    true, true, true);
 	if (sc->lv[1].w == 1)
 		return ft_cycle_walk_leaves(cfg, sc, off, npend, n, behind,
-					    true, true);
+					    true, true, false);
+	if (lay)
+		return ft_cycle_walk_leaves(cfg, sc, off, npend, n, behind,
+					    true, false, true);
 	return ft_cycle_walk_leaves(cfg, sc, off, npend, n, behind, true,
-				    false);
+				    false, false);
 }
 
 static ft_noinline u32 ft_cycle_leaves_lanes(const struct ft_cycle_cfg *cfg,
@@ -837,7 +891,7 @@ static ft_noinline u32 ft_cycle_leaves_lanes(const struct ft_cycle_cfg *cfg,
 					     u32 *n, u32 *behind)
 {
 	return ft_cycle_walk_leaves(cfg, sc, off, npend, n, behind, false,
-				    false);
+				    false, false);
 }
 
 /*
@@ -867,13 +921,14 @@ static __always_inline u32 ft_cycle_up_id(const struct ft_cycle_level *lv,
  * the quotient of the destination go up a level at a time.  The loops
  * keep in locals what they read more than once: a store through a
  * message or a link counter may alias anything under the kernel's
- * -fno-strict-aliasing.  @uniform: see ft_cycle_try().  Returns the
- * messages delivered.
+ * -fno-strict-aliasing.  @uniform: see ft_cycle_try(); @lay: see
+ * ft_cycle_walk_leaves() (only with @uniform).  Returns the messages
+ * delivered.
  */
 static __always_inline u32
 ft_cycle_walk_dmodk(const struct ft_cycle_cfg *cfg,
 		    struct ft_cycle_scratch *sc, struct ft_offer *off,
-		    struct ft_cycle_result *res, bool uniform)
+		    struct ft_cycle_result *res, bool uniform, bool lay)
 {
 	u32 ys[FT_MAX_LEVELS + 1];	/* Y of the path's node of level i */
 	struct ft_link_cycle *lc = sc->lc;
@@ -887,7 +942,7 @@ ft_cycle_walk_dmodk(const struct ft_cycle_cfg *cfg,
 
 	if (uniform)
 		live = ft_cycle_leaves_uniform(cfg, sc, off, &npend, &n,
-					       &behind);
+					       &behind, lay);
 	else
 		live = ft_cycle_leaves_lanes(cfg, sc, off, &npend, &n,
 					     &behind);
@@ -954,9 +1009,10 @@ behind:
 static ft_noinline u32 ft_cycle_walk_uniform(const struct ft_cycle_cfg *cfg,
 					     struct ft_cycle_scratch *sc,
 					     struct ft_offer *off,
-					     struct ft_cycle_result *res)
+					     struct ft_cycle_result *res,
+					     bool lay)
 {
-	return ft_cycle_walk_dmodk(cfg, sc, off, res, true);
+	return ft_cycle_walk_dmodk(cfg, sc, off, res, true, lay);
 }
 
 static ft_noinline u32 ft_cycle_walk_lanes(const struct ft_cycle_cfg *cfg,
@@ -964,7 +1020,7 @@ static ft_noinline u32 ft_cycle_walk_lanes(const struct ft_cycle_cfg *cfg,
 					   struct ft_offer *off,
 					   struct ft_cycle_result *res)
 {
-	return ft_cycle_walk_dmodk(cfg, sc, off, res, false);
+	return ft_cycle_walk_dmodk(cfg, sc, off, res, false, false);
 }
 
 /* Level and direction of stage @s (0..2H-1) of a message whose H is @hh. */
@@ -1047,15 +1103,21 @@ static u32 ft_cycle_walk(const struct ft_cycle_cfg *cfg,
 }
 
 /*
- * ft_cycle_run() once the offers are known good; @laid: their messages
- * too (ft_cycle_run_plain()).
+ * ft_cycle_run() once the offers are known good; @laid: what of their
+ * messages the caller laid out (ft_cycle_run_plain()).
  */
 static int ft_cycle_exec(const struct ft_cycle_cfg *cfg,
-			 struct ft_offer *off, u32 noff,
+			 struct ft_offer *off,
+			 const struct ft_offer_circuit *oc, u32 noff,
 			 struct ft_cycle_scratch *sc,
-			 struct ft_cycle_result *res, bool circuits, bool laid)
+			 struct ft_cycle_result *res, bool circuits,
+			 enum ft_cycle_laid laid)
 {
 	u32 k, live, lvl, np, h = cfg->topo->h;
+	/* dmodk's stage 0, links all with their lanes, lays them out */
+	bool uniform = !cfg->lanes->nfailed && !cfg->lanes->nreserved;
+	bool lay = laid == FT_CYCLE_SINGLE && cfg->path == FT_PATH_DMODK &&
+		   uniform && ft_cycle_plain(cfg);
 	struct ft_cycle_msg *m;
 	u64 bits;
 
@@ -1079,13 +1141,17 @@ static int ft_cycle_exec(const struct ft_cycle_cfg *cfg,
 	sc->got_n = noff <= sc->max_msgs ? noff : 0;
 	memset(sc->got, 0, ft_cycle_touched_words(sc->got_n) * sizeof(u64));
 
-	if (laid) {
+	if (laid == FT_CYCLE_LAID) {
 		res->offered = sc->nmsgs;
+		np = noff;
+	} else if (lay) {
+		res->offered = noff;
+		sc->nmsgs = noff;
 		np = noff;
 	} else if (!circuits && ft_cycle_plain(cfg)) {
 		np = ft_cycle_layout_plain(off, noff, sc, res);
 	} else {
-		np = ft_cycle_layout(cfg, off, noff, sc, res);
+		np = ft_cycle_layout(cfg, off, oc, noff, sc, res);
 	}
 	ft_cycle_order(cfg, sc, np);
 	if (cfg->path == FT_PATH_DMODK && !cfg->lanes->nfailed) {
@@ -1093,7 +1159,7 @@ static int ft_cycle_exec(const struct ft_cycle_cfg *cfg,
 		if (cfg->lanes->nreserved || res->circuit)
 			k = ft_cycle_walk_lanes(cfg, sc, off, res);
 		else
-			k = ft_cycle_walk_uniform(cfg, sc, off, res);
+			k = ft_cycle_walk_uniform(cfg, sc, off, res, lay);
 		res->delivered = res->circuit + k;
 		return 0;
 	}
@@ -1124,6 +1190,8 @@ static int ft_cycle_exec(const struct ft_cycle_cfg *cfg,
  * @cfg: fabric shape, lanes, generator and policies.
  * @off: @noff offers; sets @delivered.  A pair may have several offers
  *       (e.g. separate flows): each keeps its own order.
+ * @oc: per offer, its pair's circuit (its @lanes 0 when it has none), or
+ *      NULL when no offer has one.
  * @noff: offers.
  * @sc: scratch from ft_cycle_scratch_init() for this topology; on
  *      return it describes this cycle (links touched and their counters,
@@ -1140,15 +1208,16 @@ static int ft_cycle_exec(const struct ft_cycle_cfg *cfg,
  * except that the previous cycle's link counters were not yet reset.
  */
 int ft_cycle_run(const struct ft_cycle_cfg *cfg, struct ft_offer *off,
-		 u32 noff, struct ft_cycle_scratch *sc,
-		 struct ft_cycle_result *res)
+		 const struct ft_offer_circuit *oc, u32 noff,
+		 struct ft_cycle_scratch *sc, struct ft_cycle_result *res)
 {
 	bool circuits;
-	int err = ft_cycle_validate(cfg, off, noff, sc, &circuits);
+	int err = ft_cycle_validate(cfg, off, oc, noff, sc, &circuits);
 
 	if (err)
 		return err;
-	return ft_cycle_exec(cfg, off, noff, sc, res, circuits, false);
+	return ft_cycle_exec(cfg, off, oc, noff, sc, res, circuits,
+			     FT_CYCLE_UNLAID);
 }
 
 /**
@@ -1156,30 +1225,70 @@ int ft_cycle_run(const struct ft_cycle_cfg *cfg, struct ft_offer *off,
  * fabric, which it does not check one by one.
  * @cfg: as for ft_cycle_run().
  * @off: @noff offers, each of at least one message, with its source and
- *       destination below n, its @lca right, no circuit (@clanes 0),
+ *       destination below n, its @lca right, no circuit,
  *       @delivered 0, and all of them at most @sc->max_msgs messages
  *       (ft_pairs_cycle() makes such offers).
  * @noff: offers.
- * @sc: as for ft_cycle_run(); when ft_cycle_plain(@cfg), the caller has
- *      laid the offers' messages out in it as well, offer by offer
- *      (ft_cycle_lay(), then @nmsgs).
+ * @sc: as for ft_cycle_run().
  * @res: out, this cycle's totals.
+ * @laid: FT_CYCLE_LAID: the caller has laid the offers' messages out in
+ *        @sc as well, offer by offer (ft_cycle_lay(), then @nmsgs), which
+ *        it may do only when ft_cycle_plain(@cfg); FT_CYCLE_SINGLE: each
+ *        offer is of one message, not laid out; FT_CYCLE_UNLAID: the
+ *        cycle lays the messages out.
  *
  * Saves ft_cycle_run()'s passes over the offers to check them and to lay
- * them out: the caller does it as it makes them.
+ * them out: the caller does it as it makes them, or the cycle as it
+ * ranks them (single messages under dmodk).
  *
  * Return: 0, or -FT_EINVAL for a bad config.
  */
 int ft_cycle_run_plain(const struct ft_cycle_cfg *cfg, struct ft_offer *off,
 		       u32 noff, struct ft_cycle_scratch *sc,
-		       struct ft_cycle_result *res)
+		       struct ft_cycle_result *res, enum ft_cycle_laid laid)
 {
 	int err = ft_cycle_validate_cfg(cfg, sc);
 
 	if (err)
 		return err;
-	return ft_cycle_exec(cfg, off, noff, sc, res, false,
-			     ft_cycle_plain(cfg));
+	if (laid == FT_CYCLE_LAID && !ft_cycle_plain(cfg))
+		laid = FT_CYCLE_UNLAID;
+	return ft_cycle_exec(cfg, off, NULL, noff, sc, res, false, laid);
+}
+
+/* Link @id's counters of the last cycle @lc added to its totals @st. */
+static __always_inline void ft_cycle_add(const struct ft_link_cycle *lc,
+					 struct ft_link_stats *st, u32 lanes)
+{
+	st->carried += lc->carried;
+	st->blocked += lc->blocked;
+	st->max_cycle = ft_max_u32(st->max_cycle, lc->carried);
+	/* no branch: about as often taken as not */
+	st->saturated += lanes && lc->carried >= lanes;
+}
+
+/*
+ * ft_cycle_account() of the touched links in [@from, @to), which all have
+ * @lanes lanes: those of a level while no link is failed.
+ */
+static void ft_cycle_account_level(const struct ft_cycle_scratch *sc,
+				   struct ft_link_stats *st, u32 from, u32 to,
+				   u32 lanes)
+{
+	u32 k, id;
+	u64 bits;
+
+	for (k = from / 64; 64 * k < to; k++) {
+		bits = sc->touched[k];
+		if (64 * k < from)
+			bits &= ~0ULL << (from - 64 * k);
+		if (to - 64 * k < 64)
+			bits &= (1ULL << (to - 64 * k)) - 1;
+		for (; bits; bits &= bits - 1) {
+			id = 64 * k + ft_ctz64(bits);
+			ft_cycle_add(&sc->lc[id], &st[id], lanes);
+		}
+	}
 }
 
 /**
@@ -1188,26 +1297,29 @@ int ft_cycle_run_plain(const struct ft_cycle_cfg *cfg, struct ft_offer *off,
  * @l: lane state (a link is saturated when it carried all its lanes).
  * @st: per-link totals, indexed by directed link id.
  *
- * Visits only the links the cycle touched, in ascending order.
+ * Visits only the links the cycle touched, in ascending order.  While no
+ * link is failed every link has its level's lanes, which are then not
+ * read link by link.
  */
 void ft_cycle_account(const struct ft_cycle_scratch *sc,
 		      const struct ft_lanes *l, struct ft_link_stats *st)
 {
-	const struct ft_link_cycle *lc;
-	u32 k, id, words = ft_cycle_touched_words(sc->nlinks);
+	u32 k, id, lvl, words = ft_cycle_touched_words(sc->nlinks);
 	u64 bits;
 
+	if (!l->nfailed) {
+		for (lvl = 1; lvl < FT_MAX_LEVELS && sc->lv[lvl + 1].w; lvl++)
+			ft_cycle_account_level(sc, st, 2 * sc->lv[lvl].link_base,
+					       2 * sc->lv[lvl + 1].link_base,
+					       sc->lv[lvl].lanes);
+		ft_cycle_account_level(sc, st, 2 * sc->lv[lvl].link_base,
+				       sc->nlinks, sc->lv[lvl].lanes);
+		return;
+	}
 	for (k = 0; k < words; k++) {
 		for (bits = sc->touched[k]; bits; bits &= bits - 1) {
 			id = 64 * k + ft_ctz64(bits);
-			lc = &sc->lc[id];
-			st[id].carried += lc->carried;
-			st[id].blocked += lc->blocked;
-			st[id].max_cycle = ft_max_u32(st[id].max_cycle,
-						      lc->carried);
-			/* no branch: about as often taken as not */
-			st[id].saturated += l->hot[id].lanes &&
-					    lc->carried >= l->hot[id].lanes;
+			ft_cycle_add(&sc->lc[id], &st[id], l->hot[id].lanes);
 		}
 	}
 }

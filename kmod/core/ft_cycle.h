@@ -49,23 +49,36 @@ enum ft_arbitration {
  * @src: source leaf.
  * @dst: destination leaf.
  * @count: head messages of the pair offered this cycle.
- * @clanes: lanes of the pair's circuit, 0 if it has none.
- * @cpath: the circuit's path (when @clanes); its lanes are reserved, so
- *         its first min(@count, @clanes) messages cross without contention.
- * @delivered: out: messages delivered, always the first ones offered.
+ * @delivered: out: messages delivered, always the first ones offered
+ *             (at most a cycle's messages and a circuit's lanes: fewer
+ *             than 2^25).
  * @lca: the pair's common level H plus one when the caller keeps it
  *       (ft_pairs does, per pair), or 0: the cycle works it out.  Never
  *       written by the cycle: a caller that reuses an offer for another
  *       pair must reset it.
+ *
+ * Sixteen bytes, four to a cache line: a busy cycle writes one per
+ * active pair.  The pair's circuit, if any, is in a struct
+ * ft_offer_circuit beside it.
  */
 struct ft_offer {
 	u32 src;
 	u32 dst;
 	u32 count;
-	u32 clanes;
-	const struct ft_path *cpath;
-	u32 delivered;
-	u8 lca;
+	u32 delivered : 25;
+	u32 lca : 7;
+};
+
+/**
+ * struct ft_offer_circuit - the circuit of the offer of the same index.
+ * @lanes: lanes of the pair's circuit, 0 if it has none.
+ * @path: the circuit's path (when @lanes); its lanes are reserved, so
+ *        the offer's first min(count, @lanes) messages cross without
+ *        contention.
+ */
+struct ft_offer_circuit {
+	u32 lanes;
+	const struct ft_path *path;
 };
 
 /**
@@ -270,6 +283,18 @@ static inline bool ft_cycle_plain(const struct ft_cycle_cfg *cfg)
 	       !cfg->lanes->nfailed;
 }
 
+/*
+ * What the caller of ft_cycle_run_plain() laid out of its offers'
+ * messages: nothing (the cycle lays them out), all of them (ft_cycle_lay(),
+ * then @nmsgs), or nothing of offers of one message each (the cycle lays
+ * each out when it first reads it, under dmodk).
+ */
+enum ft_cycle_laid {
+	FT_CYCLE_UNLAID,
+	FT_CYCLE_LAID,
+	FT_CYCLE_SINGLE,
+};
+
 /**
  * ft_cycle_lay() - lay out the contending messages of an offer.
  * @msg: the scratch's messages.
@@ -305,11 +330,11 @@ int ft_cycle_scratch_init(struct ft_cycle_scratch *sc,
 			  const struct ft_topo *t, u32 max_msgs,
 			  void *mem, size_t size);
 int ft_cycle_run(const struct ft_cycle_cfg *cfg, struct ft_offer *off,
-		 u32 noff, struct ft_cycle_scratch *sc,
-		 struct ft_cycle_result *res);
+		 const struct ft_offer_circuit *oc, u32 noff,
+		 struct ft_cycle_scratch *sc, struct ft_cycle_result *res);
 int ft_cycle_run_plain(const struct ft_cycle_cfg *cfg, struct ft_offer *off,
 		       u32 noff, struct ft_cycle_scratch *sc,
-		       struct ft_cycle_result *res);
+		       struct ft_cycle_result *res, enum ft_cycle_laid laid);
 u32 ft_cycle_common_level(const struct ft_cycle_scratch *sc, u32 src,
 			  u32 dst);
 void ft_cycle_account(const struct ft_cycle_scratch *sc,

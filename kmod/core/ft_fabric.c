@@ -98,6 +98,7 @@ static int ft_fabric_counted(struct ft_fabric *f, int err)
  * ft_fabric_cycle() - run one delivery cycle and account it per link.
  * @f: fabric.
  * @off: offers, see ft_cycle_run().
+ * @oc: their circuits (may be NULL), see ft_cycle_run().
  * @noff: offers.
  * @res: out, the cycle's totals.
  *
@@ -107,10 +108,11 @@ static int ft_fabric_counted(struct ft_fabric *f, int err)
  *
  * Return: as ft_cycle_run(); on error no cycle is counted.
  */
-int ft_fabric_cycle(struct ft_fabric *f, struct ft_offer *off, u32 noff,
+int ft_fabric_cycle(struct ft_fabric *f, struct ft_offer *off,
+		    const struct ft_offer_circuit *oc, u32 noff,
 		    struct ft_cycle_result *res)
 {
-	return ft_fabric_counted(f, ft_cycle_run(&f->cfg, off, noff,
+	return ft_fabric_counted(f, ft_cycle_run(&f->cfg, off, oc, noff,
 						 &f->scratch, res));
 }
 
@@ -121,12 +123,14 @@ int ft_fabric_cycle(struct ft_fabric *f, struct ft_offer *off, u32 noff,
  * @off: offers, see ft_cycle_run_plain().
  * @noff: offers.
  * @res: out, the cycle's totals.
+ * @laid: what of the offers' messages the caller laid out.
  *
  * Return: as ft_cycle_run_plain(); on error no cycle is counted.
  */
 int ft_fabric_cycle_plain(struct ft_fabric *f, struct ft_offer *off, u32 noff,
-			  struct ft_cycle_result *res)
+			  struct ft_cycle_result *res, enum ft_cycle_laid laid)
 {
 	return ft_fabric_counted(f, ft_cycle_run_plain(&f->cfg, off, noff,
-						       &f->scratch, res));
+						       &f->scratch, res,
+						       laid));
 }

@@ -67,9 +67,10 @@ struct ft_fabric {
 int ft_fabric_init(struct ft_fabric *f, const struct ft_fabric_params *p);
 void ft_fabric_destroy(struct ft_fabric *f);
 size_t ft_fabric_mem_size(const struct ft_fabric *f);
-int ft_fabric_cycle(struct ft_fabric *f, struct ft_offer *off, u32 noff,
+int ft_fabric_cycle(struct ft_fabric *f, struct ft_offer *off,
+		    const struct ft_offer_circuit *oc, u32 noff,
 		    struct ft_cycle_result *res);
 int ft_fabric_cycle_plain(struct ft_fabric *f, struct ft_offer *off, u32 noff,
-			  struct ft_cycle_result *res);
+			  struct ft_cycle_result *res, enum ft_cycle_laid laid);
 
 #endif /* FT_FABRIC_H */

@@ -60,7 +60,8 @@ size_t ft_pairs_mem_size(u32 cap)
 {
 	return (size_t)cap * (sizeof(struct ft_pair) + 4 * sizeof(u32) +
 			      sizeof(u64) + sizeof(struct ft_inject_pair) +
-			      sizeof(struct ft_offer)) +
+			      sizeof(struct ft_offer) +
+			      sizeof(struct ft_offer_circuit)) +
 	       (size_t)ft_pairs_buckets(cap) * sizeof(u32);
 }
 
@@ -87,9 +88,11 @@ int ft_pairs_init(struct ft_pairs *q, u32 cap)
 	q->free = ft_zalloc((size_t)cap * sizeof(u32));
 	q->off_slot = ft_zalloc((size_t)cap * sizeof(u32));
 	q->off = ft_zalloc((size_t)cap * sizeof(*q->off));
+	q->off_circ = ft_zalloc((size_t)cap * sizeof(*q->off_circ));
 	q->bucket = ft_zalloc((size_t)nb * sizeof(u32));
 	if (!q->pair || !q->hnext || !q->since || !q->inj || !q->active ||
-	    !q->free || !q->off_slot || !q->off || !q->bucket) {
+	    !q->free || !q->off_slot || !q->off || !q->off_circ ||
+	    !q->bucket) {
 		ft_pairs_destroy(q);
 		return -FT_ENOMEM;
 	}
@@ -118,6 +121,7 @@ void ft_pairs_destroy(struct ft_pairs *q)
 	ft_free(q->free);
 	ft_free(q->off_slot);
 	ft_free(q->off);
+	ft_free(q->off_circ);
 	ft_free(q->bucket);
 	memset(q, 0, sizeof(*q));
 }
@@ -327,19 +331,33 @@ static u32 ft_pairs_circuit_left(struct ft_circuit *c, u64 done)
 }
 
 /*
- * @p's offer of @n messages, without a circuit; its level kept, once the
- * pair is known to lie within the fabric (else the offer's @lca stays 0:
- * the cycle's check of the offers refuses it).
+ * @p's common level H plus one, kept from its first offer on, once the
+ * pair is known to lie within the fabric (else 0: the cycle's check of
+ * the offers refuses the offer).
  */
-static __always_inline void ft_pairs_offer(struct ft_offer *o,
-					   struct ft_fabric *f,
-					   struct ft_pair *p, u32 n)
+static __always_inline u8 ft_pairs_level(struct ft_fabric *f,
+					 struct ft_pair *p)
 {
 	if (!p->lca && p->src < f->topo.n && p->dst < f->topo.n)
 		p->lca = (u8)(ft_cycle_common_level(&f->scratch, p->src,
 						    p->dst) + 1);
+	return p->lca;
+}
+
+/* ft_pairs_level() of a pair not offered yet, out of its caller's loop. */
+static ft_noinline u8 ft_pairs_first_level(struct ft_fabric *f,
+					   struct ft_pair *p)
+{
+	return ft_pairs_level(f, p);
+}
+
+/* @p's offer of @n messages, without a circuit. */
+static __always_inline void ft_pairs_offer(struct ft_offer *o,
+					   struct ft_fabric *f,
+					   struct ft_pair *p, u32 n)
+{
 	*o = (struct ft_offer){ .src = p->src, .dst = p->dst, .count = n,
-				.lca = p->lca };
+				.lca = ft_pairs_level(f, p) };
 }
 
 /*
@@ -387,23 +405,101 @@ static __always_inline u32 ft_pairs_offer_each(struct ft_pairs *q,
 }
 
 /*
- * The two copies of the loop, each a function of its own: inlined into
+ * ft_pairs_offer_each() laying the messages out (@lay), when the room
+ * cannot run out before the last active pair (at least @cap messages per
+ * pair): a busy cycle's usual loop, with neither the room nor the level
+ * of every pair tested again.  Without @lay every offer is of one
+ * message (@cap is 1), which the cycle lays out (FT_CYCLE_SINGLE).
+ */
+static __always_inline u32 ft_pairs_offer_roomy(struct ft_pairs *q,
+						struct ft_fabric *f, u32 cap,
+						bool *plain, bool lay)
+{
+	const u32 *active = q->active;
+	struct ft_pair *pair = q->pair, *p;
+	struct ft_offer *off = q->off;
+	struct ft_cycle_msg *msg = f->scratch.msg;
+	u32 *slot = q->off_slot;
+	u32 i, s, n, noff = 0, nactive = q->nactive, nmsgs = 0;
+	u32 ahead = nactive > FT_PAIRS_AHEAD ? nactive - FT_PAIRS_AHEAD : 0;
+	u8 lca;
+	bool bad = false;
+
+	for (i = 0; i < nactive; i++) {
+		if (i < ahead)
+			ft_prefetchw(&pair[active[i + FT_PAIRS_AHEAD]]);
+		s = active[i];
+		p = &pair[s];
+		n = ft_min_u32(p->queued, cap);
+		if (!n)
+			continue;
+		lca = p->lca;
+		if (!lca) {
+			lca = ft_pairs_first_level(f, p);
+			bad |= !lca;
+		}
+		off[noff] = (struct ft_offer){ .src = p->src, .dst = p->dst,
+					       .count = n, .lca = lca };
+		if (lay)
+			nmsgs = ft_cycle_lay(msg, nmsgs, &off[noff], noff, n,
+					     lca - 1U);
+		slot[noff++] = s;
+	}
+	f->scratch.nmsgs = nmsgs;
+	*plain = !bad;
+	return noff;
+}
+
+static ft_noinline u32 ft_pairs_offer_roomy_laid(struct ft_pairs *q,
+						 struct ft_fabric *f, u32 cap,
+						 bool *plain)
+{
+	return ft_pairs_offer_roomy(q, f, cap, plain, true);
+}
+
+static ft_noinline u32 ft_pairs_offer_single(struct ft_pairs *q,
+					     struct ft_fabric *f, bool *plain)
+{
+	return ft_pairs_offer_roomy(q, f, 1, plain, false);
+}
+
+/*
+ * The copies of the loop, each a function of its own: inlined into
  * ft_pairs_cycle() they would share its registers, and the one that lays
  * the messages out is the loop of every busy cycle without circuits.
  */
+/*
+ * *@laid: what of the offers' messages was laid out, for
+ * ft_fabric_cycle_plain().  Under dmodk, while no link has reserved lanes,
+ * offers of one message each are laid out by the cycle as it ranks them
+ * (FT_CYCLE_SINGLE): each record is then written once, not twice.
+ */
 static ft_noinline u32 ft_pairs_offer_laid(struct ft_pairs *q,
 					   struct ft_fabric *f, u32 per_pair,
-					   u32 room, bool *plain)
+					   u32 room, bool *plain,
+					   enum ft_cycle_laid *laid)
 {
-	return ft_pairs_offer_each(q, f, per_pair, room, plain, true);
+	u32 cap = ft_min_u32(per_pair, FT_INJECT_MAX_DRAWS);
+
+	*laid = FT_CYCLE_LAID;
+	if ((u64)q->nactive * cap > room)
+		return ft_pairs_offer_each(q, f, per_pair, room, plain, true);
+	if (cap == 1 && f->cfg.path == FT_PATH_DMODK &&
+	    !f->lanes.nreserved) {
+		*laid = FT_CYCLE_SINGLE;
+		return ft_pairs_offer_single(q, f, plain);
+	}
+	return ft_pairs_offer_roomy_laid(q, f, cap, plain);
 }
 
 static ft_noinline u32 ft_pairs_offer_all(struct ft_pairs *q,
 					  struct ft_fabric *f, u32 per_pair,
-					  u32 room, bool *plain)
+					  u32 room, bool *plain,
+					  enum ft_cycle_laid *laid)
 {
+	*laid = FT_CYCLE_UNLAID;
 	if (ft_cycle_plain(&f->cfg))
-		return ft_pairs_offer_laid(q, f, per_pair, room, plain);
+		return ft_pairs_offer_laid(q, f, per_pair, room, plain, laid);
 	return ft_pairs_offer_each(q, f, per_pair, room, plain, false);
 }
 
@@ -412,18 +508,19 @@ static ft_noinline u32 ft_pairs_offer_all(struct ft_pairs *q,
  * circuit's counters follow.  Returns 1 if that drained the pair.
  */
 static u32 ft_pairs_settle(struct ft_pairs *q, struct ft_fabric *f,
-			   struct ft_circuits *circ, ft_pairs_done_fn done,
-			   void *arg, u32 i)
+			   struct ft_circuits *circ,
+			   const struct ft_offer_circuit *oc,
+			   ft_pairs_done_fn done, void *arg, u32 i)
 {
 	u32 s = q->off_slot[i], n = q->off[i].delivered;
 	struct ft_pair *p = &q->pair[s];
 	u32 drained = 0, b;
 
-	if (q->off[i].clanes) {
+	if (oc && oc[i].lanes) {
 		/* A circuit's messages go first: it carried these. */
 		struct ft_circuit *c = ft_circuits_find(circ, p->src, p->dst);
 
-		c->carried += ft_min_u32(n, q->off[i].clanes);
+		c->carried += ft_min_u32(n, oc[i].lanes);
 		c->last_used = f->cycle;
 	}
 	p->queued -= n;
@@ -469,16 +566,20 @@ int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
 	u32 per_pair = f->topo.w[1] * f->topo.lanes[1];
 	u32 i, noff = 0, drained = 0;
 	u64 bits;
+	/* The offers' circuits, while the fabric has any. */
+	struct ft_offer_circuit *oc = circ && circ->n ? q->off_circ : NULL;
 	/* Only RANDOM' keeps state per pair (ft_inject_pair_done()). */
 	bool keep = f->inject.rule == FT_INJECT_RANDOM_PRIME;
 	/* GREEDY with no circuit at all: the short loop */
 	bool greedy = f->inject.rule == FT_INJECT_ALL && (!circ || !circ->n);
 	bool plain = false;
+	enum ft_cycle_laid laid = FT_CYCLE_UNLAID;
 	int err;
 
 	ft_inject_begin(&f->inject, q->queued);
 	if (greedy)
-		noff = ft_pairs_offer_all(q, f, per_pair, room, &plain);
+		noff = ft_pairs_offer_all(q, f, per_pair, room, &plain,
+					  &laid);
 	for (i = 0; !greedy && i < q->nactive && room; i++) {
 		u32 s = ft_pairs_active(q, i);
 		struct ft_pair *p = &q->pair[s];
@@ -505,28 +606,30 @@ int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
 			continue;
 		room -= n;
 		ft_pairs_offer(&q->off[noff], f, p, n);
-		if (clanes) {
-			q->off[noff].clanes = clanes;
-			q->off[noff].cpath = &c->path;
+		if (oc)
+			oc[noff] = (struct ft_offer_circuit){
+				.lanes = clanes, .path = clanes ? &c->path : NULL,
+			};
+		if (clanes)
 			c->left -= ft_min_u32(n, clanes);
-		}
 		q->off_slot[noff++] = s;
 	}
 	q->noff = 0;
 	if (plain)
-		err = ft_fabric_cycle_plain(f, q->off, noff, res);
+		err = ft_fabric_cycle_plain(f, q->off, noff, res, laid);
 	else
-		err = ft_fabric_cycle(f, q->off, noff, res);
+		err = ft_fabric_cycle(f, q->off, oc, noff, res);
 	if (err)
 		return err;
 	q->noff = noff;
+	q->noff_circ = oc;
 	if (!keep && f->scratch.got_n == noff) {
 		/* Most offers of a busy cycle deliver nothing: not read. */
 		for (i = 0; i < noff; i += 64)
 			for (bits = f->scratch.got[i / 64]; bits;
 			     bits &= bits - 1)
-				drained += ft_pairs_settle(q, f, circ, done, arg,
-							   i + ft_ctz64(bits));
+				drained += ft_pairs_settle(q, f, circ, oc, done,
+							   arg, i + ft_ctz64(bits));
 	} else {
 		for (i = 0; i < noff; i++) {
 			if (keep)
@@ -535,8 +638,8 @@ int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
 						    q->off[i].count,
 						    q->off[i].delivered);
 			if (q->off[i].delivered)
-				drained += ft_pairs_settle(q, f, circ, done,
-							   arg, i);
+				drained += ft_pairs_settle(q, f, circ, oc,
+							   done, arg, i);
 		}
 	}
 	ft_inject_end(&f->inject);

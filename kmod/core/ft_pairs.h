@@ -78,8 +78,11 @@ struct ft_pairs_demand {
  * @free: free stack of slots.
  * @bucket: hash heads.
  * @off: the cycle's offers.
+ * @off_circ: room for their circuits.
  * @off_slot: slot of each offer.
  * @noff: offers of the last cycle (in @off, with their delivered counts).
+ * @noff_circ: their circuits (in @off_circ), or NULL when the fabric had
+ *             none then.
  */
 struct ft_pairs {
 	u32 cap;
@@ -96,6 +99,8 @@ struct ft_pairs {
 	u32 *free;
 	u32 *bucket;
 	struct ft_offer *off;
+	struct ft_offer_circuit *off_circ;
+	const struct ft_offer_circuit *noff_circ;
 	u32 *off_slot;
 };
 

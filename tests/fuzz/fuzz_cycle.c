@@ -88,14 +88,16 @@ static void op_circuits_del(struct fz_bytes *b, struct rig *r)
 /* --- direct mode: offers straight to the cycle --- */
 
 /* Under path choice circuit only a leaf's messages to itself contend. */
-static u32 contending(const struct rig *r, const struct ft_offer *o)
+static u32 contending(const struct rig *r, const struct ft_offer *o,
+		      const struct ft_offer_circuit *oc)
 {
 	return r->f.cfg.path == FT_PATH_CIRCUIT && o->src != o->dst ? 0 :
-	       o->count - ft_min_u32(o->count, o->clanes);
+	       o->count - ft_min_u32(o->count, oc->lanes);
 }
 
 /* A pair's offers share its circuit: each gets what the earlier ones left. */
-static void attach_circuit(const struct rig *r, struct ft_offer *off, u32 i)
+static void attach_circuit(const struct rig *r, const struct ft_offer *off,
+			   struct ft_offer_circuit *oc, u32 i)
 {
 	const struct ft_circuit *c = ft_circuits_find(&r->cs, off[i].src, off[i].dst);
 	u32 used = 0, k;
@@ -104,22 +106,24 @@ static void attach_circuit(const struct rig *r, struct ft_offer *off, u32 i)
 		return;
 	for (k = 0; k < i; k++)
 		if (off[k].src == off[i].src && off[k].dst == off[i].dst)
-			used += ft_min_u32(off[k].count, off[k].clanes);
+			used += ft_min_u32(off[k].count, oc[k].lanes);
 	if (used < c->lanes) {
-		off[i].clanes = c->lanes - used;
-		off[i].cpath = &c->path;
+		oc[i].lanes = c->lanes - used;
+		oc[i].path = &c->path;
 	}
 }
 
 static void op_direct_cycle(struct fz_bytes *b, struct rig *r)
 {
 	struct ft_offer off[MAX_OFFERS];
+	struct ft_offer_circuit oc[MAX_OFFERS];
 	u32 noff = fz_range(b, 0, MAX_OFFERS), i, n = r->f.topo.n;
 	u64 cycle = r->f.cycle, total = 0;
 	struct ft_cycle_result res;
 	int err, want = 0;
 
 	memset(off, 0, sizeof(off));
+	memset(oc, 0, sizeof(oc));
 	for (i = 0; i < noff; i++) {
 		off[i].src = fz_u8(b) % 32 ? leaf(b, r) : fz_u32(b);
 		off[i].dst = fz_u8(b) % 32 ? leaf(b, r) : fz_u32(b);
@@ -128,18 +132,18 @@ static void op_direct_cycle(struct fz_bytes *b, struct rig *r)
 		if (off[i].src >= n || off[i].dst >= n)
 			want = -FT_EINVAL;
 		else
-			attach_circuit(r, off, i);
-		total += contending(r, &off[i]);
+			attach_circuit(r, off, oc, i);
+		total += contending(r, &off[i], &oc[i]);
 	}
 	if (!want && total > r->f.scratch.max_msgs)
 		want = -FT_E2BIG;
-	err = ft_fabric_cycle(&r->f, off, noff, &res);
+	err = ft_fabric_cycle(&r->f, off, oc, noff, &res);
 	FZ_CHECK(err == want, "a cycle of %u offers: %d, expected %d", noff, err, want);
 	if (err) {
 		FZ_CHECK(r->f.cycle == cycle, "a refused cycle was counted");
 		return;
 	}
-	fz_check_cycle(&r->f, &r->f.lanes, off, noff, &res, &r->md);
+	fz_check_cycle(&r->f, &r->f.lanes, off, oc, noff, &res, &r->md);
 	ft_circuits_expire(&r->cs, &r->f.lanes, r->f.cycle);
 }
 
@@ -250,7 +254,8 @@ static void op_pairs_cycle(struct rig *r)
 	memcpy(r->before.link, r->f.lanes.link, r->f.lanes.n * sizeof(*r->before.link));
 	err = ft_pairs_cycle(&r->q, &r->f, &r->cs, on_delivered, r, &res);
 	FZ_CHECK(!err, "ft_pairs_cycle: %d", err);
-	fz_check_cycle(&r->f, &r->before, r->q.off, r->q.noff, &res, &r->md);
+	fz_check_cycle(&r->f, &r->before, r->q.off, r->q.noff_circ, r->q.noff,
+		       &res, &r->md);
 	FZ_CHECK(r->q.queued == queued - res.delivered, "%llu queued after %u of %llu",
 		 (unsigned long long)r->q.queued, res.delivered,
 		 (unsigned long long)queued);

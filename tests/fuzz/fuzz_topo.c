@@ -166,7 +166,7 @@ static void check_fabric(struct fz_bytes *b, const struct fz_model *md,
 			 f.lanes.link[i].lanes, f.lanes.link[i].reserved);
 	}
 	FZ_CHECK(ft_fabric_mem_size(&f) > 0, "fabric of no size");
-	err = ft_fabric_cycle(&f, NULL, 0, &res);
+	err = ft_fabric_cycle(&f, NULL, NULL, 0, &res);
 	FZ_CHECK(!err && !res.offered && !res.delivered && f.cycle == 1,
 		 "an empty cycle: %d", err);
 	ft_fabric_destroy(&f);

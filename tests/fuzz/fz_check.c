@@ -61,8 +61,9 @@ static void fz_check_links(const struct ft_fabric *f, const struct ft_lanes *l)
 }
 
 void fz_check_cycle(const struct ft_fabric *f, const struct ft_lanes *l,
-		    const struct ft_offer *off, u32 noff,
-		    const struct ft_cycle_result *res, const struct fz_model *md)
+		    const struct ft_offer *off, const struct ft_offer_circuit *oc,
+		    u32 noff, const struct ft_cycle_result *res,
+		    const struct fz_model *md)
 {
 	u64 offered = 0, delivered = 0, circ = 0, hops = 0, chops = 0, carried = 0;
 	u64 beyond = 0;		/* delivered beyond circuits, between two leaves */
@@ -70,12 +71,12 @@ void fz_check_cycle(const struct ft_fabric *f, const struct ft_lanes *l,
 
 	fz_check_links(f, l);
 	for (i = 0; i < noff; i++) {
-		c = ft_min_u32(off[i].count, off[i].clanes);
+		c = ft_min_u32(off[i].count, oc ? oc[i].lanes : 0);
 		hh = fz_model_common(md, off[i].src, off[i].dst);
 		FZ_CHECK(off[i].delivered >= c && off[i].delivered <= off[i].count,
 			 "offer %u (%u -> %u): %u delivered of %u, circuit %u", i,
 			 off[i].src, off[i].dst, off[i].delivered, off[i].count,
-			 off[i].clanes);
+			 c);
 		offered += off[i].count;
 		delivered += off[i].delivered;
 		circ += c;

@@ -26,7 +26,8 @@ void fz_check_circuits(const struct ft_circuits *cs, const struct ft_lanes *l,
  * least its circuit's share; the totals add up.
  */
 void fz_check_cycle(const struct ft_fabric *f, const struct ft_lanes *l,
-		    const struct ft_offer *off, u32 noff,
-		    const struct ft_cycle_result *res, const struct fz_model *md);
+		    const struct ft_offer *off, const struct ft_offer_circuit *oc,
+		    u32 noff, const struct ft_cycle_result *res,
+		    const struct fz_model *md);
 
 #endif /* FZ_CHECK_H */

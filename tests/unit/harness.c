@@ -96,7 +96,8 @@ static int check_blocked(const struct ft_fabric *f,
 }
 
 static int check_links(const struct ft_fabric *f, const struct ft_offer *off,
-		       u32 noff, const struct ft_cycle_result *res, char *why,
+		       const struct ft_offer_circuit *oc, u32 noff,
+		       const struct ft_cycle_result *res, char *why,
 		       size_t len)
 {
 	const struct ft_cycle_scratch *sc = &f->scratch;
@@ -129,10 +130,10 @@ static int check_links(const struct ft_fabric *f, const struct ft_offer *off,
 	if (err)
 		return err;
 	for (i = 0; i < noff; i++)
-		if (off[i].clanes)
+		if (oc && oc[i].lanes)
 			want_circ += (u64)ft_min_u32(off[i].count,
-						     off[i].clanes) *
-				     off[i].cpath->n;
+						     oc[i].lanes) *
+				     oc[i].path->n;
 	for (i = 0; i < sc->nmsgs; i++)
 		carried -= sc->msg[i].hops;
 	if (carried)
@@ -174,14 +175,14 @@ static int check_dmodk(const struct ft_fabric *f, char *why, size_t len)
 }
 
 int check_cycle(const struct ft_fabric *f, const struct ft_offer *off,
-		u32 noff, const struct ft_cycle_result *res, char *why,
-		size_t len)
+		const struct ft_offer_circuit *oc, u32 noff,
+		const struct ft_cycle_result *res, char *why, size_t len)
 {
 	const struct ft_cycle_scratch *sc = &f->scratch;
 	u32 *alive = calloc(noff + 1, sizeof(u32));
 	u64 offered = 0, delivered = 0;
 	u32 i;
-	int err = check_links(f, off, noff, res, why, len);
+	int err = check_links(f, off, oc, noff, res, why, len);
 
 	for (i = 0; i < sc->nmsgs && !err; i++) {
 		const struct ft_cycle_msg *m = &sc->msg[i];
@@ -198,7 +199,7 @@ int check_cycle(const struct ft_fabric *f, const struct ft_offer *off,
 			alive[m->offer]++;
 	}
 	for (i = 0; i < noff && !err; i++) {
-		u32 circ = ft_min_u32(off[i].count, off[i].clanes);
+		u32 circ = ft_min_u32(off[i].count, oc ? oc[i].lanes : 0);
 
 		offered += off[i].count;
 		delivered += off[i].delivered;
@@ -230,6 +231,7 @@ int sim_init(struct sim *s, const struct ft_fabric_params *p,
 		return err;
 	s->pair = calloc(nd + 1, sizeof(*s->pair));
 	s->off = calloc(nd + 1, sizeof(*s->off));
+	s->oc = calloc(nd + 1, sizeof(*s->oc));
 	s->off_pair = calloc(nd + 1, sizeof(u32));
 	s->npairs = nd;
 	for (i = 0; i < nd; i++) {
@@ -263,16 +265,17 @@ int sim_step(struct sim *s, struct ft_cycle_result *res)
 		s->off[n].src = sp->src;
 		s->off[n].dst = sp->dst;
 		s->off[n].count = c;
-		s->off[n].clanes = sp->clanes;
-		s->off[n].cpath = sp->clanes ? &sp->cpath : NULL;
+		s->oc[n].lanes = sp->clanes;
+		s->oc[n].path = sp->clanes ? &sp->cpath : NULL;
 		s->off[n].delivered = 0;
 		s->off[n].lca = 0;	/* reused for another pair */
 		s->off_pair[n++] = i;
 	}
-	err = ft_fabric_cycle(&s->f, s->off, n, res);
+	err = ft_fabric_cycle(&s->f, s->off, s->oc, n, res);
 	if (err)
 		return err;
-	if (check_cycle(&s->f, s->off, n, res, s->why, sizeof(s->why)))
+	if (check_cycle(&s->f, s->off, s->oc, n, res, s->why,
+			sizeof(s->why)))
 		s->violations++;
 	for (k = 0; k < n; k++) {
 		struct sim_pair *sp = &s->pair[s->off_pair[k]];
@@ -304,6 +307,7 @@ void sim_destroy(struct sim *s)
 	ft_fabric_destroy(&s->f);
 	free(s->pair);
 	free(s->off);
+	free(s->oc);
 	free(s->off_pair);
 	memset(s, 0, sizeof(*s));
 }

@@ -25,6 +25,7 @@ struct sim {
 	struct sim_pair *pair;
 	u32 npairs;
 	struct ft_offer *off;
+	struct ft_offer_circuit *oc;	/* the offers' circuits */
 	u32 *off_pair;
 	u64 backlog;
 	u64 cycles;
@@ -40,8 +41,8 @@ u64 sim_run(struct sim *s, u64 max_cycles);
 void sim_destroy(struct sim *s);
 
 int check_cycle(const struct ft_fabric *f, const struct ft_offer *off,
-		u32 noff, const struct ft_cycle_result *res, char *why,
-		size_t len);
+		const struct ft_offer_circuit *oc, u32 noff,
+		const struct ft_cycle_result *res, char *why, size_t len);
 
 void fabric_params(struct ft_fabric_params *p, u32 h, const u32 *m,
 		   const u32 *w, const u32 *lanes);

@@ -264,23 +264,24 @@ static void test_errors(void)
 	struct ft_fabric f;
 	struct ft_offer off[2] = { { .src = 0, .dst = 5, .count = 3 },
 				   { .src = 1, .dst = 16, .count = 1 } };
+	struct ft_offer_circuit oc[2] = { { 0 }, { 0 } };
 	struct ft_cycle_result res;
 
 	fabric_params(&p, 2, m, w, c);
 	p.max_msgs = 2;
 	ft_fabric_init(&f, &p);
-	tap_ok(ft_fabric_cycle(&f, off, 1, &res) == -E2BIG && !f.cycle,
+	tap_ok(ft_fabric_cycle(&f, off, NULL, 1, &res) == -E2BIG && !f.cycle,
 	       "more messages than the scratch holds: -E2BIG");
 	off[0].count = 2;
-	tap_ok(ft_fabric_cycle(&f, off, 2, &res) == -EINVAL,
+	tap_ok(ft_fabric_cycle(&f, off, NULL, 2, &res) == -EINVAL,
 	       "a leaf beyond n: -EINVAL");
 	off[1].dst = 3;
 	off[1].count = 0;
-	off[1].clanes = 1;
-	tap_ok(ft_fabric_cycle(&f, off, 2, &res) == -EINVAL,
+	oc[1].lanes = 1;
+	tap_ok(ft_fabric_cycle(&f, off, oc, 2, &res) == -EINVAL,
 	       "circuit lanes without a path: -EINVAL");
-	off[1].clanes = 0;
-	tap_ok(!ft_fabric_cycle(&f, off, 2, &res) && res.delivered == 1,
+	oc[1].lanes = 0;
+	tap_ok(!ft_fabric_cycle(&f, off, oc, 2, &res) && res.delivered == 1,
 	       "exactly max_msgs contending is fine");
 	ft_fabric_destroy(&f);
 	p.max_msgs = 0;
