@@ -467,8 +467,6 @@ static ft_noinline u32 ft_pairs_offer_single(struct ft_pairs *q,
  * The copies of the loop, each a function of its own: inlined into
  * ft_pairs_cycle() they would share its registers, and the one that lays
  * the messages out is the loop of every busy cycle without circuits.
- */
-/*
  * *@laid: what of the offers' messages was laid out, for
  * ft_fabric_cycle_plain().  Under dmodk, while no link has reserved lanes,
  * offers of one message each are laid out by the cycle as it ranks them
