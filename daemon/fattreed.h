@@ -58,9 +58,22 @@ int ftd_circuit_add(struct ftnl *nl, const char *name, const struct fattree_circ
 		    uint32_t n);
 int ftd_circuit_del(struct ftnl *nl, const char *name, const struct fattree_pair *p,
 		    uint32_t n);
-/* A socket on the "demand" group: its fd wakes the loop early. */
-struct nl_sock *ftd_demand_listen(void);
-void ftd_demand_drain(struct nl_sock *sk);
+/*
+ * The "demand" group wakes the loop early. A step's announcement can span
+ * several messages (the last carries FATTREE_A_DEMAND_LAST): one
+ * announcement of our fabric makes one round, other fabrics' none.
+ */
+struct ftd_wake {
+	const char *fabric;		/* ours */
+	int family;
+	bool ours;			/* ours announced since the last wait */
+	bool last;			/* ... and its last message came */
+};
+
+/* A socket on the group, NULL when there is none (the loop then polls). */
+struct nl_sock *ftd_demand_listen(struct ftd_wake *w);
+/* Wait up to @ms for our fabric's next announcement, read to its end. */
+void ftd_demand_wait(struct nl_sock *sk, struct ftd_wake *w, uint32_t ms);
 
 /* round.c: the scheduler's state across rounds. */
 struct ftd_round_stats {

@@ -5,9 +5,11 @@
  * and the "demand" multicast group that wakes the loop.
  */
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <netlink/genl/ctrl.h>
 
 #include "fattreed.h"
@@ -60,28 +62,67 @@ int ftd_circuit_del(struct ftnl *nl, const char *name, const struct fattree_pair
 	return msg ? ftnl_transact(nl, msg, NULL, NULL) : -ENOMEM;
 }
 
-static int ignore(struct nl_msg *msg, void *arg)
+static int demand_note(struct nl_msg *msg, void *arg)
 {
-	(void)msg;
-	(void)arg;
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	struct ftd_wake *w = arg;
+	struct ftobj_demand dm;
+
+	if (nlh->nlmsg_type != w->family || !genlmsg_valid_hdr(nlh, 0) ||
+	    genlmsg_hdr(nlh)->cmd != FATTREE_CMD_DEMAND_NTF ||
+	    ftobj_demand_decode(msg, &dm) || !FTOBJ_HAS(&dm, FATTREE_A_DEMAND_FABRIC) ||
+	    strcmp(dm.fabric, w->fabric))
+		return NL_SKIP;
+	w->ours = true;
+	w->last |= dm.last;
 	return NL_OK;
 }
 
-struct nl_sock *ftd_demand_listen(void)
+struct nl_sock *ftd_demand_listen(struct ftd_wake *w)
 {
 	struct nl_sock *sk = nl_socket_alloc();
 	int grp;
 
-	if (sk && ftnl_listen(sk, FATTREE_MCGRP_DEMAND, ignore, NULL, &grp)) {
+	if (sk && ftnl_listen(sk, FATTREE_MCGRP_DEMAND, demand_note, w, &grp)) {
 		nl_socket_free(sk);
 		sk = NULL;
 	}
 	return sk;
 }
 
-/* Notifications only wake the loop; the round reads the demand dump. */
-void ftd_demand_drain(struct nl_sock *sk)
+static double now_ms(void)
 {
-	while (nl_recvmsgs_default(sk) >= 0)
-		;
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+/*
+ * The notifications only wake the loop; the round reads the demand dump.
+ * A wake-up per message would run a round on a half-read announcement and
+ * another on its rest, the second finding the first's circuits in place.
+ * A socket that overflowed (ENOBUFS) may have lost the last message: that
+ * wakes the loop too. A signal (poll's EINTR) ends the wait.
+ */
+void ftd_demand_wait(struct nl_sock *sk, struct ftd_wake *w, uint32_t ms)
+{
+	double end = now_ms() + ms;
+	int left = ms, err;
+
+	w->ours = w->last = false;
+	for (;;) {
+		struct pollfd p = { .fd = sk ? nl_socket_get_fd(sk) : -1, .events = POLLIN };
+
+		if (poll(&p, 1, left) <= 0)
+			return;
+		do
+			err = nl_recvmsgs_default(sk);
+		while (err >= 0);
+		if ((w->ours && w->last) || err != -NLE_AGAIN)
+			return;
+		left = end - now_ms();
+		if (left <= 0)
+			return;
+	}
 }

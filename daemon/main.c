@@ -7,7 +7,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,6 +82,7 @@ int main(int argc, char **argv)
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct ftd *d = calloc(1, sizeof(*d));
 	struct nl_sock *demand = NULL;
+	struct ftd_wake wake = { 0 };
 	int pid_fd = -1, rc = 1, err;
 
 	if (!d)
@@ -108,15 +108,14 @@ int main(int argc, char **argv)
 		if (pid_fd < 0)
 			goto out;
 	}
-	demand = ftd_demand_listen();
+	wake.fabric = d->cfg.fabric;
+	wake.family = d->nl.family;
+	demand = ftd_demand_listen(&wake);
 	if (!demand)
 		ftd_log(LOG_WARNING, "no demand notifications: polling every %u ms",
 			d->cfg.round_ms);
 
 	while (!ftd_stop) {
-		struct pollfd p = { .fd = demand ? nl_socket_get_fd(demand) : -1,
-				    .events = POLLIN };
-
 		if (ftd_reload) {
 			ftd_reload = 0;
 			ftd_reload_config(d, argc, argv);
@@ -131,8 +130,7 @@ int main(int argc, char **argv)
 			ftd_log(LOG_WARNING, "round: %s", ftnl_strerror(&d->nl, err));
 		if (d->cfg.rounds && d->rounds >= d->cfg.rounds)
 			break;
-		if (poll(&p, 1, d->cfg.round_ms) > 0 && demand)
-			ftd_demand_drain(demand);
+		ftd_demand_wait(demand, &wake, d->cfg.round_ms);
 	}
 	ftd_metrics_write(d, true);
 	ftd_log(LOG_INFO, "stopping after %llu rounds: %llu of %llu requests granted",

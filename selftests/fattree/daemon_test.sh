@@ -11,7 +11,9 @@
 # a bad config file give a clear error and exit status 2; the Prometheus
 # metrics file parses and agrees with --status; --rounds stops it after a
 # number of rounds, with the phases of the last in its status; free lanes
-# worked out from the circuits schedule as a link dump does.
+# worked out from the circuits schedule as a link dump does; a step's
+# demand announcement, several messages long, makes one round, and another
+# fabric's announcements none.
 here=$(cd "$(dirname "$0")" && pwd)
 ftctl=$here/ftctl
 ftd=$here/fattreed
@@ -22,7 +24,7 @@ n=0 failed=0 pid= t0=$(date +%s)
 json() { "$ftctl" --json fabric show "$1" | /usr/bin/python3 -c "import json,sys; f=json.load(sys.stdin)[0]; print($2)"; }
 start() { "$ftd" --fabric c0 --log-level warning "$@" 2>>"$tmp/ftd.log" & pid=$!; }
 stop() { [ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null && wait "$pid"; pid=; }
-cleanup() { stop; "$ftctl" fabric del c0 2>/dev/null; "$ftctl" fabric del c1 2>/dev/null; ip netns del dA 2>/dev/null; ip netns del dB 2>/dev/null; rm -rf "$tmp"; }
+cleanup() { stop; "$ftctl" fabric del c0 2>/dev/null; "$ftctl" fabric del c1 2>/dev/null; "$ftctl" fabric del c2 2>/dev/null; ip netns del dA 2>/dev/null; ip netns del dB 2>/dev/null; rm -rf "$tmp"; }
 trap cleanup EXIT
 # Wait until the fabric's synthetic messages have all arrived (or S secs).
 drain() {
@@ -42,7 +44,7 @@ rows() { # pattern: permutation, alltoall, hotspot -> rows file
 }
 
 echo "TAP version 13"
-echo "1..18"
+echo "1..19"
 [ -d /sys/module/fattree ] || insmod "$here/fattree.ko"
 "$ftctl" fabric del c0 2>/dev/null
 
@@ -138,6 +140,34 @@ check "free lanes from the circuits schedule as a link dump does" \
 	 [ "$(from "$tmp/circ.json" | cut -d" " -f1)" = circuits ] && [ "$(from "$tmp/circ.json" | cut -d" " -f2)" -gt 0 ]' \
 	"dump: $by_dump ($(from "$tmp/dump.json")); circuits: $by_circuits ($(from "$tmp/circ.json"))"
 "$ftctl" fabric del c1
+
+# One announcement, one round. At 512 leaves a step announces every pair,
+# in several messages; with a lease of one cycle each step ends the
+# round's circuits, so each round finds the whole permutation again. Steps
+# of another fabric (c2) wake nobody. The round timer (60 s) never fires.
+"$ftctl" fabric add c1 kary 3 8 path circuit period manual
+"$ftctl" fabric add c2 kary 2 4 path circuit period manual
+/usr/bin/python3 -c 'import random; r=random.Random(5); p=list(range(512)); r.shuffle(p); [print(s, d, 100) for s, d in enumerate(p) if s != d]' > "$tmp/perm512"
+"$ftctl" fabric inject c1 file "$tmp/perm512"
+"$ftctl" fabric inject c2 file "$tmp/permutation"
+"$ftd" --fabric c1 --lease 1 --idle 0 --round-ms 60000 --status-file "$tmp/one.json" \
+	--log-level info 2>"$tmp/one.log" & one=$!
+rounds() { /usr/bin/python3 -c 'import json, sys; s = json.load(open(sys.argv[1])); r = s["last_round"]; print(s["rounds"], r["requests"], r["granted"])' "$tmp/one.json" 2>/dev/null; }
+until_t 60 '[ "$(rounds | cut -d" " -f1)" = 1 ]'
+for r in 2 3 4; do
+	"$ftctl" fabric step c2 3 > /dev/null
+	"$ftctl" fabric step c1 > /dev/null
+	until_t 60 '[ "$(rounds | cut -d" " -f1)" -ge $r ]'
+done
+sleep 1
+last=$(rounds)
+read -r nrounds nreq ngranted <<< "${last:-0 0 0}"
+kill -TERM $one; wait $one
+check "a step's announcement makes one round, another fabric's none" \
+	'[ "$nrounds" = 4 ] && [ "$nreq" -ge 500 ] && [ "$ngranted" -gt 0 ] && [ "$(grep -c "round [0-9]*: demand" "$tmp/one.log")" = 4 ]' \
+	"rounds, requests, granted: $last; $(grep "round [0-9]*: demand" "$tmp/one.log" | cut -c1-90 | tr '\n' ';')"
+"$ftctl" fabric del c1
+"$ftctl" fabric del c2
 
 # Real packets: a UDP stream between namespaces, granted by the daemon.
 ip netns add dA; ip netns add dB
