@@ -753,9 +753,10 @@ ft_cycle_stop(struct ft_cycle_msg *m, struct ft_cycle_msg *f, u32 k, u32 s,
  * (*@npend entries), which the layout no longer needs.
  *
  * @lay: every offer is of one message, not laid out yet (FT_CYCLE_SINGLE):
- * message k is offer k's, and its record is written here, whole, from
- * the offer, instead of being written in offer order first and read and
- * written again here in priority order.
+ * the record of the message of rank j (offer @sc->ord[j]'s) is @msg[j],
+ * written here, whole, from the offer, in sequence, instead of being
+ * written in offer order first and read and written again here in
+ * priority order (at random).
  */
 static __always_inline u32
 ft_cycle_walk_leaves(const struct ft_cycle_cfg *cfg,
@@ -769,7 +770,8 @@ ft_cycle_walk_leaves(const struct ft_cycle_cfg *cfg,
 	u64 *touched = sc->touched;
 	struct ft_cycle_msg *msg = sc->msg, *m;
 	u32 *ord = sc->ord, *pend = sc->pidx;
-	u32 nmsgs = sc->nmsgs, j, k, id, q, live = 0, np = 0, nb = 0, nd = 0;
+	u32 nmsgs = sc->nmsgs, j, k, o, id, q, live = 0, np = 0, nb = 0;
+	u32 nd = 0;
 	u32 base = l->link_base, w = l->w, lanes = l->lanes;
 	u32 src, dst, hh, first;
 	struct ft_recip by_w = l->by_w;
@@ -778,16 +780,19 @@ ft_cycle_walk_leaves(const struct ft_cycle_cfg *cfg,
 	for (j = 0; j < nmsgs; j++) {
 		if (j + FT_PREFETCH_AHEAD < nmsgs) {
 			k = ord[j + FT_PREFETCH_AHEAD];
-			ft_prefetchw(&msg[k]);
 			if (lay)
 				ft_prefetch(&off[k]);
+			else
+				ft_prefetchw(&msg[k]);
 		}
-		k = ord[j];
+		o = ord[j];
+		/* laid out here: the record of rank j, written in sequence */
+		k = lay ? j : o;
 		m = &msg[k];
 		if (lay) {
-			src = off[k].src;
-			dst = off[k].dst;
-			hh = off[k].lca - 1U;
+			src = off[o].src;
+			dst = off[o].dst;
+			hh = off[o].lca - 1U;
 			first = k;
 		} else {
 			src = m->src;
@@ -797,7 +802,7 @@ ft_cycle_walk_leaves(const struct ft_cycle_cfg *cfg,
 		}
 		if (!hh) {		/* to itself: there */
 			if (lay)
-				ft_cycle_lay(msg, k, &off[k], k, 1, 0);
+				ft_cycle_lay(msg, k, &off[o], o, 1, 0);
 			ft_cycle_got(sc, off, m->offer);
 			nd++;
 			continue;
@@ -833,7 +838,7 @@ ft_cycle_walk_leaves(const struct ft_cycle_cfg *cfg,
 		if (lay) {
 			/* the whole record at once, as ft_cycle_lay() and below */
 			*m = (struct ft_cycle_msg){
-				.src = src, .dst = dst, .first = k, .offer = k,
+				.src = src, .dst = dst, .first = k, .offer = o,
 				.cut = won ? ~0U : k, .at = won ? ~0U : id,
 				.hh = (u8)hh, .flags = won ? 0 : FT_MSG_DEAD,
 				.cutstage = won ? 0xff : 0,
