@@ -1108,6 +1108,42 @@ static u32 ft_cycle_walk(const struct ft_cycle_cfg *cfg,
 }
 
 /*
+ * The last cycle's link counters zeroed, and its touched bitmap.  When
+ * more than a quarter of the links were touched, as on a busy fabric
+ * (two fifths at 4,096 leaves), all of them at once: one long memset()
+ * streams over the lines without reading them first, where zeroing the
+ * touched ones waits for each line that the cycle's other arrays evicted.
+ */
+static void ft_cycle_reset(struct ft_cycle_scratch *sc)
+{
+	u32 k, nt = 0, words = ft_cycle_touched_words(sc->nlinks);
+	u64 bits;
+
+	for (k = 0; k < words; k++)
+		nt += ft_popcount64(sc->touched[k]);
+	if (nt > sc->nlinks / 4) {
+		memset(sc->lc, 0, sc->nlinks * sizeof(*sc->lc));
+		memset(sc->touched, 0, words * sizeof(u64));
+		return;
+	}
+	for (k = 0; k < words; k++) {
+		bits = sc->touched[k];
+		/*
+		 * A word's 64 links fill eight cache lines: with more than
+		 * eight of them touched, zero them all at once rather than
+		 * one by one.
+		 */
+		if (ft_popcount64(bits) > 8 && 64 * k + 64 <= sc->nlinks)
+			memset(&sc->lc[64 * k], 0, 64 * sizeof(*sc->lc));
+		else
+			for (; bits; bits &= bits - 1)
+				memset(&sc->lc[64 * k + ft_ctz64(bits)], 0,
+				       sizeof(*sc->lc));
+		sc->touched[k] = 0;
+	}
+}
+
+/*
  * ft_cycle_run() once the offers are known good; @laid: what of their
  * messages the caller laid out (ft_cycle_run_plain()).
  */
@@ -1124,23 +1160,8 @@ static int ft_cycle_exec(const struct ft_cycle_cfg *cfg,
 	bool lay = laid == FT_CYCLE_SINGLE && cfg->path == FT_PATH_DMODK &&
 		   uniform && ft_cycle_plain(cfg);
 	struct ft_cycle_msg *m;
-	u64 bits;
 
-	for (k = 0; k < ft_cycle_touched_words(sc->nlinks); k++) {
-		bits = sc->touched[k];
-		/*
-		 * A word's 64 links fill eight cache lines: with more than
-		 * eight of them touched, as on a busy fabric, zero them all
-		 * at once rather than one by one.
-		 */
-		if (ft_popcount64(bits) > 8 && 64 * k + 64 <= sc->nlinks)
-			memset(&sc->lc[64 * k], 0, 64 * sizeof(*sc->lc));
-		else
-			for (; bits; bits &= bits - 1)
-				memset(&sc->lc[64 * k + ft_ctz64(bits)], 0,
-				       sizeof(*sc->lc));
-		sc->touched[k] = 0;
-	}
+	ft_cycle_reset(sc);
 	memset(res, 0, sizeof(*res));
 	/* a bit per offer while there are bits for them all */
 	sc->got_n = noff <= sc->max_msgs ? noff : 0;
