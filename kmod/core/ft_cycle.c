@@ -953,7 +953,8 @@ ft_cycle_walk_dmodk(const struct ft_cycle_cfg *cfg,
 					     &behind);
 	ys[0] = 0;
 	for (j = 0; j < live; j++) {
-		if (j + FT_PREFETCH_AHEAD < live)
+		/* laid out in priority order, the records come in sequence */
+		if (!lay && j + FT_PREFETCH_AHEAD < live)
 			ft_prefetchw(&msg[ord[j + FT_PREFETCH_AHEAD]]);
 		k = ord[j];
 		m = &msg[k];
