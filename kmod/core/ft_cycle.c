@@ -753,9 +753,10 @@ ft_cycle_stop(struct ft_cycle_msg *m, struct ft_cycle_msg *f, u32 k, u32 s,
  * (*@npend entries), which the layout no longer needs.
  *
  * @lay: every offer is of one message, not laid out yet (FT_CYCLE_SINGLE):
- * message k is offer k's, and its record is written here, whole, from
- * the offer, instead of being written in offer order first and read and
- * written again here in priority order.
+ * the record of the message of rank j (offer @sc->ord[j]'s) is @msg[j],
+ * written here, whole, from the offer, in sequence, instead of being
+ * written in offer order first and read and written again here in
+ * priority order (at random).
  */
 static __always_inline u32
 ft_cycle_walk_leaves(const struct ft_cycle_cfg *cfg,
@@ -769,7 +770,8 @@ ft_cycle_walk_leaves(const struct ft_cycle_cfg *cfg,
 	u64 *touched = sc->touched;
 	struct ft_cycle_msg *msg = sc->msg, *m;
 	u32 *ord = sc->ord, *pend = sc->pidx;
-	u32 nmsgs = sc->nmsgs, j, k, id, q, live = 0, np = 0, nb = 0, nd = 0;
+	u32 nmsgs = sc->nmsgs, j, k, o, id, q, live = 0, np = 0, nb = 0;
+	u32 nd = 0;
 	u32 base = l->link_base, w = l->w, lanes = l->lanes;
 	u32 src, dst, hh, first;
 	struct ft_recip by_w = l->by_w;
@@ -778,16 +780,19 @@ ft_cycle_walk_leaves(const struct ft_cycle_cfg *cfg,
 	for (j = 0; j < nmsgs; j++) {
 		if (j + FT_PREFETCH_AHEAD < nmsgs) {
 			k = ord[j + FT_PREFETCH_AHEAD];
-			ft_prefetchw(&msg[k]);
 			if (lay)
 				ft_prefetch(&off[k]);
+			else
+				ft_prefetchw(&msg[k]);
 		}
-		k = ord[j];
+		o = ord[j];
+		/* laid out here: the record of rank j, written in sequence */
+		k = lay ? j : o;
 		m = &msg[k];
 		if (lay) {
-			src = off[k].src;
-			dst = off[k].dst;
-			hh = off[k].lca - 1U;
+			src = off[o].src;
+			dst = off[o].dst;
+			hh = off[o].lca - 1U;
 			first = k;
 		} else {
 			src = m->src;
@@ -797,7 +802,7 @@ ft_cycle_walk_leaves(const struct ft_cycle_cfg *cfg,
 		}
 		if (!hh) {		/* to itself: there */
 			if (lay)
-				ft_cycle_lay(msg, k, &off[k], k, 1, 0);
+				ft_cycle_lay(msg, k, &off[o], o, 1, 0);
 			ft_cycle_got(sc, off, m->offer);
 			nd++;
 			continue;
@@ -833,7 +838,7 @@ ft_cycle_walk_leaves(const struct ft_cycle_cfg *cfg,
 		if (lay) {
 			/* the whole record at once, as ft_cycle_lay() and below */
 			*m = (struct ft_cycle_msg){
-				.src = src, .dst = dst, .first = k, .offer = k,
+				.src = src, .dst = dst, .first = k, .offer = o,
 				.cut = won ? ~0U : k, .at = won ? ~0U : id,
 				.hh = (u8)hh, .flags = won ? 0 : FT_MSG_DEAD,
 				.cutstage = won ? 0xff : 0,
@@ -948,7 +953,8 @@ ft_cycle_walk_dmodk(const struct ft_cycle_cfg *cfg,
 					     &behind);
 	ys[0] = 0;
 	for (j = 0; j < live; j++) {
-		if (j + FT_PREFETCH_AHEAD < live)
+		/* laid out in priority order, the records come in sequence */
+		if (!lay && j + FT_PREFETCH_AHEAD < live)
 			ft_prefetchw(&msg[ord[j + FT_PREFETCH_AHEAD]]);
 		k = ord[j];
 		m = &msg[k];
@@ -1103,6 +1109,42 @@ static u32 ft_cycle_walk(const struct ft_cycle_cfg *cfg,
 }
 
 /*
+ * The last cycle's link counters zeroed, and its touched bitmap.  When
+ * more than a quarter of the links were touched, as on a busy fabric
+ * (two fifths at 4,096 leaves), all of them at once: one long memset()
+ * streams over the lines without reading them first, where zeroing the
+ * touched ones waits for each line that the cycle's other arrays evicted.
+ */
+static void ft_cycle_reset(struct ft_cycle_scratch *sc)
+{
+	u32 k, nt = 0, words = ft_cycle_touched_words(sc->nlinks);
+	u64 bits;
+
+	for (k = 0; k < words; k++)
+		nt += ft_popcount64(sc->touched[k]);
+	if (nt > sc->nlinks / 4) {
+		memset(sc->lc, 0, sc->nlinks * sizeof(*sc->lc));
+		memset(sc->touched, 0, words * sizeof(u64));
+		return;
+	}
+	for (k = 0; k < words; k++) {
+		bits = sc->touched[k];
+		/*
+		 * A word's 64 links fill eight cache lines: with more than
+		 * eight of them touched, zero them all at once rather than
+		 * one by one.
+		 */
+		if (ft_popcount64(bits) > 8 && 64 * k + 64 <= sc->nlinks)
+			memset(&sc->lc[64 * k], 0, 64 * sizeof(*sc->lc));
+		else
+			for (; bits; bits &= bits - 1)
+				memset(&sc->lc[64 * k + ft_ctz64(bits)], 0,
+				       sizeof(*sc->lc));
+		sc->touched[k] = 0;
+	}
+}
+
+/*
  * ft_cycle_run() once the offers are known good; @laid: what of their
  * messages the caller laid out (ft_cycle_run_plain()).
  */
@@ -1119,23 +1161,8 @@ static int ft_cycle_exec(const struct ft_cycle_cfg *cfg,
 	bool lay = laid == FT_CYCLE_SINGLE && cfg->path == FT_PATH_DMODK &&
 		   uniform && ft_cycle_plain(cfg);
 	struct ft_cycle_msg *m;
-	u64 bits;
 
-	for (k = 0; k < ft_cycle_touched_words(sc->nlinks); k++) {
-		bits = sc->touched[k];
-		/*
-		 * A word's 64 links fill eight cache lines: with more than
-		 * eight of them touched, as on a busy fabric, zero them all
-		 * at once rather than one by one.
-		 */
-		if (ft_popcount64(bits) > 8 && 64 * k + 64 <= sc->nlinks)
-			memset(&sc->lc[64 * k], 0, 64 * sizeof(*sc->lc));
-		else
-			for (; bits; bits &= bits - 1)
-				memset(&sc->lc[64 * k + ft_ctz64(bits)], 0,
-				       sizeof(*sc->lc));
-		sc->touched[k] = 0;
-	}
+	ft_cycle_reset(sc);
 	memset(res, 0, sizeof(*res));
 	/* a bit per offer while there are bits for them all */
 	sc->got_n = noff <= sc->max_msgs ? noff : 0;

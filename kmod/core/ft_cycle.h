@@ -208,7 +208,9 @@ struct ft_cycle_level {
  * @got_n: offers of the last cycle that @got describes: all of them, or
  *         0 when there were more than @max_msgs (then only the offers'
  *         @delivered say it).
- * @msg: the last cycle's messages, a pair's adjacent and in sequence.
+ * @msg: the last cycle's messages, a pair's adjacent and in sequence
+ *       (in priority order when every offer was of one message,
+ *       FT_CYCLE_SINGLE: their @offer says whose).
  * @live: the messages still crossing during the cycle.
  * @ord: priority order of @msg.
  * @pidx: offer indices in priority order of pairs.
