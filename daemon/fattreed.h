@@ -66,8 +66,7 @@ int ftd_circuit_del(struct ftnl *nl, const char *name, const struct fattree_pair
 struct ftd_wake {
 	const char *fabric;		/* ours */
 	int family;
-	bool ours;			/* ours announced since the last wait */
-	bool last;			/* ... and its last message came */
+	bool last;			/* ours ended an announcement */
 };
 
 /* A socket on the group, NULL when there is none (the loop then polls). */

@@ -73,7 +73,6 @@ static int demand_note(struct nl_msg *msg, void *arg)
 	    ftobj_demand_decode(msg, &dm) || !FTOBJ_HAS(&dm, FATTREE_A_DEMAND_FABRIC) ||
 	    strcmp(dm.fabric, w->fabric))
 		return NL_SKIP;
-	w->ours = true;
 	w->last |= dm.last;
 	return NL_OK;
 }
@@ -110,7 +109,7 @@ void ftd_demand_wait(struct nl_sock *sk, struct ftd_wake *w, uint32_t ms)
 	double end = now_ms() + ms;
 	int left = ms, err;
 
-	w->ours = w->last = false;
+	w->last = false;
 	for (;;) {
 		struct pollfd p = { .fd = sk ? nl_socket_get_fd(sk) : -1, .events = POLLIN };
 
@@ -119,7 +118,7 @@ void ftd_demand_wait(struct nl_sock *sk, struct ftd_wake *w, uint32_t ms)
 		do
 			err = nl_recvmsgs_default(sk);
 		while (err >= 0);
-		if ((w->ours && w->last) || err != -NLE_AGAIN)
+		if (w->last || err != -NLE_AGAIN)
 			return;
 		left = end - now_ms();
 		if (left <= 0)
