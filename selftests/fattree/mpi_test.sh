@@ -8,7 +8,7 @@
 # error, leaves no process or namespace behind, and the fabric carries the
 # next job; bad command lines are refused before anything is touched.
 # Each launch costs a minute or more under emulation (each rank and orted
-# loads Open MPI's components), so the cases share launches.
+# takes seconds of emulated CPU to start), so the cases share launches.
 # Skips when Open MPI (openmpi-bin) or ftmpi_jobs (libopenmpi-dev) is
 # missing.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -56,9 +56,11 @@ job() {
 		fi
 		echo "# Open MPI reported a rank exiting improperly after its jobs completed" \
 			"with every byte right (its teardown race): once more"
-		until_t 30 '! pgrep -x ftmpi_jobs >/dev/null && ! pgrep -x orted >/dev/null'
+		until_t 30 mpi_gone
 	done
 }
+# No rank and no orted running.
+mpi_gone() { ! pgrep -x ftmpi_jobs >/dev/null && ! pgrep -x orted >/dev/null; }
 teardown_race() {
 	grep -q "exiting improperly" <<<"$out" && grep -q '^job ' <<<"$out" &&
 		! grep '^job ' <<<"$out" | grep -qv ' errors 0$'
@@ -88,9 +90,8 @@ rc=$(cat "$tmp/out.rc")
 check "a rank killed mid-run ends the job with an error" '[ "$rc" != 0 ] && [ -n "$victim" ]' \
 	"status $rc, victim $victim: $(tail -n 3 "$tmp/out")"
 echo "# $(grep -m 1 -i "exited\|killed\|signal" "$tmp/out")"
-until_t 30 '! pgrep -x ftmpi_jobs >/dev/null && ! pgrep -x orted >/dev/null'
-check "... and no rank or orted is left running" \
-	'! pgrep -x ftmpi_jobs >/dev/null && ! pgrep -x orted >/dev/null' \
+until_t 30 mpi_gone
+check "... and no rank or orted is left running" mpi_gone \
 	"left: $(pgrep -a -x ftmpi_jobs; pgrep -a -x orted)"
 left=$(ip netns list | grep -c "^ftmpi-m0-")
 check "... and the namespaces it made are gone" '[ "$left" = 0 ]' "$left left"
