@@ -546,20 +546,31 @@ u32 sched_order(struct ft_sched *s, enum ft_sched_order o,
 		const struct ft_sched_req *req, u32 n,
 		const struct ft_sched_out *out)
 {
-	u32 k = 0, j;
+	u32 k = 0, j, prev = 0;
+	bool sorted = true;	/* by source already (the sorts are stable) */
 
 	for (j = 0; j < n; j++)
-		if (out[j].status == FT_SCHED_REFUSED)
+		if (out[j].status == FT_SCHED_REFUSED) {
+			sorted &= req[j].src >= prev;
+			prev = req[j].src;
 			s->tmp[k++] = j;
+		}
 	if (!k)		/* nothing to sort (nor to draw) */
 		return 0;
 	switch (o) {
 	case FT_SCHED_ORDER_SOURCE:
-		sched_csort(s, s->tmp, k, s->order, req, out, false, s->t.n);
+		if (sorted)
+			memcpy(s->order, s->tmp, (size_t)k * sizeof(u32));
+		else
+			sched_csort(s, s->tmp, k, s->order, req, out, false,
+				    s->t.n);
 		break;
 	case FT_SCHED_ORDER_FARTHEST:
-		sched_csort(s, s->tmp, k, s->order, req, out, false, s->t.n);
-		memcpy(s->tmp, s->order, (size_t)k * sizeof(u32));
+		if (!sorted) {
+			sched_csort(s, s->tmp, k, s->order, req, out, false,
+				    s->t.n);
+			memcpy(s->tmp, s->order, (size_t)k * sizeof(u32));
+		}
 		sched_csort(s, s->tmp, k, s->order, req, out, true, s->t.h);
 		break;
 	case FT_SCHED_ORDER_RANDOM:

@@ -114,7 +114,8 @@ enum ft_sched_order {
  *        LOCAL_RANDOM, RANDOM); equal seeds give equal schedules.
  * @rearrange: OPTIMAL: search steps per refused request for the path
  *             search and rearrangement passes; 0 disables both.
- * @force_general: LEVELWISE: never take the fast path (tests and
+ * @force_general: LEVELWISE: never take the fast path; OPTIMAL: never
+ *                 the fast copy of the edge-colouring pass (tests and
  *                 benchmarks compare both; the decisions are the same).
  */
 struct ft_sched_opts {
@@ -186,7 +187,9 @@ struct ft_sched_out {
  * @rearranged: OPTIMAL: granted by moving one other request.
  * @exact: OPTIMAL: 1 if the edge-colouring pass ran, 0 for the fallback.
  * @fast: LEVELWISE: 1 if the fast path ran (one lane per link, first fit,
- *        no release, every switch's vector in one word), 0 otherwise.
+ *        no release, every switch's vector in one word), 0 otherwise;
+ *        OPTIMAL: 1 if the edge-colouring pass took its fast copy
+ *        (powers of two, one lane per link, every lane free, w_i <= 64).
  */
 struct ft_sched_stats {
 	u32 requests;

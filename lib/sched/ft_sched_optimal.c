@@ -266,6 +266,183 @@ static u32 take_level(struct ft_sched *s, u32 i, const struct colour *g,
 	return keep;
 }
 
+/*
+ * The exact pass's fast copy: power-of-two shapes, every level it uses
+ * in bit mode with one word per node (w_i <= 64) and all its lanes free
+ * (F_i = 1, so D = w_i).  The same edges are kept and given the same
+ * colours as in optimal_exact() (the same schedule; test_fastpath
+ * compares the two), with the bookkeeping cut to what the masks give:
+ *  - a vertex's degree is the number of colours it uses (each kept edge
+ *    is coloured at once), so "degree < D" is "mask != all colours";
+ *  - an a/b path ends where the vertex's mask lacks the next colour, so
+ *    the edge-by-colour tables are never cleared;
+ *  - swapping a path's colours keeps a and b in use at the vertices
+ *    inside it and swaps them at its two ends: toggling both bits at
+ *    both ends of every edge of the path does exactly that;
+ *  - a level's lanes are taken per vertex (its mask cleared from its
+ *    vector word), not per edge;
+ *  - node numbers by shifts.
+ */
+struct xcolour {
+	u64 *ml, *mr;	/* colours used at left/right vertex u */
+	u64 all;	/* the D colours */
+	u32 lgd;	/* lg D: the tables' rows */
+	u32 *sl, *sr;	/* (u << lgd | c): the edge, valid if c in ml[u] */
+	u32 *eu, *ev, *col, *path, *path2;
+};
+
+static inline __attribute__((always_inline))
+void xcolour_set(struct xcolour *g, u32 e, u32 u, u32 v, u32 c)
+{
+	g->col[e] = c;
+	g->sl[u << g->lgd | c] = e;
+	g->sr[v << g->lgd | c] = e;
+	g->ml[u] |= 1ULL << c;
+	g->mr[v] |= 1ULL << c;
+}
+
+/* walk_step() with the end found by the masks. */
+static inline __attribute__((always_inline))
+bool xwalk_step(const struct xcolour *g, struct walk *w, u32 a, u32 b)
+{
+	u32 f;
+
+	if (!((w->right ? g->mr : g->ml)[w->x] >> w->c & 1))
+		return false;
+	f = (w->right ? g->sr : g->sl)[w->x << g->lgd | w->c];
+	w->path[w->len++] = f;
+	w->x = w->right ? g->eu[f] : g->ev[f];
+	w->right = !w->right;
+	w->c ^= a ^ b;
+	return true;
+}
+
+/*
+ * colour_edge() for (@u, @v) when no colour is free at both: the
+ * shorter of the a/b path from v and the b/a path from u, walked in
+ * step, swapped; returns the colour it freed at both ends.
+ */
+static __attribute__((noinline))
+u32 xcolour_path(struct xcolour *g, u32 u, u32 v)
+{
+	u32 a = (u32)__builtin_ctzll(~g->ml[u]);
+	u32 b = (u32)__builtin_ctzll(~g->mr[v]);
+	struct walk wv = { v, a, 0, true, g->path };
+	struct walk wu = { u, b, 0, false, g->path2 };
+	u64 ab = 1ULL << a | 1ULL << b;
+	struct walk *w;
+	u32 c, f, j, nc;
+
+	for (;;) {
+		if (!xwalk_step(g, &wv, a, b)) {
+			w = &wv;
+			c = a;
+			break;
+		}
+		if (!xwalk_step(g, &wu, a, b)) {
+			w = &wu;
+			c = b;
+			break;
+		}
+	}
+	for (j = 0; j < w->len; j++) {
+		f = w->path[j];
+		nc = g->col[f] ^ a ^ b;
+		g->col[f] = nc;
+		g->sl[g->eu[f] << g->lgd | nc] = f;
+		g->sr[g->ev[f] << g->lgd | nc] = f;
+		g->ml[g->eu[f]] ^= ab;
+		g->mr[g->ev[f]] ^= ab;
+	}
+	return c;
+}
+
+/* The fast copy applies to levels 1..@hmax with free lanes @fl. */
+static bool exact_fast_ok(const struct ft_sched *s,
+			  const struct ft_sched_opts *o, const u32 *fl,
+			  u32 hmax)
+{
+	u32 i;
+
+	if (o->force_general || !s->pow2)
+		return false;
+	for (i = 1; i <= hmax; i++)
+		if (!s->bitmode[i] || s->nw[i] != 1 || fl[i] != 1)
+			return false;
+	return true;
+}
+
+/*
+ * Level @i of the fast copy over act[0..k): keeps and colours the
+ * edges, takes their lanes, writes their ports; returns the requests
+ * left for the next level, kept in act[].
+ */
+static u32 exact_fast_level(struct ft_sched *s, u32 i,
+			    const struct ft_sched_req *req,
+			    struct ft_sched_out *out, u32 *act, u32 k,
+			    struct xcolour *g, u32 *dropped)
+{
+	const struct ft_topo *t = &s->t;
+	u32 ms = (u32)__builtin_ctz(t->mprod[i - 1]);
+	u32 ws = (u32)__builtin_ctz(t->wprod[i - 1]);
+	u32 lw = (u32)__builtin_ctz(t->w[i]), nv = t->nodes[i - 1];
+	u32 vs = (u32)__builtin_ctz(s->vb[i]), *y = s->y;
+	u32 j, r, u, v, c, ne = 0, keep = 0, where;
+	u64 *vu = s->vec[i][FT_UP], *vd = s->vec[i][FT_DOWN], mu, mv, m, b;
+	u64 all = g->all;
+
+	g->lgd = lw;
+	memset(g->ml, 0, nv * sizeof(u64));
+	memset(g->mr, 0, nv * sizeof(u64));
+	for (j = 0; j < k; j++) {
+		r = act[j];
+		u = (req[r].src >> ms << ws) | y[r];
+		v = (req[r].dst >> ms << ws) | y[r];
+		mu = g->ml[u];
+		mv = g->mr[v];
+		if (mu == all || mv == all) {	/* degree D already */
+			where = mu != all ? FT_SCHED_AT_DOWN :
+				mv != all ? FT_SCHED_AT_UP : FT_SCHED_AT_BOTH;
+			sched_refuse(&out[r], i, where);
+			sched_give_levels(s, req[r].src, req[r].dst,
+					  out[r].port, i - 1, 1);
+			(*dropped)++;
+			continue;
+		}
+		m = ~(mu | mv) & all;
+		c = m ? (u32)__builtin_ctzll(m) : xcolour_path(g, u, v);
+		g->eu[ne] = u;
+		g->ev[ne] = v;
+		xcolour_set(g, ne++, u, v, c);
+		act[keep++] = r;
+	}
+	for (u = 0; u < nv; u++) {	/* a vertex's colours are its ports */
+		b = (u64)u << vs;
+		vu[b >> 6] &= ~(g->ml[u] << (b & 63));
+		vd[b >> 6] &= ~(g->mr[u] << (b & 63));
+	}
+	if (ne)
+		s->dirty[i] = true;
+	k = keep;
+	keep = 0;
+	for (j = 0; j < k; j++) {
+		r = act[j];
+		c = g->col[j];
+		out[r].port[i - 1] = (u16)c;
+		y[r] = y[r] << lw | c;
+		if (out[r].hh == i)
+			out[r].status = FT_SCHED_GRANTED;
+		else
+			act[keep++] = r;
+	}
+	return keep;
+}
+
+/*
+ * The edge-colouring pass (the file's head) over the refused requests;
+ * *@dropped counts those it refused.  Returns 1 when it took the fast
+ * copy, 0 for the general one, or -ENOMEM.
+ */
 static int optimal_exact(struct ft_sched *s, const struct ft_sched_opts *o,
 			 const struct ft_sched_req *req, u32 n,
 			 struct ft_sched_out *out, const u32 *fl, u32 *dropped)
@@ -309,6 +486,17 @@ static int optimal_exact(struct ft_sched *s, const struct ft_sched_opts *o,
 	degr = degl + maxnv;
 	g.sl = degr + maxnv;
 	g.sr = g.sl + maxcells;
+	if (exact_fast_ok(s, o, fl, hmax)) {
+		struct xcolour x = { ml, mr, 0, 0, g.sl, g.sr, g.eu, g.ev,
+				     g.col, g.path, g.path2 };
+
+		for (i = 1; k && i <= t->h; i++) {
+			x.all = t->w[i] == 64 ? ~0ULL : (1ULL << t->w[i]) - 1;
+			k = exact_fast_level(s, i, req, out, act, k, &x,
+					     dropped);
+		}
+		return 1;
+	}
 	for (i = 1; k && i <= t->h; i++) {
 		nv = t->nodes[i - 1];
 		g.d = t->w[i] * fl[i];
@@ -653,6 +841,9 @@ static int optimal_best(struct ft_sched *s, const struct ft_sched_opts *o,
 
 	err = optimal_exact(s, o, req, n, out, fl, &dropped);
 	st->exact = 1;
+	st->fast = err > 0;
+	if (err > 0)
+		err = 0;
 	if (err || !dropped)
 		return err;
 	/*
@@ -681,6 +872,7 @@ static int optimal_best(struct ft_sched *s, const struct ft_sched_opts *o,
 		memcpy(out, eo, (size_t)n * sizeof(*eo));
 	} else {
 		st->exact = 0;
+		st->fast = 0;
 	}
 done:
 	free(eo);

@@ -18,7 +18,8 @@
  * words, first nonzero AND, when K > 64), first fit: it must make the library's decisions on every permutation, and it
  * is timed alternately with "levelwise", so library / baseline is a
  * ratio of the same run on the same core under the same load.
- * "levelwise general" is the library with force_general (no fast path).
+ * "levelwise general" and "optimal general" are the library with
+ * force_general (no fast path, no fast copy of the colouring pass).
  *
  *   bench_levelwise [--shape L:K] [--runs N] [--only NAME [--exact]] [--json]
  *                   [RUNS]
@@ -56,6 +57,8 @@ static const struct variant {
 	{ "local-random", FT_SCHED_LOCAL_RANDOM, FT_SCHED_ORDER_SOURCE, false, false },
 	{ "random", FT_SCHED_RANDOM, FT_SCHED_ORDER_SOURCE, false, false },
 	{ "optimal", FT_SCHED_OPTIMAL, FT_SCHED_ORDER_SOURCE, false, false },
+	{ "optimal general", FT_SCHED_OPTIMAL, FT_SCHED_ORDER_SOURCE, false,
+	  true },
 };
 
 /* Seed 002's Table 1 (3-level trees): ns per request, ns per batch. */

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The level-wise fast path against the general path: on every shape,
- * free-lane state, request pattern and order, the same scheduler state is
- * scheduled twice, once as callers get it (fast path, checked by the
- * independent validator) and once with force_general, and the two must
- * agree request by request (status, H, ports, where it failed), in their
- * totals and in the free lanes left, over two chained rounds.
+ * The fast paths against the general ones: the level-wise fast path, and
+ * the fast copy of the optimal scheduler's edge-colouring pass.  On every
+ * shape, free-lane state, request pattern and order, the same scheduler
+ * state is scheduled twice, once as callers get it (fast path, checked by
+ * the independent validator) and once with force_general, and the two
+ * must agree request by request (status, H, ports, where it failed), in
+ * their totals and in the free lanes left, over two chained rounds.
  */
 #include "../unit/tap.h"
 #include "util.h"
@@ -58,8 +59,11 @@ static bool same_stats(const struct ft_sched_stats *a,
 	       !memcmp(a->fail_down, b->fail_down, sizeof(a->fail_down));
 }
 
-/* Requests: a pattern, some invalid or two-lane ones, maybe shuffled. */
-static u32 requests(struct ft_rand *r, const struct ft_topo *t)
+/*
+ * Requests: a pattern, some invalid or two-lane ones (@odd: one round in
+ * @odd has them), maybe shuffled.
+ */
+static u32 requests(struct ft_rand *r, const struct ft_topo *t, u32 odd)
 {
 	u32 cap = t->n > MINCAP ? t->n : MINCAP, i, j, n;
 	struct ft_sched_req x;
@@ -69,7 +73,7 @@ static u32 requests(struct ft_rand *r, const struct ft_topo *t)
 			 cap < MAXN ? cap : MAXN);
 	if (ft_rand_below(r, 2))	/* a random partial load */
 		n = ft_rand_below(r, n + 1);
-	for (i = 0; !ft_rand_below(r, 4) && i < n; i++) {	/* a few */
+	for (i = 0; !ft_rand_below(r, odd) && i < n; i++) {	/* a few */
 		j = ft_rand_below(r, n);
 		q[j].lanes = ft_rand_below(r, 3);	/* 0: invalid */
 		if (ft_rand_below(r, 2))
@@ -86,12 +90,16 @@ static u32 requests(struct ft_rand *r, const struct ft_topo *t)
 }
 
 /*
- * @trials rounds pairs on @t; returns false at the first difference
- * (printed).  *@fast counts rounds the fast path really ran.
+ * @trials rounds pairs of @algo on @t; returns false at the first
+ * difference (printed).  *@fast counts rounds the fast path really ran.
+ * The optimal scheduler's fast copy needs every lane free and one lane
+ * per request, so its rounds have circuits in place or odd requests
+ * less often.
  */
 static bool compare(struct ft_rand *r, const struct ft_topo *t, u32 trials,
-		    u32 *fast, u32 *reqs)
+		    enum ft_sched_algo algo, u32 *fast, u32 *reqs)
 {
+	bool lw = algo == FT_SCHED_LEVELWISE;
 	struct ft_sched *fs = ft_sched_create(t), *gs = ft_sched_create(t);
 	struct ft_sched_stats fst, gst;
 	struct ft_sched_opts o;
@@ -101,14 +109,14 @@ static bool compare(struct ft_rand *r, const struct ft_topo *t, u32 trials,
 
 	for (k = 0; fs && gs && !d && k < trials; k++) {
 		ft_sched_reset(fs);
-		if (ft_rand_below(r, 3) == 0)	/* circuits in place */
+		if (ft_rand_below(r, lw ? 3 : 8) == 0)	/* circuits in place */
 			random_reservations(r, fs, t->n / 2);
 		ft_sched_set_free(gs, ft_sched_free_lanes(fs));
 		for (round = 0; round < 2; round++) {
-			ft_sched_opts_default(&o, FT_SCHED_LEVELWISE);
+			ft_sched_opts_default(&o, algo);
 			o.order = ft_rand_below(r, FT_SCHED_NORDERS);
 			o.seed = ft_rand_below(r, 1000) + 1;
-			n = requests(r, t);
+			n = requests(r, t, lw ? 4 : 16);
 			if (run_checked(fs, &o, q, n, fo, &fst, why,
 					sizeof(why))) {
 				tap_diag("validator: %s", why);
@@ -122,12 +130,16 @@ static bool compare(struct ft_rand *r, const struct ft_topo *t, u32 trials,
 			}
 			*fast += fst.fast;
 			*reqs += n;
-			if (o.order == FT_SCHED_ORDER_GIVEN ||
-			    (o.order == FT_SCHED_ORDER_SOURCE && by_source(n)))
+			if (!lw)
+				;
+			else if (o.order == FT_SCHED_ORDER_GIVEN ||
+				 (o.order == FT_SCHED_ORDER_SOURCE &&
+				  by_source(n)))
 				fused++;
 			else
 				ordered++;
-			if (o.order == FT_SCHED_ORDER_SOURCE && !by_source(n))
+			if (lw && o.order == FT_SCHED_ORDER_SOURCE &&
+			    !by_source(n))
 				undone++;
 			for (j = 0; j < n && !(d = differs(&fo[j], &go[j])); j++)
 				;
@@ -165,10 +177,36 @@ static void shape(struct ft_rand *r, const char *name, u32 h, const u32 *m,
 		tap_ok(0, "%s: a valid shape", name);
 		return;
 	}
-	same = compare(r, &t, trials, &fast, &reqs);
+	same = compare(r, &t, trials, FT_SCHED_LEVELWISE, &fast, &reqs);
 	tap_ok(same && fast == 2 * trials,
 	       "%s: fast path = general path on %u rounds, %u requests "
 	       "(fast path ran %u times)", name, 2 * trials, reqs, fast);
+}
+
+/*
+ * The optimal scheduler on @t: the fast copy of the colouring pass must
+ * have run on powers of two with w_i <= 64 (in more than a quarter of
+ * the rounds: the second of a pair has lanes taken), never otherwise.
+ */
+static void shape_optimal(struct ft_rand *r, const char *name, u32 h,
+			  const u32 *m, const u32 *w, u32 trials)
+{
+	struct ft_topo t;
+	u32 fast = 0, reqs = 0, i;
+	bool same, fast_shape = true;
+
+	for (i = 0; i < h; i++)
+		fast_shape &= !(m[i] & (m[i] - 1)) && !(w[i] & (w[i] - 1)) &&
+			      w[i] <= 64;
+	if (ft_topo_init(&t, h, m, w, ones)) {
+		tap_ok(0, "%s: a valid shape", name);
+		return;
+	}
+	same = compare(r, &t, trials, FT_SCHED_OPTIMAL, &fast, &reqs);
+	tap_ok(same && (fast_shape ? 2 * fast > trials : !fast),
+	       "optimal %s: fast colouring = general colouring on %u rounds, "
+	       "%u requests (fast copy ran %u times)", name, 2 * trials,
+	       reqs, fast);
 }
 
 int main(void)
@@ -222,11 +260,24 @@ int main(void)
 		random_shape(&r, &rs, 4);
 		if (ft_topo_init(&t, rs.h, rs.m + 1, rs.w + 1, ones))
 			break;
-		same = compare(&r, &t, 5, &fast, &reqs);
+		same = compare(&r, &t, 5, FT_SCHED_LEVELWISE, &fast, &reqs);
 	}
 	tap_ok(same && fast == 2 * 5 * 200,
 	       "200 random shapes: fast path = general path on %u requests "
 	       "(fast path ran %u times)", reqs, fast);
+	for (i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++)
+		shape_optimal(&r, shapes[i].name, shapes[i].h, shapes[i].m,
+			      shapes[i].w, shapes[i].trials / 2 + 1);
+	for (i = 0, fast = 0, reqs = 0; i < 200 && same; i++) {
+		random_shape(&r, &rs, 4);
+		if (ft_topo_init(&t, rs.h, rs.m + 1, rs.w + 1, ones))
+			break;
+		same = compare(&r, &t, 5, FT_SCHED_OPTIMAL, &fast, &reqs);
+	}
+	tap_ok(same && fast > 100,
+	       "optimal, 200 random shapes: fast colouring = general "
+	       "colouring on %u requests (fast copy ran %u times)", reqs,
+	       fast);
 	tap_ok(fused > 1000 && ordered > 1000 && undone > 100,
 	       "both ways in: %u rounds in one pass, %u over an order (%u "
 	       "after the pass undid itself)", fused, ordered, undone);
