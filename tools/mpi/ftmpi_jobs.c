@@ -12,8 +12,12 @@
  * the tree. Payload bytes are a function of (source, destination, iteration,
  * offset), so a lost, stale or misrouted byte is found. Rank 0 prints one
  * line per job: job ranks bytes iters seconds errors, where seconds is the
- * longest of the ranks' times from the barrier before the job to their own
- * end (the job's traffic lies in that window, not in rank 0's alone).
+ * job's span, from the first rank's start (leaving the barrier before the
+ * job) to the last rank's end, on CLOCK_MONOTONIC, which every rank of an
+ * ftmpirun job shares (one host).  Not the longest of the ranks' own times:
+ * ranks leave the barrier at different times, and pairs that do not wait
+ * for each other (the shift's) run staggered, so the job's traffic can
+ * span more than any one rank's time.
  * Several jobs run one
  * after the other in one MPI run (one launch). Exit status 1 when any rank
  * found an error, 2 for a bad command line.
@@ -24,10 +28,21 @@
  * barrier; whoever reads the FIFOs can measure or change the fabric
  * between jobs of one launch.
  */
+#include <float.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+/* Seconds on the host's monotonic clock, shared by all its processes. */
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
 
 static unsigned char byte_of(int src, int dst, int it, size_t i)
 {
@@ -149,7 +164,8 @@ static int parse(struct job *j, const char *spec, const char *bytes, const char 
 static long run(const struct job *j, MPI_Comm comm, int me_world, int n_world)
 {
 	unsigned char *s = NULL, *r = NULL;
-	double t0, t = 0, t_max = 0;
+	/* Ranks outside the job: no start, no end (neutral in MIN and MAX). */
+	double t0 = DBL_MAX, t1 = -DBL_MAX, first = 0, last = 0;
 	long bad = 0, bad_all = 0;
 	size_t len = j->len;
 	const char *job = j->name;
@@ -167,7 +183,7 @@ static long run(const struct job *j, MPI_Comm comm, int me_world, int n_world)
 		fprintf(stderr, "ftmpi_jobs: rank %d: out of memory\n", me_world);
 		MPI_Abort(MPI_COMM_WORLD, 1);
 	}
-	t0 = MPI_Wtime();
+	t0 = now();
 	for (it = 0; it < iters; it++) {
 		if (!strcmp(job, "alltoall")) {
 			for (int d = 0; d < n; d++)
@@ -187,16 +203,17 @@ static long run(const struct job *j, MPI_Comm comm, int me_world, int n_world)
 					(me + 1) % n, it);
 		}
 	}
-	t = MPI_Wtime() - t0;
+	t1 = now();
 	if (bad)
 		fprintf(stderr, "ftmpi_jobs: rank %d: %ld bytes wrong\n", me_world, bad);
 done:
 	MPI_Reduce(&bad, &bad_all, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
-	MPI_Reduce(&t, &t_max, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+	MPI_Reduce(&t0, &first, 1, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD);
+	MPI_Reduce(&t1, &last, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
 	if (!me_world)
 		printf("job %s ranks %d bytes %zu iters %d seconds %.6f errors %ld\n",
 		       j->spec, (n_world + (int)j->stride - 1) / (int)j->stride, len, iters,
-		       t_max, bad_all);
+		       last - first, bad_all);
 	fflush(stdout);
 	free(s);
 	free(r);
