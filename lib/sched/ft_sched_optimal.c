@@ -285,7 +285,6 @@ static u32 take_level(struct ft_sched *s, u32 i, const struct colour *g,
  */
 struct xcolour {
 	u64 *ml, *mr;	/* colours used at left/right vertex u */
-	u64 all;	/* the D colours */
 	u32 lgd;	/* lg D: the tables' rows */
 	u32 *sl, *sr;	/* (u << lgd | c): the edge, valid if c in ml[u] */
 	u32 *eu, *ev, *col, *path, *path2;
@@ -389,7 +388,7 @@ static u32 exact_fast_level(struct ft_sched *s, u32 i,
 	u32 vs = (u32)__builtin_ctz(s->vb[i]), *y = s->y;
 	u32 j, r, u, v, c, ne = 0, keep = 0, where;
 	u64 *vu = s->vec[i][FT_UP], *vd = s->vec[i][FT_DOWN], mu, mv, m, b;
-	u64 all = g->all;
+	u64 all = t->w[i] == 64 ? ~0ULL : (1ULL << t->w[i]) - 1;	/* D */
 
 	g->lgd = lw;
 	memset(g->ml, 0, nv * sizeof(u64));
@@ -487,14 +486,12 @@ static int optimal_exact(struct ft_sched *s, const struct ft_sched_opts *o,
 	g.sl = degr + maxnv;
 	g.sr = g.sl + maxcells;
 	if (exact_fast_ok(s, o, fl, hmax)) {
-		struct xcolour x = { ml, mr, 0, 0, g.sl, g.sr, g.eu, g.ev,
+		struct xcolour x = { ml, mr, 0, g.sl, g.sr, g.eu, g.ev,
 				     g.col, g.path, g.path2 };
 
-		for (i = 1; k && i <= t->h; i++) {
-			x.all = t->w[i] == 64 ? ~0ULL : (1ULL << t->w[i]) - 1;
+		for (i = 1; k && i <= t->h; i++)
 			k = exact_fast_level(s, i, req, out, act, k, &x,
 					     dropped);
-		}
 		return 1;
 	}
 	for (i = 1; k && i <= t->h; i++) {

@@ -130,17 +130,17 @@ static bool compare(struct ft_rand *r, const struct ft_topo *t, u32 trials,
 			}
 			*fast += fst.fast;
 			*reqs += n;
-			if (!lw)
-				;
-			else if (o.order == FT_SCHED_ORDER_GIVEN ||
-				 (o.order == FT_SCHED_ORDER_SOURCE &&
-				  by_source(n)))
-				fused++;
-			else
-				ordered++;
-			if (lw && o.order == FT_SCHED_ORDER_SOURCE &&
-			    !by_source(n))
-				undone++;
+			if (lw) {	/* the level-wise fast path's two ways in */
+				if (o.order == FT_SCHED_ORDER_GIVEN ||
+				    (o.order == FT_SCHED_ORDER_SOURCE &&
+				     by_source(n)))
+					fused++;
+				else
+					ordered++;
+				if (o.order == FT_SCHED_ORDER_SOURCE &&
+				    !by_source(n))
+					undone++;
+			}
 			for (j = 0; j < n && !(d = differs(&fo[j], &go[j])); j++)
 				;
 			if (!d && !same_stats(&fst, &gst))
