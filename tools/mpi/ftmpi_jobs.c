@@ -24,16 +24,23 @@
  *
  * FTMPI_HOOK=DIR (scripts/bench/mpi): before and after each job rank 0
  * writes "begin K" or "end K" (K counts jobs from 0) into the FIFO DIR/req
- * and waits for a line from the FIFO DIR/ack, then every rank meets in a
- * barrier; whoever reads the FIFOs can measure or change the fabric
- * between jobs of one launch.
+ * and waits for a line from the FIFO DIR/ack; whoever reads the FIFOs can
+ * measure or change the fabric between jobs of one launch. The ranks wait
+ * for rank 0 there on FIFOs of their own (DIR/go, DIR/done, DIR/resume),
+ * not in MPI barriers: the window between "begin K" and "end K" then
+ * carries the job's traffic and nothing else of MPI's, so counters read
+ * at its ends are the job's. "end K" comes once every rank has finished.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <float.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 /* Seconds on the host's monotonic clock, shared by all its processes. */
 static double now(void)
@@ -75,33 +82,124 @@ static long exchange(MPI_Comm comm, unsigned char *s, unsigned char *r, size_t l
 	return check(r, len, from, me, it);
 }
 
-/* Rank 0 tells the hook's reader where it is and waits for its answer. */
-static void hook(int me, const char *what, int k)
+/*
+ * The hook's gates: FIFOs every rank holds open read-write (on Linux
+ * that never blocks, see fifo(7)). A rank passes a gate by reading one
+ * byte from it, and rank 0 opens it by writing one byte per other rank.
+ * A rank reads no byte of a gate's next opening before every rank has
+ * passed this one: go and resume alternate, and rank 0 opens either only
+ * after hearing from every rank (done, or a collective) in between.
+ */
+enum { GATE_GO, GATE_DONE, GATE_RESUME, GATES };
+static const char *const gate_name[GATES] = { "go", "done", "resume" };
+static int gate_fd[GATES] = { -1, -1, -1 };
+static const char *hook_dir;
+
+static void die(int me, const char *what, const char *path)
 {
-	const char *dir = getenv("FTMPI_HOOK");
+	fprintf(stderr, "ftmpi_jobs: rank %d: FTMPI_HOOK: %s %s: %s\n", me, what, path,
+		strerror(errno));
+	MPI_Abort(MPI_COMM_WORLD, 1);
+}
+
+/* Rank 0 makes the gates, then every rank opens them. */
+static void hook_init(int me)
+{
+	char path[4096];
+	int g;
+
+	hook_dir = getenv("FTMPI_HOOK");
+	if (hook_dir && !*hook_dir)
+		hook_dir = NULL;
+	if (!hook_dir)
+		return;
+	for (g = 0; !me && g < GATES; g++) {
+		snprintf(path, sizeof(path), "%s/%s", hook_dir, gate_name[g]);
+		if (mkfifo(path, 0600) && errno != EEXIST)
+			die(me, "mkfifo", path);
+	}
+	MPI_Barrier(MPI_COMM_WORLD);
+	for (g = 0; g < GATES; g++) {
+		snprintf(path, sizeof(path), "%s/%s", hook_dir, gate_name[g]);
+		gate_fd[g] = open(path, O_RDWR | O_CLOEXEC);
+		if (gate_fd[g] < 0)
+			die(me, "open", path);
+	}
+}
+
+/* @count bytes through gate @g, written (@out) or read, one at a time when read. */
+static void gate_io(int me, int g, int count, int out)
+{
+	char b[256];
+	ssize_t k;
+
+	memset(b, 'g', sizeof(b));
+	while (count > 0) {
+		if (out)
+			k = write(gate_fd[g], b, count < (int)sizeof(b) ? (size_t)count : sizeof(b));
+		else
+			k = read(gate_fd[g], b, 1);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			die(me, out ? "write" : "read", gate_name[g]);
+		count -= (int)k;
+	}
+}
+
+/* Rank 0 tells the hook's reader where it is and waits for its answer. */
+static void hook_call(const char *what, int k)
+{
 	char path[4096], line[64];
 	FILE *f;
 
-	if (!dir || !*dir)
+	snprintf(path, sizeof(path), "%s/req", hook_dir);
+	f = fopen(path, "w");
+	if (f) {
+		fprintf(f, "%s %d\n", what, k);
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "%s/ack", hook_dir);
+	f = fopen(path, "r");
+	if (f) {
+		if (!fgets(line, sizeof(line), f))
+			line[0] = 0;
+		fclose(f);
+	}
+	if (!f)
+		fprintf(stderr, "ftmpi_jobs: FTMPI_HOOK %s: no FIFOs there\n", hook_dir);
+}
+
+/*
+ * Before job @k, every rank ready: rank 0 calls "begin", then lets the
+ * others go. Without a hook, the barrier is the start.
+ */
+static void hook_begin(int me, int n, int k)
+{
+	MPI_Barrier(MPI_COMM_WORLD);
+	if (!hook_dir)
 		return;
 	if (!me) {
-		snprintf(path, sizeof(path), "%s/req", dir);
-		f = fopen(path, "w");
-		if (f) {
-			fprintf(f, "%s %d\n", what, k);
-			fclose(f);
-		}
-		snprintf(path, sizeof(path), "%s/ack", dir);
-		f = fopen(path, "r");
-		if (f) {
-			if (!fgets(line, sizeof(line), f))
-				line[0] = 0;
-			fclose(f);
-		}
-		if (!f)
-			fprintf(stderr, "ftmpi_jobs: FTMPI_HOOK %s: no FIFOs there\n", dir);
+		hook_call("begin", k);
+		gate_io(me, GATE_GO, n - 1, 1);
+	} else {
+		gate_io(me, GATE_GO, 1, 0);
 	}
-	MPI_Barrier(MPI_COMM_WORLD);
+}
+
+/* After job @k: once every rank is done, rank 0 calls "end", then lets them on. */
+static void hook_end(int me, int n, int k)
+{
+	if (!hook_dir)
+		return;
+	if (!me) {
+		gate_io(me, GATE_DONE, n - 1, 0);
+		hook_call("end", k);
+		gate_io(me, GATE_RESUME, n - 1, 1);
+	} else {
+		gate_io(me, GATE_DONE, 1, 1);
+		gate_io(me, GATE_RESUME, 1, 0);
+	}
 }
 
 static int usage(void)
@@ -156,12 +254,13 @@ static int parse(struct job *j, const char *spec, const char *bytes, const char 
 }
 
 /*
- * One job, timed, its errors counted on rank 0. @comm holds the job's
- * ranks (MPI_COMM_NULL on the others, which only meet the barriers); it is
- * made before the hook opens the job's window, so that setting it up is
- * not counted as the job's traffic.
+ * Job @k, timed, its errors counted on rank 0. @comm holds the job's
+ * ranks (MPI_COMM_NULL on the others, which only meet the hooks and the
+ * reductions); it and the buffers are made before the hook opens the
+ * job's window, so that setting them up is not counted as the job's
+ * traffic, and the reductions come after it closes.
  */
-static long run(const struct job *j, MPI_Comm comm, int me_world, int n_world)
+static long run(const struct job *j, int k, MPI_Comm comm, int me_world, int n_world)
 {
 	unsigned char *s = NULL, *r = NULL;
 	/* Ranks outside the job: no start, no end (neutral in MIN and MAX). */
@@ -169,20 +268,22 @@ static long run(const struct job *j, MPI_Comm comm, int me_world, int n_world)
 	long bad = 0, bad_all = 0;
 	size_t len = j->len;
 	const char *job = j->name;
-	int iters = j->iters, it, p, me, n;
+	int iters = j->iters, it, p, me = 0, n = 0;
 
-	MPI_Barrier(MPI_COMM_WORLD);
+	if (comm != MPI_COMM_NULL) {
+		MPI_Comm_rank(comm, &me);
+		MPI_Comm_size(comm, &n);
+		p = strcmp(job, "alltoall") ? 2 : n;
+		s = malloc(len * p);
+		r = malloc(len * p);
+		if (!s || !r) {
+			fprintf(stderr, "ftmpi_jobs: rank %d: out of memory\n", me_world);
+			MPI_Abort(MPI_COMM_WORLD, 1);
+		}
+	}
+	hook_begin(me_world, n_world, k);
 	if (comm == MPI_COMM_NULL)
 		goto done;
-	MPI_Comm_rank(comm, &me);
-	MPI_Comm_size(comm, &n);
-	p = strcmp(job, "alltoall") ? 2 : n;
-	s = malloc(len * p);
-	r = malloc(len * p);
-	if (!s || !r) {
-		fprintf(stderr, "ftmpi_jobs: rank %d: out of memory\n", me_world);
-		MPI_Abort(MPI_COMM_WORLD, 1);
-	}
 	t0 = now();
 	for (it = 0; it < iters; it++) {
 		if (!strcmp(job, "alltoall")) {
@@ -207,6 +308,7 @@ static long run(const struct job *j, MPI_Comm comm, int me_world, int n_world)
 	if (bad)
 		fprintf(stderr, "ftmpi_jobs: rank %d: %ld bytes wrong\n", me_world, bad);
 done:
+	hook_end(me_world, n_world, k);
 	MPI_Reduce(&bad, &bad_all, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
 	MPI_Reduce(&t0, &first, 1, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD);
 	MPI_Reduce(&t1, &last, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
@@ -252,14 +354,13 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	hook_init(me);
 	for (i = 0; i < argc / 3; i++) {
 		MPI_Comm comm;
 
 		MPI_Comm_split(MPI_COMM_WORLD, me % jobs[i].stride ? MPI_UNDEFINED : 0, me,
 			       &comm);
-		hook(me, "begin", i);
-		bad += run(&jobs[i], comm, me, n);
-		hook(me, "end", i);
+		bad += run(&jobs[i], i, comm, me, n);
 		if (comm != MPI_COMM_NULL)
 			MPI_Comm_free(&comm);
 	}
