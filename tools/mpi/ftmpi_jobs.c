@@ -13,9 +13,10 @@
  * offset), so a lost, stale or misrouted byte is found. Rank 0 prints one
  * line per job: job ranks bytes iters seconds errors, where seconds is the
  * job's span, from the first rank's start (leaving the barrier before the
- * job) to the last rank's end, on CLOCK_MONOTONIC, which every rank of an
- * ftmpirun job shares (one host).  Not the longest of the ranks' own times:
- * ranks leave the barrier at different times, and pairs that do not wait
+ * job, or the hook's gate with FTMPI_HOOK) to the last rank's end, on
+ * CLOCK_MONOTONIC, which every rank of an ftmpirun job shares (one host).
+ * Not the longest of the ranks' own times: ranks leave the barrier or
+ * gate at different times, and pairs that do not wait
  * for each other (the shift's) run staggered, so the job's traffic can
  * span more than any one rank's time.
  * Several jobs run one
