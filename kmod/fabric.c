@@ -234,6 +234,7 @@ static struct ft_fab *ft_fab_alloc(struct net *net, const struct ft_fab_params *
 	fab->control_max = ft_fab_control_max(n);
 	atomic_set(&fab->control_held, 0);
 	spin_lock_init(&fab->fdb_lock);
+	seqcount_spinlock_init(&fab->fdb_seq, &fab->fdb_lock);
 	fab->fdb_salt = get_random_u32();
 	fab->seed = p->core.seed;
 	fab->synth_pairs_max = ft_fab_synth_pairs(n);

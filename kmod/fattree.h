@@ -73,7 +73,11 @@ static inline struct ft_skb_cb *ft_skb_cb(struct sk_buff *skb)
 	return (struct ft_skb_cb *)skb->cb;
 }
 
-/* A station learned behind a leaf; guarded by its fabric's fdb_lock. */
+/*
+ * A station learned behind a leaf. Written under its fabric's fdb_lock
+ * inside fdb_seq, read locklessly through fdb_seq; @seen alone is
+ * refreshed without either (ft_fdb_learn()).
+ */
 struct ft_fdb_entry {
 	u8 mac[ETH_ALEN];
 	bool used;
@@ -213,6 +217,7 @@ struct ft_fab {
 	u32 control_max;
 	/* Stations learned behind leaves (leaf.c), FT_FDB_SETS x FT_FDB_WAYS. */
 	spinlock_t fdb_lock;
+	seqcount_spinlock_t fdb_seq;
 	struct ft_fdb_entry *fdb;
 	u32 fdb_salt;
 

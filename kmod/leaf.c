@@ -85,6 +85,12 @@ static s64 ft_leaf_by_mac(const struct ft_fab *fab, const u8 *mac)
  * a flood of source MACs costs at most re-learning. A station heard from
  * another leaf moves there; one silent for FT_FDB_AGE no longer routes;
  * a leaf going down forgets its stations, as a bridge port does.
+ *
+ * Every bridged frame looks its source up and most of them its
+ * destination too, from every CPU that transmits: as in the bridge, both
+ * read without the lock (a seqcount retries a read that a change
+ * overlapped), a station heard again from the same leaf only refreshes
+ * its time, and the lock is taken to add, move or forget one.
  */
 static struct ft_fdb_entry *ft_fdb_set(const struct ft_fab *fab, const u8 *mac)
 {
@@ -95,7 +101,31 @@ static struct ft_fdb_entry *ft_fdb_set(const struct ft_fab *fab, const u8 *mac)
 
 static bool ft_fdb_live(const struct ft_fdb_entry *e, unsigned long now)
 {
-	return e->used && time_before(now, e->seen + FT_FDB_AGE);
+	return e->used && time_before(now, READ_ONCE(e->seen) + FT_FDB_AGE);
+}
+
+/* The live entry of @mac in @set and its leaf (*@leaf), or NULL; lockless. */
+static struct ft_fdb_entry *ft_fdb_find(struct ft_fab *fab,
+					struct ft_fdb_entry *set,
+					const u8 *mac, unsigned long now,
+					u32 *leaf)
+{
+	struct ft_fdb_entry *e, *found;
+	unsigned int seq;
+
+	do {
+		seq = read_seqcount_begin(&fab->fdb_seq);
+		found = NULL;
+		for (e = set; e < set + FT_FDB_WAYS; e++) {
+			if (ft_fdb_live(e, now) &&
+			    ether_addr_equal(e->mac, mac)) {
+				found = e;
+				*leaf = e->leaf;
+				break;
+			}
+		}
+	} while (read_seqcount_retry(&fab->fdb_seq, seq));
+	return found;
 }
 
 /* @leaf sent a frame from @mac, a unicast MAC that names no leaf. */
@@ -104,8 +134,17 @@ static void ft_fdb_learn(struct ft_leaf *leaf, const u8 *mac)
 	struct ft_fab *fab = leaf->fab;
 	struct ft_fdb_entry *set = ft_fdb_set(fab, mac), *e, *victim = NULL;
 	unsigned long now = jiffies;
+	u32 at;
 
+	/* Heard again from where it is: a refresh, as br_fdb_update(). */
+	e = ft_fdb_find(fab, set, mac, now, &at);
+	if (likely(e && at == leaf->index)) {
+		if (READ_ONCE(e->seen) != now)
+			WRITE_ONCE(e->seen, now);
+		return;
+	}
 	spin_lock(&fab->fdb_lock);
+	write_seqcount_begin(&fab->fdb_seq);
 	for (e = set; e < set + FT_FDB_WAYS; e++) {
 		if (e->used && ether_addr_equal(e->mac, mac)) {
 			victim = e;
@@ -113,31 +152,25 @@ static void ft_fdb_learn(struct ft_leaf *leaf, const u8 *mac)
 		}
 		if (!victim || (ft_fdb_live(victim, now) &&
 				(!ft_fdb_live(e, now) ||
-				 time_before(e->seen, victim->seen))))
+				 time_before(READ_ONCE(e->seen),
+					     READ_ONCE(victim->seen)))))
 			victim = e;
 	}
 	ether_addr_copy(victim->mac, mac);
 	victim->used = true;
 	victim->leaf = leaf->index;
-	victim->seen = now;
+	WRITE_ONCE(victim->seen, now);
+	write_seqcount_end(&fab->fdb_seq);
 	spin_unlock(&fab->fdb_lock);
 }
 
 /* The leaf a station was learned behind, or -1. */
 static s64 ft_fdb_lookup(struct ft_fab *fab, const u8 *mac)
 {
-	struct ft_fdb_entry *set = ft_fdb_set(fab, mac), *e;
-	unsigned long now = jiffies;
-	s64 leaf = -1;
+	u32 leaf;
 
-	spin_lock(&fab->fdb_lock);
-	for (e = set; e < set + FT_FDB_WAYS; e++) {
-		if (ft_fdb_live(e, now) && ether_addr_equal(e->mac, mac)) {
-			leaf = e->leaf;
-			break;
-		}
-	}
-	spin_unlock(&fab->fdb_lock);
+	if (!ft_fdb_find(fab, ft_fdb_set(fab, mac), mac, jiffies, &leaf))
+		return -1;
 	return leaf;
 }
 
@@ -148,9 +181,11 @@ static void ft_fdb_flush(struct ft_leaf *leaf)
 	u32 i;
 
 	spin_lock_bh(&fab->fdb_lock);
+	write_seqcount_begin(&fab->fdb_seq);
 	for (i = 0; i < FT_FDB_SETS * FT_FDB_WAYS; i++)
 		if (fab->fdb[i].leaf == leaf->index)
 			fab->fdb[i].used = false;
+	write_seqcount_end(&fab->fdb_seq);
 	spin_unlock_bh(&fab->fdb_lock);
 }
 

@@ -10,7 +10,7 @@
 # frames and a TCP stream the veth sends in TSO-sized chunks cross whole.
 top=$(cd "$(dirname "$0")" && pwd)
 . "$top/ft_lib.sh"
-tap_begin 10
+tap_begin 12
 modprobe bridge && modprobe 8021q && modprobe macvlan && modprobe veth || exit 1
 lan=ftbr-lan-$$ br=ftbr-br-$$ srv=ftbr-srv-$$ mv=ftbr-mv-$$
 got_file=$(mktemp)
@@ -79,6 +79,23 @@ check "a leaf going down forgets the stations behind it" \
 ip -n $br link set fb-l0 up
 ip netns exec $lan ping -c 1 -W 2 10.8.0.3 > /dev/null 2>&1
 check "... and learns a station again from its next frame" \
+	"ip netns exec $srv ping -c 2 -W 2 10.8.0.100 > /dev/null"
+
+# A station heard from another leaf moves there, and back: the macvlan on
+# leaf fb-l1 takes the LAN host's MAC, so the server's replies reach it
+# only once its frames have moved the entry from fb-l0 (the server's
+# entries are permanent: only the fabric's table decides). It is then
+# deleted, so that nothing else sends from that MAC on fb-l1, and the LAN
+# host's next frame moves the entry back.
+ip -n $mv link set mv0 down
+ip -n $mv link set mv0 address $lanmac
+ip -n $mv link set mv0 up
+ip -n $srv neigh replace 10.8.0.1 lladdr $lanmac dev fb-l3 nud permanent
+check "a station heard from another leaf moves there" \
+	"until_t $((10 * scale)) ip netns exec $mv ping -c 1 -W 1 10.8.0.3 \> /dev/null"
+ip -n $mv link del mv0
+ip netns exec $lan ping -c 1 -W 2 10.8.0.3 > /dev/null 2>&1
+check "... and back from its next frame there" \
 	"ip netns exec $srv ping -c 2 -W 2 10.8.0.100 > /dev/null"
 
 # Jumbo frames end to end (the bridge takes its ports' smallest MTU).
