@@ -90,7 +90,10 @@ static s64 ft_leaf_by_mac(const struct ft_fab *fab, const u8 *mac)
  * destination too, from every CPU that transmits: as in the bridge, both
  * read without the lock (a seqcount retries a read that a change
  * overlapped), a station heard again from the same leaf only refreshes
- * its time, and the lock is taken to add, move or forget one.
+ * its time, and the lock is taken to add, move or forget one. As in the
+ * bridge, a station heard from two leaves at once may stay with the one
+ * that moved it, though the other spoke last; its next frame there
+ * moves it back.
  */
 static struct ft_fdb_entry *ft_fdb_set(const struct ft_fab *fab, const u8 *mac)
 {
@@ -136,15 +139,20 @@ static void ft_fdb_learn(struct ft_leaf *leaf, const u8 *mac)
 	unsigned long now = jiffies;
 	u32 at;
 
-	/* Heard again from where it is: a refresh, as br_fdb_update(). */
+	/*
+	 * Heard again from where it is: a refresh, as br_fdb_update(). The
+	 * entry may have been reused since it was found: the store then only
+	 * stamps a just-written entry with about the same time, or an unused
+	 * one, and never changes its MAC, use or leaf.
+	 */
 	e = ft_fdb_find(fab, set, mac, now, &at);
 	if (likely(e && at == leaf->index)) {
 		if (READ_ONCE(e->seen) != now)
 			WRITE_ONCE(e->seen, now);
 		return;
 	}
+	/* The scan only reads (under the lock): readers wait for the stores. */
 	spin_lock(&fab->fdb_lock);
-	write_seqcount_begin(&fab->fdb_seq);
 	for (e = set; e < set + FT_FDB_WAYS; e++) {
 		if (e->used && ether_addr_equal(e->mac, mac)) {
 			victim = e;
@@ -156,6 +164,7 @@ static void ft_fdb_learn(struct ft_leaf *leaf, const u8 *mac)
 					     READ_ONCE(victim->seen)))))
 			victim = e;
 	}
+	write_seqcount_begin(&fab->fdb_seq);
 	ether_addr_copy(victim->mac, mac);
 	victim->used = true;
 	victim->leaf = leaf->index;
@@ -180,6 +189,7 @@ static void ft_fdb_flush(struct ft_leaf *leaf)
 	struct ft_fab *fab = leaf->fab;
 	u32 i;
 
+	/* Readers wait for the whole table's scan: only ndo_stop gets here. */
 	spin_lock_bh(&fab->fdb_lock);
 	write_seqcount_begin(&fab->fdb_seq);
 	for (i = 0; i < FT_FDB_SETS * FT_FDB_WAYS; i++)
