@@ -49,14 +49,14 @@ job() {
 	shift 2
 	for try in 1 2; do
 		rc=0
-		out=$(timeout 600 "$run" --fabric "$f" "${sel[@]}" --ftctl "$ftctl" --keep -- \
+		out=$(timeout $((600 * scale)) "$run" --fabric "$f" "${sel[@]}" --ftctl "$ftctl" --keep -- \
 			"$jobs" "$@" 2>&1) || rc=$?
 		if [ "$rc" = 0 ] || [ $try = 2 ] || ! teardown_race; then
 			break
 		fi
 		echo "# Open MPI reported a rank exiting improperly after its jobs completed" \
 			"with every byte right (its teardown race): once more"
-		until_t 30 mpi_gone
+		until_t $((30 * scale)) mpi_gone
 	done
 }
 # No rank and no orted running.
@@ -77,11 +77,11 @@ check "a missing fabric is named (1)" '[ $rc = 1 ] && grep -q nosuch <<<"$out"' 
 # A rank killed mid-run: the job ends with an error, nothing stays, and
 # the fabric's next job (the first of the path choices below) runs.
 "$ftctl" fabric add m0 kary 2 4 period 1ms path dmodk
-job_bg() { timeout 600 "$run" --fabric m0 -np 16 --ftctl "$ftctl" -- "$jobs" ring 4096 100000 \
+job_bg() { timeout $((600 * scale)) "$run" --fabric m0 -np 16 --ftctl "$ftctl" -- "$jobs" ring 4096 100000 \
 	> "$1" 2>&1; echo $? >> "$1.rc"; }
 tmp=$(mktemp -d)
 job_bg "$tmp/out" & bg=$!
-until_t 300 '[ "$(pgrep -c -x ftmpi_jobs)" -ge 16 ]'
+until_t $((300 * scale)) '[ "$(pgrep -c -x ftmpi_jobs)" -ge 16 ]'
 sleep 2
 victim=$(pgrep -x ftmpi_jobs | tail -n 1)
 kill -KILL "$victim"
@@ -90,7 +90,7 @@ rc=$(cat "$tmp/out.rc")
 check "a rank killed mid-run ends the job with an error" '[ "$rc" != 0 ] && [ -n "$victim" ]' \
 	"status $rc, victim $victim: $(tail -n 3 "$tmp/out")"
 echo "# $(grep -m 1 -i "exited\|killed\|signal" "$tmp/out")"
-until_t 30 mpi_gone
+until_t $((30 * scale)) mpi_gone
 check "... and no rank or orted is left running" mpi_gone \
 	"left: $(pgrep -a -x ftmpi_jobs; pgrep -a -x orted)"
 left=$(ip netns list | grep -c "^ftmpi-m0-")
