@@ -16,12 +16,11 @@
  * job, or the hook's gate with FTMPI_HOOK) to the last rank's end, on
  * CLOCK_MONOTONIC, which every rank of an ftmpirun job shares (one host).
  * Not the longest of the ranks' own times: ranks leave the barrier or
- * gate at different times, and pairs that do not wait
- * for each other (the shift's) run staggered, so the job's traffic can
- * span more than any one rank's time.
- * Several jobs run one
- * after the other in one MPI run (one launch). Exit status 1 when any rank
- * found an error, 2 for a bad command line.
+ * gate at different times, and pairs that do not wait for each other (the
+ * shift's) run staggered, so the job's traffic can span more than any one
+ * rank's time. Several jobs run one after the other in one MPI run (one
+ * launch). Exit status 1 when any rank found an error, 2 for a bad command
+ * line.
  *
  * FTMPI_HOOK=DIR (scripts/bench/mpi): before and after each job rank 0
  * writes "begin K" or "end K" (K counts jobs from 0) into the FIFO DIR/req
