@@ -20,6 +20,19 @@ tap_begin() {
 	echo "1..$1"
 	load_module
 }
+# tap_begin_tracefs PLAN: tap_begin with tracefs at $T, mounted if need
+# be; without tracefs the whole program is skipped.
+T=/sys/kernel/tracing
+tap_begin_tracefs() {
+	echo "TAP version 13"
+	[ -d $T/events ] || mount -t tracefs nodev $T 2>/dev/null
+	if [ ! -d $T/events ]; then
+		echo "1..0 # SKIP no tracefs at $T"
+		exit 4
+	fi
+	echo "1..$1"
+	load_module
+}
 
 ok() { n=$((n + 1)); echo "ok $n $1 # $(( $(date +%s) - t0 )) s"; }
 not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n $1"; [ -n "$2" ] && echo "$2" | sed 's/^/# /'; }

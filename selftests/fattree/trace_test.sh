@@ -15,15 +15,7 @@
 top=$(cd "$(dirname "$0")" && pwd)
 ftt=$top/fttraffic
 . "$top/ft_lib.sh"
-T=/sys/kernel/tracing
-echo "TAP version 13"
-[ -d $T/events ] || mount -t tracefs nodev $T 2>/dev/null
-if [ ! -d $T/events ]; then
-	echo "1..0 # SKIP no tracefs at $T"
-	exit 4
-fi
-echo "1..14"
-load_module
+tap_begin_tracefs 14
 trap 'echo 0 > $T/events/fattree/enable; echo > $T/trace
       for f in tr tc tq1 tq2; do "$ftctl" fabric del $f 2>/dev/null; done' EXIT
 
