@@ -253,7 +253,7 @@ check-debug:
 # The guest kernel is the one the module was built for, found after
 # install-deps has run. Under TCG the guest's vCPUs get a host thread
 # each (FTVM_TCG_THREAD, see tools/vm/ft-vm): the demo switches no trace
-# event, and on one thread its traffic ran a seventh as fast.
+# event, and on one thread its traffic ran at a sixth of the rate.
 demo:
 	@$(INSTALL_DEPS)
 	@$(MAKE) --no-print-directory all

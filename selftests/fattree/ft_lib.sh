@@ -20,10 +20,10 @@ tap_begin() {
 	echo "1..$1"
 	load_module
 }
-# tap_begin_tracefs PLAN: tap_begin with tracefs at $T, mounted if need
-# be; without tracefs the whole program is skipped.
-T=/sys/kernel/tracing
+# tap_begin_tracefs PLAN: tap_begin with tracefs at $T (set here),
+# mounted if need be; without tracefs the whole program is skipped.
 tap_begin_tracefs() {
+	T=/sys/kernel/tracing
 	echo "TAP version 13"
 	[ -d $T/events ] || mount -t tracefs nodev $T 2>/dev/null
 	if [ ! -d $T/events ]; then

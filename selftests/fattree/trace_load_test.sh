@@ -46,7 +46,7 @@ events=$(cd $T/events/fattree && echo fattree_*)
 # a receiver the loop starves of CPU does not fill its receive queue (1000
 # frames, then drop_rxfull, as a NIC's ring would).
 "$ftctl" fabric add tl kary 2 4 period 100us path dmodk || exit 1
-"$ftt" --no-progress --json --duration 6 --rate 100 --timeout 60 tl uniform \
+"$ftt" --no-progress --json --duration 6 --rate 100 --timeout $((60 * scale)) tl uniform \
 	> "$tmp/a.json" 2> "$tmp/a.err" &
 tpid=$!
 toggles=0 rounds=0 rc=1
@@ -100,6 +100,7 @@ check "the trace is readable after them and names them" \
 tpid=$!
 tfs events/fattree/enable 1
 until_t $((60 * scale)) '[ "$(leaf_stat tl 0 sent)" -gt 20 ]'
+flowing=$?
 running=$(kill -0 $tpid 2>/dev/null && echo yes)
 for _ in $(seq 1 50); do
 	rmmod fattree 2>> "$tmp/rmmod.err" && break
@@ -112,9 +113,9 @@ while kill -0 $tpid 2>/dev/null && [ "$(date +%s)" -lt $wait_t ]; do sleep 0.2; 
 kill -KILL $tpid 2>/dev/null
 wait $tpid; brc=$?; tpid=
 check "rmmod with every event on and traffic running (sending: $running): unloaded, events gone, traffic ended" \
-	'[ "$running" = yes ] && [ $gone = yes ] && [ ! -d $T/events/fattree ] && [ $brc = 1 ] &&
+	'[ $flowing = 0 ] && [ "$running" = yes ] && [ $gone = yes ] && [ ! -d $T/events/fattree ] && [ $brc = 1 ] &&
 	 cat $T/trace > /dev/null' \
-	"unloaded $gone, fttraffic exit $brc: $(tail -n 3 "$tmp/rmmod.err" "$tmp/b.err")"
+	"leaf 0 sent $flowing (0: over 20), unloaded $gone, fttraffic exit $brc: $(tail -n 3 "$tmp/rmmod.err" "$tmp/b.err")"
 load_module
 check "loaded again: its events are back, every one off" \
 	'[ "$(cat $T/events/fattree/enable)" = 0 ] &&
