@@ -119,25 +119,22 @@ check "--netns-prefix uses the user's namespaces and addresses" \
 	'[ $rc = 0 ] && [ "$(jget "$tmp/ns.json" "f[\"received\"] == 48")" = True ] && ip -n ftu2 -o addr show dev t3-l2 | grep -q 192.168.7.3' \
 	"exit $rc: $(cat "$tmp/ns.json")"
 
-# delivered: fabric t2's delivered count
-delivered() { "$ftctl" fabric show t2 | awk '$1 == "stats" { for (i = 2; i < NF; i++) if ($i == "delivered") print $(i + 1) }'; }
-# started D0: wait until t2 has delivered more than D0, the count before
-# a run began: its workers are up and sending then. Waiting a fixed 3 s
-# was too short on the debug lane's kernel, where no worker was there
-# yet to be killed.
+# started PID: wait until fttraffic PID has its 8 workers (t2's leaves).
+# A fixed 3 s was too short on the debug lane's kernel, where no worker
+# was there yet to be killed; so was waiting for the fabric to deliver,
+# which the leaves' own IPv6 frames do as they come up.
 started() {
 	local end=$(( $(date +%s) + 60 * scale ))
-	while [ "$(delivered)" -le "$1" ] && [ "$(date +%s)" -lt $end ]; do sleep 0.2; done
+	while [ "$(pgrep -c -P "$1")" -lt 8 ] && [ "$(date +%s)" -lt $end ]; do sleep 0.2; done
 }
 # gone PID: wait (20 s, scaled) for the run to end
 gone() { for _ in $(seq 1 $((100 * scale))); do kill -0 "$1" 2>/dev/null || break; sleep 0.2; done; }
 scale=${FT_TIMEOUT_SCALE:-1}
 
 # A worker killed mid-run ends the run with an error; the leaves come home.
-d0=$(delivered)
 "$ftt" --no-progress --duration 30 --rate 100 t2 permutation > "$tmp/kill.out" 2>&1 &
 fpid=$!
-started "$d0"
+started $fpid
 victim=$(pgrep -P $fpid | head -n 1)
 [ -n "$victim" ] && kill -KILL "$victim"
 gone $fpid
@@ -146,10 +143,9 @@ check "a killed worker fails the run and names it" \
 	'[ $rc = 1 ] && grep -q "killed by signal 9" "$tmp/kill.out"' "exit $rc: $(cat "$tmp/kill.out")"
 check "after the crash the leaves came home" 'leaves_home t2 8' "$(ip -o link show | grep t2-)"
 
-d0=$(delivered)
 "$ftt" --no-progress --duration 30 --rate 100 t2 permutation > "$tmp/int.out" 2>&1 &
 fpid=$!
-started "$d0"
+started $fpid
 kill -INT $fpid
 gone $fpid
 wait $fpid; rc=$?
