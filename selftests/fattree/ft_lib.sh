@@ -24,14 +24,12 @@ tap_begin() {
 # mounted if need be; without tracefs the whole program is skipped.
 tap_begin_tracefs() {
 	T=/sys/kernel/tracing
-	echo "TAP version 13"
 	[ -d $T/events ] || mount -t tracefs nodev $T 2>/dev/null
 	if [ ! -d $T/events ]; then
-		echo "1..0 # SKIP no tracefs at $T"
+		printf 'TAP version 13\n1..0 # SKIP no tracefs at %s\n' "$T"
 		exit 4
 	fi
-	echo "1..$1"
-	load_module
+	tap_begin "$1"
 }
 
 ok() { n=$((n + 1)); echo "ok $n $1 # $(( $(date +%s) - t0 )) s"; }

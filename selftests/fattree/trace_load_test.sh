@@ -38,6 +38,7 @@ echo > $T/trace
 # tfs FILE VALUE: write a tracefs switch
 tfs() { echo "$2" > "$T/$1"; }
 events=$(cd $T/events/fattree && echo fattree_*)
+nevents=$(echo $events | wc -w)
 
 # 1. Toggles under traffic: each event on and off, the group on and off,
 # comm recording flipped (it hooks sched_switch, so the scheduler's code
@@ -59,7 +60,7 @@ while kill -0 $tpid 2>/dev/null; do
 	tfs options/record-cmd $((rounds % 2))
 	tfs events/fattree/enable 0
 	rounds=$((rounds + 1))
-	toggles=$((toggles + 2 * $(echo $events | wc -w) + 3))
+	toggles=$((toggles + 2 * nevents + 3))
 done
 wait $tpid; rc=$?; tpid=
 tfs options/record-cmd 1
@@ -108,9 +109,7 @@ for _ in $(seq 1 50); do
 done
 gone=no
 [ ! -d /sys/module/fattree ] && gone=yes
-wait_t=$(( $(date +%s) + 60 * scale ))
-while kill -0 $tpid 2>/dev/null && [ "$(date +%s)" -lt $wait_t ]; do sleep 0.2; done
-kill -KILL $tpid 2>/dev/null
+until_t $((60 * scale)) '! kill -0 $tpid 2>/dev/null' || kill -KILL $tpid
 wait $tpid; brc=$?; tpid=
 check "rmmod with every event on and traffic running (sending: $running): unloaded, events gone, traffic ended" \
 	'[ $flowing = 0 ] && [ "$running" = yes ] && [ $gone = yes ] && [ ! -d $T/events/fattree ] && [ $brc = 1 ] &&
