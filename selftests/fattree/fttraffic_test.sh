@@ -119,13 +119,17 @@ check "--netns-prefix uses the user's namespaces and addresses" \
 	'[ $rc = 0 ] && [ "$(jget "$tmp/ns.json" "f[\"received\"] == 48")" = True ] && ip -n ftu2 -o addr show dev t3-l2 | grep -q 192.168.7.3' \
 	"exit $rc: $(cat "$tmp/ns.json")"
 
-# started PID: wait until fttraffic PID has its 8 workers (t2's leaves).
-# A fixed 3 s was too short on the debug lane's kernel, where no worker
-# was there yet to be killed; so was waiting for the fabric to deliver,
-# which the leaves' own IPv6 frames do as they come up.
+# started PID: wait until fttraffic PID has its 8 workers (t2's leaves),
+# and name them in $kids.  A fixed 3 s was too short on the debug lane's
+# kernel, where no worker was there yet to be killed; so was waiting for
+# the fabric to deliver, which the leaves' own IPv6 frames do as they come
+# up.  The pgrep that counts them names them too: once they send, that
+# guest leaves this shell so little CPU that a second pgrep came back
+# after the run had ended, with no worker left to kill.
 started() {
 	local end=$(( $(date +%s) + 60 * scale ))
-	while [ "$(pgrep -c -P "$1")" -lt 8 ] && [ "$(date +%s)" -lt $end ]; do sleep 0.2; done
+	while kids=$(pgrep -P "$1"); [ "$(echo "$kids" | grep -c .)" -lt 8 ] &&
+		kill -0 "$1" 2>/dev/null && [ "$(date +%s)" -lt $end ]; do sleep 0.2; done
 }
 # gone PID: wait (20 s, scaled) for the run to end
 gone() { for _ in $(seq 1 $((100 * scale))); do kill -0 "$1" 2>/dev/null || break; sleep 0.2; done; }
@@ -135,12 +139,13 @@ scale=${FT_TIMEOUT_SCALE:-1}
 "$ftt" --no-progress --duration 30 --rate 100 t2 permutation > "$tmp/kill.out" 2>&1 &
 fpid=$!
 started $fpid
-victim=$(pgrep -P $fpid | head -n 1)
+victim=$(echo "$kids" | head -n 1)
 [ -n "$victim" ] && kill -KILL "$victim"
 gone $fpid
 wait $fpid; rc=$?
 check "a killed worker fails the run and names it" \
-	'[ $rc = 1 ] && grep -q "killed by signal 9" "$tmp/kill.out"' "exit $rc: $(cat "$tmp/kill.out")"
+	'[ $rc = 1 ] && grep -q "killed by signal 9" "$tmp/kill.out"' \
+	"exit $rc; killed ${victim:-no worker} of $(echo $kids): $(cat "$tmp/kill.out")"
 check "after the crash the leaves came home" 'leaves_home t2 8' "$(ip -o link show | grep t2-)"
 
 "$ftt" --no-progress --duration 30 --rate 100 t2 permutation > "$tmp/int.out" 2>&1 &
