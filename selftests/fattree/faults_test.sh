@@ -82,16 +82,20 @@ daemon() {
 	section "fattreed killed with SIGKILL under traffic"
 	"$ftctl" fabric add fa binary 8 period manual path circuit backlog 64
 	start_daemon fa
-	"$ftt" --no-progress --json --count 2 --settle 20 --timeout 120 fa all-to-all \
+	"$ftt" --no-progress --json --count 2 --settle 20 --timeout $((120 * scale)) fa all-to-all \
 		> "$tmp/a.json" 2> "$tmp/a.err" &
 	tpid=$!; pids="$pids $tpid"
 	kills=0
-	sleep 1
+	# A kill a second (scaled): a daemon that cannot start and finish
+	# a round in that time never installs a circuit, and fttraffic steps
+	# its million cycles in vain (the debug lane's guest, on one host
+	# thread, hung here for over half an hour with a kill a second).
+	sleep "$scale"
 	while kill -0 $tpid 2>/dev/null; do
 		kill -KILL $dpid; wait $dpid 2>/dev/null
 		kills=$((kills + 1))
 		start_daemon fa
-		sleep 1
+		sleep "$scale"
 	done
 	wait $tpid; rc=$?
 	faults=$((faults + kills))
