@@ -628,8 +628,11 @@ static int output(struct ctl *c)
 	if (c->o.allow_loss || !c->sh)
 		return 0;
 	if (c->res.lost || c->res.corrupted) {
-		fprintf(stderr, "fttraffic: %" PRIu64 " messages lost, %" PRIu64 " corrupted\n",
-			c->res.lost, c->res.corrupted);
+		/* Where the lost were counted, outside the fabric's own figures. */
+		fprintf(stderr, "fttraffic: %" PRIu64 " messages lost (device drops %" PRIu64
+			", socket receive drops %" PRIu64 ", input backlog drops %" PRIu64
+			"), %" PRIu64 " corrupted\n", c->res.lost, c->res.dev_drops,
+			c->res.rcvbuf_drops, c->res.backlog_drops, c->res.corrupted);
 		return FTT_EXIT_FAIL;
 	}
 	return 0;
