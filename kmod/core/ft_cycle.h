@@ -243,6 +243,9 @@ struct ft_cycle_scratch {
  * @failed: messages held because every minimal path of their pair
  *          crosses a failed link (not contended; they wait, see
  *          ft_fail.h).
+ * @held: messages the fabric held at their sources this cycle because
+ *        their destination leaf's receiver cannot take more
+ *        (ft_pairs_hold()): not offered, not contended.
  */
 struct ft_cycle_result {
 	u32 offered;
@@ -252,6 +255,7 @@ struct ft_cycle_result {
 	u32 order_blocked;
 	u32 uncarried;
 	u32 failed;
+	u32 held;
 };
 
 /**

@@ -536,6 +536,29 @@ static u32 ft_pairs_settle(struct ft_pairs *q, struct ft_fabric *f,
 	return drained;
 }
 
+/* Whether @p goes to a leaf that @hold marks as held. */
+static bool ft_pairs_to_held(const struct ft_fabric *f, const struct ft_pair *p,
+			     const u8 *hold)
+{
+	return p->dst < f->topo.n && hold[p->dst];
+}
+
+/* The messages waiting for held leaves. */
+static ft_noinline u64 ft_pairs_held(const struct ft_pairs *q,
+				     const struct ft_fabric *f, const u8 *hold)
+{
+	u64 held = 0;
+	u32 i;
+
+	for (i = 0; i < q->nactive; i++) {
+		const struct ft_pair *p = &q->pair[q->active[i]];
+
+		if (ft_pairs_to_held(f, p, hold))
+			held += p->queued;
+	}
+	return held;
+}
+
 /**
  * ft_pairs_cycle() - run one delivery cycle over the waiting messages.
  * @q: pool.
@@ -551,8 +574,10 @@ static u32 ft_pairs_settle(struct ft_pairs *q, struct ft_fabric *f,
  * (w_1 * c_1, or its circuit's lanes if more), and the cycle never holds
  * more than the scratch's messages: pairs past that wait for the next
  * cycle. Messages the rule drew beyond what a pair offers are blocked at
- * their source (RANDOM': their slot of the pass is used). Atomic context
- * safe.
+ * their source (RANDOM': their slot of the pass is used). Pairs to a
+ * held leaf (ft_pairs_hold()) neither offer nor draw, and the injection
+ * rule's schedule does not count their messages: to it they have not
+ * been sent yet. Atomic context safe.
  *
  * Return: 0, or the error of ft_fabric_cycle() (no cycle then).
  */
@@ -570,21 +595,31 @@ int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
 	bool keep = f->inject.rule == FT_INJECT_RANDOM_PRIME;
 	/* GREEDY with no circuit at all: the short loop */
 	bool greedy = f->inject.rule == FT_INJECT_ALL && (!circ || !circ->n);
+	/* Held leaves, while any is: the loop below skips their pairs. */
+	const u8 *hold = q->nhold ? q->hold : NULL;
+	/* GREEDY with nothing held: no loop here. */
+	bool short_loop = greedy && !hold;
 	bool plain = false;
 	enum ft_cycle_laid laid = FT_CYCLE_UNLAID;
+	u64 held = hold ? ft_pairs_held(q, f, hold) : 0;
 	int err;
 
-	ft_inject_begin(&f->inject, q->queued);
-	if (greedy)
+	ft_inject_begin(&f->inject, q->queued - held);
+	if (short_loop)
 		noff = ft_pairs_offer_all(q, f, per_pair, room, &plain,
 					  &laid);
-	for (i = 0; !greedy && i < q->nactive && room; i++) {
+	for (i = 0; !short_loop && i < q->nactive && room; i++) {
 		u32 s = ft_pairs_active(q, i);
 		struct ft_pair *p = &q->pair[s];
+		struct ft_circuit *c;
+		u32 cap, drawn, n, clanes;
+
+		if (hold && ft_pairs_to_held(f, p, hold))
+			continue;
 		/* No lookup while the table is empty (no circuits at all). */
-		struct ft_circuit *c = circ && circ->n ?
-			ft_circuits_find(circ, p->src, p->dst) : NULL;
-		u32 cap = c ? ft_max_u32(per_pair, c->lanes) : per_pair;
+		c = circ && circ->n ? ft_circuits_find(circ, p->src, p->dst) :
+				      NULL;
+		cap = c ? ft_max_u32(per_pair, c->lanes) : per_pair;
 		/*
 		 * Every waiting message draws (RANDOM: its coin, RANDOM': its
 		 * slot), not only the @cap a cycle can carry: drawing among
@@ -593,9 +628,9 @@ int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
 		 * probability. Those drawn beyond what goes out are blocked
 		 * at the source, as its channel would block them.
 		 */
-		u32 drawn = ft_pairs_draw(f, p, &q->inj[s]);
-		u32 n = ft_min_u32(ft_min_u32(drawn, cap), room);
-		u32 clanes = c ? ft_pairs_circuit_left(c, f->cycle) : 0;
+		drawn = ft_pairs_draw(f, p, &q->inj[s]);
+		n = ft_min_u32(ft_min_u32(drawn, cap), room);
+		clanes = c ? ft_pairs_circuit_left(c, f->cycle) : 0;
 
 		if (keep)
 			ft_inject_pair_done(&f->inject, &q->inj[s], drawn - n,
@@ -619,6 +654,7 @@ int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
 		err = ft_fabric_cycle(f, q->off, oc, noff, res);
 	if (err)
 		return err;
+	res->held = (u32)ft_min_u64(held, 0xffffffffU);
 	q->noff = noff;
 	q->noff_circ = oc;
 	if (!keep && f->scratch.got_n == noff) {
@@ -650,6 +686,31 @@ int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
 	if (circ)
 		ft_circuits_expire(circ, &f->lanes, f->cycle);
 	return 0;
+}
+
+/**
+ * ft_pairs_hold() - hold or release the messages to a leaf.
+ * @q: pool, with its @hold array set.
+ * @dst: the leaf, below the array's length.
+ * @on: true while its receiver cannot take more.
+ *
+ * A held leaf's pairs offer nothing: their messages wait at their
+ * sources, as a lossless interconnect's credits would keep them, until
+ * the leaf is released.  While any leaf is held the cycle takes its
+ * general loop, the only one that looks.
+ *
+ * Return: true when the leaf's state changed.
+ */
+bool ft_pairs_hold(struct ft_pairs *q, u32 dst, bool on)
+{
+	if (!q->hold || !!q->hold[dst] == on)
+		return false;
+	q->hold[dst] = on;
+	if (on)
+		q->nhold++;
+	else
+		q->nhold--;
+	return true;
 }
 
 /**

@@ -102,6 +102,13 @@ struct ft_pairs {
 	struct ft_offer_circuit *off_circ;
 	const struct ft_offer_circuit *noff_circ;
 	u32 *off_slot;
+	/*
+	 * Per leaf, nonzero while its receiver cannot take more (the
+	 * owner's array, n bytes, NULL if none ever holds), and how many
+	 * hold: ft_pairs_hold().
+	 */
+	u8 *hold;
+	u32 nhold;
 };
 
 /* Called for each pair that delivered messages in a cycle. */
@@ -118,6 +125,7 @@ void ft_pairs_unadd(struct ft_pairs *q, u32 src, u32 dst, u32 tag, u32 count);
 int ft_pairs_cycle(struct ft_pairs *q, struct ft_fabric *f,
 		   struct ft_circuits *circ, ft_pairs_done_fn done, void *arg,
 		   struct ft_cycle_result *res);
+bool ft_pairs_hold(struct ft_pairs *q, u32 dst, bool on);
 u32 ft_pairs_demand(const struct ft_pairs *q, const struct ft_circuits *circ,
 		    u32 ntags, u64 now, u32 *pos, struct ft_pairs_demand *out,
 		    u32 max, u32 look);
