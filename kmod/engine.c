@@ -178,7 +178,7 @@ static int ft_engine_cycles(struct ft_fab *fab, u64 n, u64 *ran)
 	struct ft_cycle_result res = { 0 };
 	struct sk_buff *skb;
 	u64 t0 = local_clock();
-	bool idle;
+	bool idle, hold;
 	int err = 0;
 	u32 i;
 
@@ -222,11 +222,17 @@ unlock:
 				    res.offered - res.delivered, t0);
 	spin_unlock_bh(&fab->lock);
 
+	/* A store-and-forward fabric queues nothing in the pair pool,
+	 * so nothing there can hold its leaves.
+	 */
+	hold = !fab->saf;
 	while ((skb = __skb_dequeue(&d.out))) {
 		struct ft_leaf *dst = fab->leaf[ft_skb_cb(skb)->dst];
 
 		ft_leaf_deliver(dst, skb, false);
 		ft_leaf_kick(dst);
+		if (hold)
+			ft_leaf_rx_check(dst);
 	}
 	return err;
 }

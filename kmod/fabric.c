@@ -118,7 +118,7 @@ static u64 ft_fab_mem_estimate(const struct ft_topo *t, u32 max_msgs, u64 pairs)
 	       ft_pairs_mem_size(pairs) + pairs * sizeof(struct sk_buff_head) +
 	       ft_circuits_mem_size(ft_fab_circuit_cap(t->n)) +
 	       FT_DEMAND_MAX * sizeof(struct ft_pairs_demand) +
-	       (u64)t->n * (FT_LEAF_KERNEL_BYTES + 2 * sizeof(void *)) +
+	       (u64)t->n * (FT_LEAF_KERNEL_BYTES + 2 * sizeof(void *) + 1) +
 	       FT_FDB_SETS * FT_FDB_WAYS * sizeof(struct ft_fdb_entry) +
 	       (u64)ft_fab_control_max(t->n) * SKB_DATA_ALIGN(sizeof(struct sk_buff));
 }
@@ -196,6 +196,7 @@ static void ft_fab_free(struct ft_fab *fab)
 	kvfree(fab->demand);
 	kvfree(fab->slotq);
 	kvfree(fab->leaf);
+	kvfree(fab->rx_hold);
 	kvfree(fab->fdb);
 	if (fab->id)
 		ida_free(&ft_fab_ida, fab->id);
@@ -250,10 +251,12 @@ static struct ft_fab *ft_fab_alloc(struct net *net, const struct ft_fab_params *
 		goto err;
 	fab->slotq = kvcalloc(cap, sizeof(*fab->slotq), FT_GFP_FABRIC);
 	fab->leaf = kvcalloc(n, sizeof(*fab->leaf), FT_GFP_FABRIC);
+	fab->rx_hold = kvcalloc(n, sizeof(*fab->rx_hold), FT_GFP_FABRIC);
 	fab->fdb = kvcalloc(FT_FDB_SETS * FT_FDB_WAYS, sizeof(*fab->fdb),
 			    FT_GFP_FABRIC);
-	if (!fab->slotq || !fab->leaf || !fab->fdb)
+	if (!fab->slotq || !fab->leaf || !fab->rx_hold || !fab->fdb)
 		goto err;
+	fab->pairs.hold = fab->rx_hold;
 	for (i = 0; i < cap; i++)
 		__skb_queue_head_init(&fab->slotq[i]);
 	if (p->mode == FATTREE_MODE_SAF && ft_fab_saf_init(fab, p))

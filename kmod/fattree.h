@@ -119,6 +119,7 @@ struct ft_leaf_stats {
 	u64 delivered;		/* messages that arrived here */
 	u64 blocked;		/* offers of this leaf refused in a cycle */
 	u64 drop[FT_DROP_NR];
+	u64 rx_holds;		/* times its receive queue held the fabric */
 	u64 control_tx;
 	u64 control_rx;
 	u64 bytes_sent;
@@ -136,6 +137,10 @@ struct ft_leaf {
 	u32 backlog;		/* its packets waiting in the fabric */
 	bool pool_wait;		/* stopped until a store-and-forward batch
 				 * frees room in the fabric's pool
+				 */
+	bool rx_held;		/* its messages wait in the fabric: its
+				 * receive queue reached its mark (leaf.c);
+				 * written under the fabric's lock
 				 */
 	struct ft_leaf_stats st;
 	/* Arrivals, handed to the stack by one NAPI poller so that what the
@@ -209,6 +214,7 @@ struct ft_fab {
 	bool quiet;			/* the last cycle ran idle (engine.c) */
 	struct ft_fab_stats st;
 	struct ft_leaf **leaf;		/* netdev_priv of each leaf device */
+	u8 *rx_hold;			/* per leaf: the pairs' hold array */
 	struct ft_fab_saf *saf;		/* store-and-forward mode, else NULL */
 	/* Control-class frames waiting in the leaves' receive queues, and
 	 * their bound: one broadcast becomes a frame per leaf (leaf.c).
@@ -349,6 +355,7 @@ void ft_leaves_destroy(struct ft_fab *fab, struct list_head *kill);
 void ft_leaves_send_home(struct net *net);
 void ft_leaf_deliver(struct ft_leaf *dst, struct sk_buff *skb, bool control);
 void ft_leaf_kick(struct ft_leaf *dst);
+void ft_leaf_rx_check(struct ft_leaf *leaf);
 void ft_leaf_wake(struct ft_leaf *leaf);
 void __ft_leaf_drop(struct ft_leaf *leaf, enum ft_drop_cause cause, u32 n);
 struct ft_leaf *ft_leaf_of(struct net_device *dev);

@@ -263,6 +263,9 @@ static void ft_leaf_control_put(struct ft_fab *fab, struct sk_buff *skb)
  * queue. A leaf that is down drops it, counted; so does a full queue (at
  * FT_RXQ_MAX, as a NIC's ring or veth's backlog would): the poller runs in
  * softirq and may fall behind a fabric that delivers from process context.
+ * The fabric holds a leaf's messages before that (ft_leaf_rx_check()), so
+ * what fills the queue is control frames, a store-and-forward fabric's or
+ * a cycle's arrivals beyond FT_RXQ_MAX / 2.
  * One queue and one NAPI poller per leaf keep the order in which the
  * fabric delivered, whichever CPU ran the cycle.
  */
@@ -307,6 +310,58 @@ void ft_leaf_kick(struct ft_leaf *dst)
 	local_bh_enable();
 }
 
+/*
+ * The receive queue's length at which the fabric holds a leaf's messages
+ * (ft_pairs_hold()): room is left for one cycle's arrivals, FT_RXQ_MAX / 2
+ * at most, so that a poller that falls behind holds the senders back, as
+ * a lossless interconnect's credits would, rather than dropping what the
+ * fabric carried. A cycle brings a leaf at most w_1 x lanes over its
+ * level-1 links and as many from itself (a pair to itself crosses no
+ * link). The hold ends once the poller has taken the queue down to half
+ * the mark.
+ */
+static u32 ft_leaf_rx_mark(const struct ft_fab *fab)
+{
+	const struct ft_topo *t = &fab->eng.topo;
+
+	return FT_RXQ_MAX - (u32)min_t(u64, 2ULL * t->w[1] * t->lanes[1],
+				       FT_RXQ_MAX / 2);
+}
+
+/* Hold or release @leaf's messages in the fabric. */
+static void ft_leaf_rx_hold(struct ft_leaf *leaf, bool on)
+{
+	struct ft_fab *fab = leaf->fab;
+
+	spin_lock_bh(&fab->lock);
+	if (ft_pairs_hold(&fab->pairs, leaf->index, on)) {
+		WRITE_ONCE(leaf->rx_held, on);
+		if (on)
+			leaf->st.rx_holds++;
+	}
+	spin_unlock_bh(&fab->lock);
+}
+
+/*
+ * After the engine queued arrivals for @leaf (process context, no fabric
+ * lock held): at the mark, hold its messages. The poller may have taken
+ * the queue down meanwhile without seeing the hold (it reads rx_held with
+ * no lock): the barrier pairs with the poller's, so one of the two sees
+ * the other's change, and the hold ends at once if the queue is short.
+ */
+void ft_leaf_rx_check(struct ft_leaf *leaf)
+{
+	struct ft_fab *fab = leaf->fab;
+
+	if (READ_ONCE(leaf->rx_held) ||
+	    skb_queue_len_lockless(&leaf->rxq) < ft_leaf_rx_mark(fab))
+		return;
+	ft_leaf_rx_hold(leaf, true);
+	smp_mb();	/* the hold, then the length: see ft_leaf_poll() */
+	if (skb_queue_len_lockless(&leaf->rxq) <= ft_leaf_rx_mark(fab) / 2)
+		ft_leaf_rx_hold(leaf, false);
+}
+
 static int ft_leaf_poll(struct napi_struct *napi, int budget)
 {
 	struct ft_leaf *leaf = container_of(napi, struct ft_leaf, napi);
@@ -317,6 +372,17 @@ static int ft_leaf_poll(struct napi_struct *napi, int budget)
 		ft_leaf_control_put(leaf->fab, skb);
 		netif_receive_skb(skb);
 		done++;
+	}
+	/*
+	 * Only after taking some: netpoll polls with budget 0, maybe with
+	 * interrupts off, where the fabric's lock may not be taken.
+	 */
+	if (done) {
+		smp_mb();	/* the dequeues, then the hold: see rx_check */
+		if (READ_ONCE(leaf->rx_held) &&
+		    skb_queue_len_lockless(&leaf->rxq) <=
+		    ft_leaf_rx_mark(leaf->fab) / 2)
+			ft_leaf_rx_hold(leaf, false);
 	}
 	if (done < budget && napi_complete_done(napi, done) &&
 	    !skb_queue_empty_lockless(&leaf->rxq))
@@ -645,6 +711,7 @@ static int ft_leaf_open(struct net_device *dev)
 	struct ft_fab *fab = leaf->fab;
 
 	ft_leaf_purge_rx(leaf);
+	ft_leaf_rx_hold(leaf, false);	/* as ndo_stop left it, in any case */
 	napi_enable(&leaf->napi);
 	netif_carrier_on(dev);
 	spin_lock_bh(&fab->lock);
@@ -664,6 +731,8 @@ static int ft_leaf_stop(struct net_device *dev)
 	netif_carrier_off(dev);
 	napi_disable(&leaf->napi);
 	ft_leaf_purge_rx(leaf);
+	/* Its messages go on, to be dropped as the leaf is down. */
+	ft_leaf_rx_hold(leaf, false);
 	ft_fdb_flush(leaf);
 	return 0;
 }
@@ -693,7 +762,7 @@ static const struct net_device_ops ft_leaf_netdev_ops = {
 static const char ft_leaf_stat_names[][ETH_GSTRING_LEN] = {
 	"queued", "sent", "delivered", "blocked", "drop_noroute",
 	"drop_down", "drop_teardown", "control_tx", "control_rx",
-	"drop_nopair", "drop_rxfull", "drop_control",
+	"drop_nopair", "drop_rxfull", "drop_control", "rx_holds",
 };
 
 #define FT_LEAF_NSTATS	(ARRAY_SIZE(ft_leaf_stat_names) + FATTREE_LATENCY_BUCKETS)
@@ -734,7 +803,8 @@ static void ft_leaf_get_ethtool_stats(struct net_device *dev,
 	data[9] = leaf->st.drop[FT_DROP_NOPAIR];
 	data[10] = leaf->st.drop[FT_DROP_RXFULL];
 	data[11] = leaf->st.drop[FT_DROP_CONTROL];
-	memcpy(data + 12, leaf->st.latency, sizeof(leaf->st.latency));
+	data[12] = leaf->st.rx_holds;
+	memcpy(data + 13, leaf->st.latency, sizeof(leaf->st.latency));
 	spin_unlock_bh(&fab->lock);
 }
 

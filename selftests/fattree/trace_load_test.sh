@@ -44,8 +44,8 @@ nevents=$(echo $events | wc -w)
 # comm recording flipped (it hooks sched_switch, so the scheduler's code
 # is patched too), for as long as a 6 s timed run lasts. The run sends
 # 100 messages/s per source: far below what the fabric carries, so that
-# a receiver the loop starves of CPU does not fill its receive queue (1000
-# frames, then drop_rxfull, as a NIC's ring would).
+# a receiver the loop starves of CPU does not hold the fabric back for
+# long (its receive queue's mark, rxhold_test.sh).
 "$ftctl" fabric add tl kary 2 4 period 100us path dmodk || exit 1
 "$ftt" --no-progress --json --duration 6 --rate 100 --timeout $((60 * scale)) tl uniform \
 	> "$tmp/a.json" 2> "$tmp/a.err" &

@@ -1,0 +1,81 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# A receiver that falls behind holds its senders back (TAP).
+# The receiving leaf's NAPI poller is made to fall behind on purpose: it
+# runs threaded, pinned to CPU 1, where a SCHED_FIFO loop leaves it only
+# what RT throttling gives back (50 ms a second); the sender, the
+# receiver process and the fabric's cycle thread run on CPU 0. The
+# fabric then fills the leaf's receive queue faster than the poller
+# empties it. Rather than drop what it carried at the full queue
+# (drop_rxfull, as a NIC's ring would), the fabric holds the leaf's
+# messages at their sources once the queue reaches its mark, and the
+# back-pressure reaches the blocking sender:
+#  - every one of udp_pair's datagrams arrives, none dropped;
+#  - the leaf counts holds (ethtool -S rx_holds) and no drop_rxfull;
+#  - once the poller catches up the hold ends: nothing waits in the
+#    fabric, and the leaf answers a ping.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/ft_lib.sh"
+udp=$here/udp_pair
+hog=
+
+cleanup() {
+	# timeout passes TERM on to the loop
+	[ -n "$hog" ] && kill -TERM "$hog" 2>/dev/null
+	for ns in rha rhb; do ip netns del $ns 2>/dev/null; done
+	"$ftctl" fabric del rh 2>/dev/null
+}
+trap cleanup EXIT
+
+# RT throttling is what lets the starved poller run at all.
+rt=$(cat /proc/sys/kernel/sched_rt_runtime_us 2> /dev/null)
+if [ "$(nproc)" -lt 2 ] || ! command -v chrt > /dev/null || [ "${rt:--1}" -le 0 ]; then
+	printf 'TAP version 13\n1..0 # SKIP needs two CPUs, chrt and RT throttling (sched_rt_runtime_us %s)\n' "$rt"
+	exit 4
+fi
+tap_begin 4
+
+# The bench's data-path fabric: 256 lanes a link, so a cycle can bring a
+# leaf 256 frames over its links and 256 from itself; it holds at 500.
+"$ftctl" fabric add rh xgft 2 4,4 1,4 lanes 256,256 period 100us
+echo 1 > /sys/class/net/rh-l5/threaded
+napi=$(pgrep '^napi/rh-l5-')
+cyc=$(pgrep -x 'fattree/rh')
+for ns in rha rhb; do ip netns add $ns; done
+ip link set rh-l0 netns rha
+ip link set rh-l5 netns rhb
+ip -n rha addr add 10.9.0.1/24 dev rh-l0
+ip -n rhb addr add 10.9.0.2/24 dev rh-l5
+ip -n rha link set rh-l0 up
+ip -n rhb link set rh-l5 up
+# A FIFO, so that the back-pressure reaches the sender (fq_codel would
+# drop what waits long in front of a held fabric).
+tc -n rha qdisc replace dev rh-l0 root pfifo limit 10000
+# The sender's neighbour entry is fixed: its probes would otherwise wait
+# in the starved queue too, and a failed entry drops datagrams.
+ip -n rha neigh replace 10.9.0.2 lladdr "$(ip netns exec rhb cat /sys/class/net/rh-l5/address)" \
+	dev rh-l0 nud permanent
+pinned=0
+taskset -p 2 "$napi" > /dev/null && taskset -p 1 "$cyc" > /dev/null && pinned=1
+check "the poller runs in its own thread ($napi) on CPU 1, the cycle thread ($cyc) on CPU 0" \
+	'[ -n "$napi" ] && [ -n "$cyc" ] && [ $pinned = 1 ]'
+
+# The loop ends on its own, should the script be killed.
+timeout -s KILL $((600 * scale)) taskset -c 1 chrt -f 10 bash -c 'while :; do :; done' &
+hog=$!
+out=$(timeout $((300 * scale)) taskset -c 0 "$udp" rha rhb 10.9.0.2 20000 64)
+kill -TERM "$hog"
+wait "$hog" 2> /dev/null
+hog=
+lost=$(echo "$out" | awk '{ print $6 }')
+holds=$(ip netns exec rhb ethtool -S rh-l5 | awk '$1 == "rx_holds:" { print $2 }')
+full=$(ip netns exec rhb ethtool -S rh-l5 | awk '$1 == "drop_rxfull:" { print $2 }')
+check "a starved receiver: all 20000 datagrams arrive (${out:-udp_pair did not finish})" \
+	'[ "$lost" = 0 ] && echo "$out" | grep -q "received 20000 "' "$out"
+check "its leaf held the fabric ($holds times) and dropped nothing (drop_rxfull $full)" \
+	'[ "${holds:-0}" -gt 0 ] && [ "$full" = 0 ]' "rx_holds $holds drop_rxfull $full"
+
+# The poller caught up once the loop stopped: the hold is over.
+check "the hold ended: a ping passes" \
+	'ip netns exec rha ping -q -c 1 -W $((5 * scale)) 10.9.0.2 > /dev/null'
+exit $((failed > 0))
