@@ -190,13 +190,13 @@ static int ft_fab_check_limits(struct ft_fab_params *p, struct ft_topo *t,
 static void ft_fab_free(struct ft_fab *fab)
 {
 	ft_fab_saf_free(fab);
+	kvfree(fab->pairs.hold);	/* the pool's, but ours to free */
 	ft_pairs_destroy(&fab->pairs);
 	ft_circuits_destroy(&fab->circ);
 	ft_fabric_destroy(&fab->eng);
 	kvfree(fab->demand);
 	kvfree(fab->slotq);
 	kvfree(fab->leaf);
-	kvfree(fab->rx_hold);
 	kvfree(fab->fdb);
 	if (fab->id)
 		ida_free(&ft_fab_ida, fab->id);
@@ -251,12 +251,12 @@ static struct ft_fab *ft_fab_alloc(struct net *net, const struct ft_fab_params *
 		goto err;
 	fab->slotq = kvcalloc(cap, sizeof(*fab->slotq), FT_GFP_FABRIC);
 	fab->leaf = kvcalloc(n, sizeof(*fab->leaf), FT_GFP_FABRIC);
-	fab->rx_hold = kvcalloc(n, sizeof(*fab->rx_hold), FT_GFP_FABRIC);
+	/* Per leaf, whether its receive queue holds the fabric (leaf.c). */
+	fab->pairs.hold = kvcalloc(n, sizeof(*fab->pairs.hold), FT_GFP_FABRIC);
 	fab->fdb = kvcalloc(FT_FDB_SETS * FT_FDB_WAYS, sizeof(*fab->fdb),
 			    FT_GFP_FABRIC);
-	if (!fab->slotq || !fab->leaf || !fab->rx_hold || !fab->fdb)
+	if (!fab->slotq || !fab->leaf || !fab->pairs.hold || !fab->fdb)
 		goto err;
-	fab->pairs.hold = fab->rx_hold;
 	for (i = 0; i < cap; i++)
 		__skb_queue_head_init(&fab->slotq[i]);
 	if (p->mode == FATTREE_MODE_SAF && ft_fab_saf_init(fab, p))

@@ -214,7 +214,6 @@ struct ft_fab {
 	bool quiet;			/* the last cycle ran idle (engine.c) */
 	struct ft_fab_stats st;
 	struct ft_leaf **leaf;		/* netdev_priv of each leaf device */
-	u8 *rx_hold;			/* per leaf: the pairs' hold array */
 	struct ft_fab_saf *saf;		/* store-and-forward mode, else NULL */
 	/* Control-class frames waiting in the leaves' receive queues, and
 	 * their bound: one broadcast becomes a frame per leaf (leaf.c).
