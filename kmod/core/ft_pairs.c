@@ -51,6 +51,26 @@ u32 ft_pairs_max_msgs(const struct ft_topo *t)
 }
 
 /**
+ * ft_pairs_pool_msgs() - ft_pairs_max_msgs() for cycles fed by a pool.
+ * @t: topology.
+ * @cap: slots of the pool the cycles take their offers from.
+ *
+ * A pair offers at most a cycle's worth (w_1 * c_1; a circuit's lanes
+ * are within c_1), so @cap pairs never offer more than @cap times that:
+ * a small fabric's cycle need not hold more. A bound that @cap sets
+ * truncates nothing, so a run still truncates, if ever, as one sized by
+ * ft_pairs_max_msgs() does.
+ *
+ * Return: the bound, at most ft_pairs_max_msgs(@t).
+ */
+u32 ft_pairs_pool_msgs(const struct ft_topo *t, u32 cap)
+{
+	u64 v = (u64)cap * t->w[1] * t->lanes[1];
+
+	return (u32)ft_min_u64(v, ft_pairs_max_msgs(t));
+}
+
+/**
  * ft_pairs_mem_size() - bytes ft_pairs_init() allocates for @cap pairs.
  * @cap: pool size.
  *

@@ -116,6 +116,7 @@ typedef void (*ft_pairs_done_fn)(void *arg, u32 slot,
 				 const struct ft_pair *p, u32 delivered);
 
 u32 ft_pairs_max_msgs(const struct ft_topo *t);
+u32 ft_pairs_pool_msgs(const struct ft_topo *t, u32 cap);
 size_t ft_pairs_mem_size(u32 cap);
 int ft_pairs_init(struct ft_pairs *q, u32 cap);
 void ft_pairs_destroy(struct ft_pairs *q);

@@ -129,6 +129,48 @@ static void test_compaction(u32 max_msgs)
 	ft_fabric_destroy(&f);
 }
 
+/*
+ * A cycle sized by ft_pairs_pool_msgs() for a pool of @cap pairs holds
+ * every pair's offer: with all @cap slots waiting, each with more than a
+ * cycle's worth, the first cycle offers a cycle's worth of each.
+ */
+static void test_max_msgs(u32 cap, u32 rule)
+{
+	static const u32 m[2] = { 4, 4 }, w[2] = { 1, 4 }, c[2] = { 3, 4 };
+	const u32 per_pair = w[0] * c[0];
+	struct ft_fabric_params p;
+	struct ft_cycle_result res;
+	struct ft_fabric f;
+	struct ft_topo t;
+	struct ft_pairs q;
+	u32 max, i;
+	bool good;
+
+	fabric_params(&p, 2, m, w, c);
+	p.arb = FT_ARB_RANDOM;
+	p.inject.rule = rule;
+	p.inject.r_q16 = 65536;
+	if (ft_topo_init(&t, 2, m, w, c)) {
+		tap_ok(0, "a topology");
+		return;
+	}
+	max = ft_pairs_pool_msgs(&t, cap);
+	p.max_msgs = max;
+	if (ft_fabric_init(&f, &p) || ft_pairs_init(&q, cap)) {
+		tap_ok(0, "a fabric and a pool");
+		return;
+	}
+	for (i = 0; i < cap; i++)
+		ft_pairs_add(&q, i % 16, (i / 16 + i) % 16, i / 256, per_pair + 2, 0, NULL);
+	good = q.nactive == cap && !ft_pairs_cycle(&q, &f, NULL, NULL, NULL, &res);
+	tap_ok(good && max == cap * per_pair &&
+	       res.offered == cap * per_pair,
+	       "a pool of %u pairs, rule %u: a cycle of %u messages, %u offered",
+	       cap, rule, max, good ? res.offered : 0);
+	ft_pairs_destroy(&q);
+	ft_fabric_destroy(&f);
+}
+
 /* A cycle's deliveries, per pair slot, and whether any went to a held leaf. */
 struct got {
 	u32 n[CAP];
@@ -302,6 +344,20 @@ int main(void)
 	ft_pairs_destroy(&q);
 	test_compaction(4096);
 	test_compaction(6);
+	test_max_msgs(1, FT_INJECT_ALL);
+	test_max_msgs(37, FT_INJECT_ALL);
+	test_max_msgs(CAP * 16, FT_INJECT_RANDOM);
+	{
+		/* A large fabric keeps its few cycles' worth (4 n w_1 c_1). */
+		static const u32 m[2] = { 64, 64 }, w[2] = { 1, 64 }, c[2] = { 8, 8 };
+		struct ft_topo t;
+
+		tap_ok(!ft_topo_init(&t, 2, m, w, c) &&
+		       ft_pairs_max_msgs(&t) == 4 * 4096 * 8 &&
+		       ft_pairs_pool_msgs(&t, 1U << 20) == 4 * 4096 * 8 &&
+		       ft_pairs_pool_msgs(&t, 100) == 100 * 8,
+		       "4096 leaves of 8 lanes: 131072 messages a cycle, or what 100 pairs offer");
+	}
 	for (round = 0; round < 3; round++) {
 		/* One lane (offers of one message each), then more lanes than
 		 * a small cycle holds, so that its room runs out.
