@@ -524,16 +524,12 @@ int ft_engine_inject(struct ft_fab *fab, const struct fattree_inject_row *rows,
 		err = ft_fab_saf_inject(fab, rows, nrows, extack);
 		goto out;
 	}
-	/* All or nothing: make sure every row's pair fits before any is
-	 * queued (counting rows of pairs already waiting as new is only
-	 * cautious).
+	/*
+	 * All or nothing. Rows of a pair already waiting, or named twice,
+	 * add to its count and take no slot; a row that needs a new pair
+	 * past the synthetic share (at most n^2, so possibly few) takes the
+	 * whole batch back.
 	 */
-	if (nrows > fab->pairs.nfree ||
-	    fab->synth_pairs + nrows > fab->synth_pairs_max) {
-		NL_SET_ERR_MSG_MOD(extack, "more synthetic pairs than the fabric can hold at once");
-		err = -ENOSPC;
-		goto out;
-	}
 	for (i = 0; i < nrows; i++) {
 		u32 before = fab->pairs.nactive;
 
@@ -541,13 +537,23 @@ int ft_engine_inject(struct ft_fab *fab, const struct fattree_inject_row *rows,
 				   FT_TAG_SYNTH, rows[i].count, fab->eng.cycle, NULL);
 		if (err)
 			break;
+		if (fab->pairs.nactive != before &&
+		    fab->synth_pairs == fab->synth_pairs_max) {
+			ft_pairs_unadd(&fab->pairs, rows[i].src, rows[i].dst,
+				       FT_TAG_SYNTH, rows[i].count);
+			err = -ENOSPC;
+			break;
+		}
 		fab->synth_pairs += fab->pairs.nactive - before;
 		fab->st.synth_queued += rows[i].count;
 	}
 	if (err) {
-		/* A pair's count would overflow: take the batch back. */
-		WARN_ON_ONCE(err != -ERANGE);
-		NL_SET_ERR_MSG_MOD(extack, "a pair would hold more than 2^32 - 1 messages");
+		if (err == -ENOSPC)
+			NL_SET_ERR_MSG_MOD(extack,
+					   "more synthetic pairs than the fabric can hold at once");
+		else
+			NL_SET_ERR_MSG_MOD(extack,
+					   "a pair would hold more than 2^32 - 1 messages");
 		while (i--) {
 			u32 before = fab->pairs.nactive;
 

@@ -65,10 +65,14 @@ struct ft_fab *ft_fab_find(struct net *net, const char *name)
 	return NULL;
 }
 
-/* Pairs synthetic message sets may take, apart from the packets' pairs. */
+/*
+ * Pairs synthetic message sets may take, apart from the packets' pairs:
+ * never more than the n^2 (source, destination) pairs there are, so that
+ * a small fabric does not carry a pool of 65,536 pairs it cannot fill.
+ */
 static u32 ft_fab_synth_pairs(u32 n)
 {
-	return max_t(u32, 65536, 16 * n);
+	return min_t(u64, (u64)n * n, ft_fab_inject_rows_max(n));
 }
 
 /*
@@ -83,10 +87,14 @@ static u64 ft_fab_pair_cap(u32 n, u32 backlog)
 	return (u64)n * min(backlog, n) + ft_fab_synth_pairs(n);
 }
 
-/* Circuits a fabric can hold at once: several permutations' worth. */
+/*
+ * Circuits a fabric can hold at once: several permutations' worth, and no
+ * more than the n^2 pairs a circuit each can have.
+ */
 static u32 ft_fab_circuit_cap(u32 n)
 {
-	return min_t(u64, max_t(u64, 8ULL * n, 4096), FT_CIRCUITS_MAX);
+	return min3((u64)max_t(u32, 8 * n, 4096), (u64)n * n,
+		    (u64)FT_CIRCUITS_MAX);
 }
 
 /* Control-class frames the fabric may hold in receive queues (leaf.c). */
@@ -177,7 +185,7 @@ static int ft_fab_check_limits(struct ft_fab_params *p, struct ft_topo *t,
 					   "leaves x backlog pass the 4194304 waiting pairs a fabric holds: lower the backlog");
 			return -E2BIG;
 		}
-		p->core.max_msgs = ft_pairs_max_msgs(t);
+		p->core.max_msgs = ft_pairs_pool_msgs(t, pairs);
 		mem = ft_fab_mem_estimate(t, p->core.max_msgs, pairs);
 	}
 	if (mem > (u64)ft_limits.max_mem_mb << 20) {

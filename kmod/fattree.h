@@ -67,6 +67,16 @@ struct ft_skb_cb {
 	bool control;	/* in a receive queue, held by the control budget */
 };
 
+/*
+ * Rows one inject request may carry (cycle fabrics): the most synthetic
+ * pairs a large fabric takes at once. Rows of one pair add up, so a small
+ * fabric may be sent more rows than it has pairs (fabric.c).
+ */
+static inline u32 ft_fab_inject_rows_max(u32 n)
+{
+	return max_t(u32, 65536, 16 * n);
+}
+
 static inline struct ft_skb_cb *ft_skb_cb(struct sk_buff *skb)
 {
 	BUILD_BUG_ON(sizeof(struct ft_skb_cb) > sizeof(skb->cb));

@@ -567,9 +567,9 @@ static int ft_nl_inject_rows(struct genl_info *info, const struct ft_fab *fab,
 				   "more synthetic messages than the store-and-forward pool holds");
 		return -ENOSPC;
 	}
-	if (!fab->saf && nrows > min(fab->synth_pairs_max, fab->pairs.cap)) {
+	if (!fab->saf && nrows > ft_fab_inject_rows_max(fab->n)) {
 		NL_SET_ERR_MSG_MOD(info->extack,
-				   "more synthetic pairs than the fabric can hold at once");
+				   "more rows than one inject request may carry");
 		return -ENOSPC;
 	}
 	rows = kvmalloc_array(nrows, sizeof(*rows), GFP_KERNEL);

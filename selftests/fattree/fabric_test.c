@@ -8,6 +8,7 @@
  * one-cycle message set crosses in one cycle, nothing is lost.
  */
 #include <errno.h>
+#include <sys/socket.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -97,6 +98,56 @@ TEST_F(fabric, large_1024_leaves)
 	ASSERT_EQ(0, ft_fabric_del(&self->nl, "t0"));
 	t2 = now_s();
 	TH_LOG("1024 leaves: created in %.3f s, deleted in %.3f s", t1 - t0, t2 - t1);
+}
+
+/* Inject @n rows in one request, past net.core.wmem_max as root may. */
+static int inject_big(struct ftnl *nl, const char *name,
+		      const struct fattree_inject_row *rows, uint32_t n)
+{
+	struct nl_msg *msg = ftnl_batch(nl, FATTREE_CMD_FABRIC_INJECT, FATTREE_A_FABRIC_NAME,
+					name, FATTREE_A_FABRIC_INJECT, rows, n, sizeof(*rows));
+	int big = 64 << 20;
+
+	if (!msg)
+		return -ENOMEM;
+	setsockopt(nl_socket_get_fd(nl->sk), SOL_SOCKET, SO_SNDBUFFORCE, &big, sizeof(big));
+	return ftnl_transact(nl, msg, NULL, NULL);
+}
+
+/*
+ * The synthetic share of the pair pool is counted in pairs, exactly: rows
+ * of pairs already waiting add messages, not pairs. 1024 leaves: a share
+ * of 65536 pairs, fewer than the 1048576 there are.
+ */
+TEST_F(fabric, inject_counts_new_pairs)
+{
+	const uint32_t n = 65536;
+	struct fattree_inject_row *rows = calloc(n, sizeof(*rows));
+	struct fattree_inject_row more[2] = { { 0, 0, 1 }, { 0, 64, 1 } };
+	struct ft_fabric_info fi;
+	uint32_t i;
+
+	ASSERT_NE(NULL, rows);
+	/* Every source to destinations 0..63: 65536 pairs. */
+	for (i = 0; i < n; i++)
+		rows[i] = (struct fattree_inject_row){ i % 1024, i / 1024, 1 };
+	ft_spec_kary(&self->s, "lim", 2, 32);
+	ASSERT_EQ(0, ft_fabric_new(&self->nl, &self->s));
+	EXPECT_EQ(0, inject_big(&self->nl, "lim", rows, n));
+	/* The same pairs again: all waiting already, so all admitted. */
+	EXPECT_EQ(0, inject_big(&self->nl, "lim", rows, n));
+	/* One more pair does not fit; the batch is taken back whole. */
+	EXPECT_EQ(-ENOSPC, ft_fabric_inject(&self->nl, "lim", more, 2));
+	EXPECT_NE(NULL, strstr(self->nl.errmsg, "synthetic pairs")) {
+		TH_LOG("extack: \"%s\"", self->nl.errmsg);
+	}
+	ASSERT_EQ(0, ft_fabric_get(&self->nl, "lim", &fi));
+	EXPECT_EQ(2 * n, fi.synth_queued);
+	EXPECT_EQ(2 * n, fi.queued);
+	/* Its first row alone is of a waiting pair. */
+	EXPECT_EQ(0, ft_fabric_inject(&self->nl, "lim", more, 1));
+	EXPECT_EQ(0, ft_fabric_del(&self->nl, "lim"));
+	free(rows);
 }
 
 TEST_F(fabric, dump_of_missing_fabric_refused)

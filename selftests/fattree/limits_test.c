@@ -335,7 +335,7 @@ TEST_F(limits, names_lengths_and_characters)
 TEST_F(limits, inject_batch_size)
 {
 	struct shape s = { .name = "lim", .h = 1, .m = { 4 }, .w = { 1 } };
-	/* More rows than the fabric has room for synthetic pairs (65536). */
+	/* More rows than one request may carry (65536), all of 16 pairs. */
 	uint32_t n = 65537 + 4096, i;
 	struct fattree_inject_row *rows = calloc(n, sizeof(*rows));
 	struct batch b = { "lim", FATTREE_CMD_FABRIC_INJECT, FATTREE_A_FABRIC_NAME,
@@ -350,9 +350,17 @@ TEST_F(limits, inject_batch_size)
 		rows[i] = (struct fattree_inject_row){ i % 4, (i / 4) % 4, 1 };
 	ASSERT_EQ(0, ftnl_transact(&self->nl, make_new(&self->nl, &s), NULL, NULL));
 	pages = batch_pages(_metadata, &self->nl, &b, &base, &err);
-	EXPECT_REFUSED(-ENOSPC, "synthetic pairs", pages, base);
+	EXPECT_REFUSED(-ENOSPC, "more rows than one inject request", pages, base);
 	TH_LOG("%u rows (%zu KiB): %lld pages for the refusal, %lld for a missing fabric",
 	       n, n * sizeof(*rows) >> 10, pages, base);
+	/* As many rows as a request carries, of the 16 pairs there are. */
+	b.n = 65536;
+	EXPECT_EQ(0, ftnl_transact(&self->nl, make_batch(&self->nl, &b), NULL, NULL));
+	EXPECT_EQ(0, ftnl_transact(&self->nl, make_batch(&self->nl, &b), NULL, NULL));
+	ASSERT_EQ(0, ft_fabric_get(&self->nl, "lim", &fi));
+	EXPECT_EQ(2 * 65536, fi.synth_queued);
+	ASSERT_EQ(0, ft_fabric_del(&self->nl, "lim"));
+	ASSERT_EQ(0, ftnl_transact(&self->nl, make_new(&self->nl, &s), NULL, NULL));
 	/* A pair's count cannot overflow: the whole batch is refused. */
 	EXPECT_EQ(-ERANGE, ft_fabric_inject(&self->nl, "lim", big, 2));
 	EXPECT_NE(NULL, strstr(self->nl.errmsg, "2^32"));
@@ -365,7 +373,7 @@ TEST_F(limits, inject_batch_size)
 TEST_F(limits, circuit_batch_size)
 {
 	struct shape s = { .name = "lim", .h = 1, .m = { 4 }, .w = { 1 } };
-	/* 100000 circuits: the table holds 4096. */
+	/* 100000 circuits: the table holds the 16 pairs there are. */
 	uint32_t n = 100000, i;
 	struct fattree_circuit *c = calloc(n, sizeof(*c));
 	struct fattree_pair *p = calloc(n, sizeof(*p));
