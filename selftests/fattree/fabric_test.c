@@ -8,7 +8,6 @@
  * one-cycle message set crosses in one cycle, nothing is lost.
  */
 #include <errno.h>
-#include <sys/socket.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -104,14 +103,10 @@ TEST_F(fabric, large_1024_leaves)
 static int inject_big(struct ftnl *nl, const char *name,
 		      const struct fattree_inject_row *rows, uint32_t n)
 {
-	struct nl_msg *msg = ftnl_batch(nl, FATTREE_CMD_FABRIC_INJECT, FATTREE_A_FABRIC_NAME,
-					name, FATTREE_A_FABRIC_INJECT, rows, n, sizeof(*rows));
-	int big = 64 << 20;
+	struct nl_msg *msg = ft_batch_big(nl, FATTREE_CMD_FABRIC_INJECT, FATTREE_A_FABRIC_NAME,
+					  name, FATTREE_A_FABRIC_INJECT, rows, n, sizeof(*rows));
 
-	if (!msg)
-		return -ENOMEM;
-	setsockopt(nl_socket_get_fd(nl->sk), SOL_SOCKET, SO_SNDBUFFORCE, &big, sizeof(big));
-	return ftnl_transact(nl, msg, NULL, NULL);
+	return msg ? ftnl_transact(nl, msg, NULL, NULL) : -ENOMEM;
 }
 
 /*

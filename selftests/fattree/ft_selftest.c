@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -344,6 +345,17 @@ int ft_fabric_step(struct ftnl *nl, const char *name, uint32_t steps)
 		return -ENOMEM;
 	nla_put_u32(msg, FATTREE_A_FABRIC_STEPS, steps);
 	return ftnl_transact(nl, msg, NULL, NULL);
+}
+
+struct nl_msg *ft_batch_big(struct ftnl *nl, uint8_t cmd, int name_type, const char *name,
+			    int type, const void *v, uint32_t n, size_t size)
+{
+	/* After ftnl_batch(), which sets the buffer within wmem_max. */
+	struct nl_msg *msg = ftnl_batch(nl, cmd, name_type, name, type, v, n, size);
+	int big = 64 << 20;
+
+	setsockopt(nl_socket_get_fd(nl->sk), SOL_SOCKET, SO_SNDBUFFORCE, &big, sizeof(big));
+	return msg;
 }
 
 int ft_fabric_inject(struct ftnl *nl, const char *name,

@@ -149,6 +149,9 @@ int ft_fabric_names(struct ftnl *nl, struct ft_names *nm);
 /* Delete every fabric of this namespace: 0 or the first -errno. */
 int ft_fabrics_clear(struct ftnl *nl);
 int ft_fabric_step(struct ftnl *nl, const char *name, uint32_t steps);
+/* ftnl_batch(), its send buffer then raised past net.core.wmem_max (root may). */
+struct nl_msg *ft_batch_big(struct ftnl *nl, uint8_t cmd, int name_type, const char *name,
+			    int type, const void *v, uint32_t n, size_t size);
 int ft_fabric_inject(struct ftnl *nl, const char *name,
 		     const struct fattree_inject_row *rows, uint32_t n);
 /*

@@ -103,13 +103,8 @@ struct batch {
 static struct nl_msg *make_batch(struct ftnl *nl, void *arg)
 {
 	struct batch *b = arg;
-	struct nl_msg *msg;
-	int big = 64 << 20;
 
-	/* Past net.core.wmem_max: root may. */
-	msg = ftnl_batch(nl, b->cmd, b->name_type, b->name, b->type, b->v, b->n, b->size);
-	setsockopt(nl_socket_get_fd(nl->sk), SOL_SOCKET, SO_SNDBUFFORCE, &big, sizeof(big));
-	return msg;
+	return ft_batch_big(nl, b->cmd, b->name_type, b->name, b->type, b->v, b->n, b->size);
 }
 
 /*
