@@ -585,8 +585,8 @@ void ft_engine_drop_all(struct ft_fab *fab)
 
 		if (fab->pairs.pair[s].tag == FT_TAG_PACKET &&
 		    !skb_queue_empty(&fab->slotq[s]))
-			__ft_leaf_drop(src, FT_DROP_TEARDOWN,
-				       skb_queue_len(&fab->slotq[s]));
+			ft_leaf_drop(src, FT_DROP_TEARDOWN,
+				     skb_queue_len(&fab->slotq[s]));
 		skb_queue_splice_tail_init(&fab->slotq[s], &dead);
 	}
 	spin_unlock_bh(&fab->lock);

@@ -123,12 +123,15 @@ enum ft_drop_cause {
 	FT_DROP_NR
 };
 
-/* Counters of one leaf; guarded by its fabric's lock. */
+/*
+ * Counters of one leaf; guarded by its fabric's lock, but for the drops:
+ * the receive path counts those without it, as tun and veth do.
+ */
 struct ft_leaf_stats {
 	u64 sent;		/* messages that left this leaf */
 	u64 delivered;		/* messages that arrived here */
 	u64 blocked;		/* offers of this leaf refused in a cycle */
-	u64 drop[FT_DROP_NR];
+	atomic64_t drop[FT_DROP_NR];
 	u64 rx_holds;		/* times its receive queue held the fabric */
 	u64 control_tx;
 	u64 control_rx;
@@ -366,7 +369,8 @@ void ft_leaf_deliver(struct ft_leaf *dst, struct sk_buff *skb, bool control);
 void ft_leaf_kick(struct ft_leaf *dst);
 void ft_leaf_rx_check(struct ft_leaf *leaf);
 void ft_leaf_wake(struct ft_leaf *leaf);
-void __ft_leaf_drop(struct ft_leaf *leaf, enum ft_drop_cause cause, u32 n);
+void ft_leaf_drop(struct ft_leaf *leaf, enum ft_drop_cause cause, u32 n);
+u64 ft_leaf_drops(const struct ft_leaf *leaf, enum ft_drop_cause cause);
 struct ft_leaf *ft_leaf_of(struct net_device *dev);
 
 /* rtnl.c */

@@ -232,21 +232,20 @@ void ft_leaf_wake(struct ft_leaf *leaf)
 		netif_wake_queue(leaf->dev);
 }
 
-/* Count @n packets @leaf dropped for @cause; under the fabric's lock. */
-void __ft_leaf_drop(struct ft_leaf *leaf, enum ft_drop_cause cause, u32 n)
+/*
+ * Count @n packets @leaf dropped for @cause, from any context, with or
+ * without the fabric's lock: a receive queue that overflows while the
+ * cycle delivers must not wait for the cycle's lock to count it.
+ */
+void ft_leaf_drop(struct ft_leaf *leaf, enum ft_drop_cause cause, u32 n)
 {
-	leaf->st.drop[cause] += n;
+	atomic64_add(n, &leaf->st.drop[cause]);
 	trace_fattree_drop(leaf->fab, leaf->index, cause, n);
 }
 
-/* The same from any context, without the fabric's lock. */
-static void ft_leaf_drop(struct ft_leaf *leaf, enum ft_drop_cause cause, u32 n)
+u64 ft_leaf_drops(const struct ft_leaf *leaf, enum ft_drop_cause cause)
 {
-	unsigned long flags;
-
-	spin_lock_irqsave(&leaf->fab->lock, flags);
-	__ft_leaf_drop(leaf, cause, n);
-	spin_unlock_irqrestore(&leaf->fab->lock, flags);
+	return atomic64_read(&leaf->st.drop[cause]);
 }
 
 /* A control-class frame left the receive queues: its room is free. */
@@ -651,9 +650,9 @@ static netdev_tx_t ft_leaf_xmit(struct sk_buff *orig, struct net_device *dev)
 		 * sized for every leaf's whole backlog) but is told apart.
 		 */
 		if (WARN_ON_ONCE(err == -ENOSPC))
-			__ft_leaf_drop(leaf, FT_DROP_NOPAIR, 1);
+			ft_leaf_drop(leaf, FT_DROP_NOPAIR, 1);
 		else
-			__ft_leaf_drop(leaf, FT_DROP_TEARDOWN, 1);
+			ft_leaf_drop(leaf, FT_DROP_TEARDOWN, 1);
 		spin_unlock(&fab->lock);
 		kfree_skb(skb);
 		goto taken;
@@ -671,7 +670,7 @@ static netdev_tx_t ft_leaf_xmit(struct sk_buff *orig, struct net_device *dev)
 
 drop_noroute:
 	spin_lock(&fab->lock);
-	__ft_leaf_drop(leaf, FT_DROP_NOROUTE, 1);
+	ft_leaf_drop(leaf, FT_DROP_NOROUTE, 1);
 	spin_unlock(&fab->lock);
 	kfree_skb(skb);
 taken:
@@ -691,12 +690,12 @@ static void ft_leaf_get_stats64(struct net_device *dev,
 	s->tx_bytes = leaf->st.bytes_sent;
 	s->rx_packets = leaf->st.delivered + leaf->st.control_rx;
 	s->rx_bytes = leaf->st.bytes_delivered;
-	s->tx_dropped = leaf->st.drop[FT_DROP_NOROUTE] +
-			leaf->st.drop[FT_DROP_TEARDOWN] +
-			leaf->st.drop[FT_DROP_NOPAIR] +
-			leaf->st.drop[FT_DROP_CONTROL];
-	s->rx_dropped = leaf->st.drop[FT_DROP_DOWN] +
-			leaf->st.drop[FT_DROP_RXFULL];
+	s->tx_dropped = ft_leaf_drops(leaf, FT_DROP_NOROUTE) +
+			ft_leaf_drops(leaf, FT_DROP_TEARDOWN) +
+			ft_leaf_drops(leaf, FT_DROP_NOPAIR) +
+			ft_leaf_drops(leaf, FT_DROP_CONTROL);
+	s->rx_dropped = ft_leaf_drops(leaf, FT_DROP_DOWN) +
+			ft_leaf_drops(leaf, FT_DROP_RXFULL);
 	spin_unlock_bh(&fab->lock);
 }
 
@@ -795,14 +794,14 @@ static void ft_leaf_get_ethtool_stats(struct net_device *dev,
 	data[1] = leaf->st.sent;
 	data[2] = leaf->st.delivered;
 	data[3] = leaf->st.blocked;
-	data[4] = leaf->st.drop[FT_DROP_NOROUTE];
-	data[5] = leaf->st.drop[FT_DROP_DOWN];
-	data[6] = leaf->st.drop[FT_DROP_TEARDOWN];
+	data[4] = ft_leaf_drops(leaf, FT_DROP_NOROUTE);
+	data[5] = ft_leaf_drops(leaf, FT_DROP_DOWN);
+	data[6] = ft_leaf_drops(leaf, FT_DROP_TEARDOWN);
 	data[7] = leaf->st.control_tx;
 	data[8] = leaf->st.control_rx;
-	data[9] = leaf->st.drop[FT_DROP_NOPAIR];
-	data[10] = leaf->st.drop[FT_DROP_RXFULL];
-	data[11] = leaf->st.drop[FT_DROP_CONTROL];
+	data[9] = ft_leaf_drops(leaf, FT_DROP_NOPAIR);
+	data[10] = ft_leaf_drops(leaf, FT_DROP_RXFULL);
+	data[11] = ft_leaf_drops(leaf, FT_DROP_CONTROL);
 	data[12] = leaf->st.rx_holds;
 	memcpy(data + 13, leaf->st.latency, sizeof(leaf->st.latency));
 	spin_unlock_bh(&fab->lock);

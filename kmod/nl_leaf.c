@@ -35,12 +35,12 @@ static int ft_nl_leaf_fill(struct sk_buff *msg, struct netlink_callback *cb,
 	    nla_put_u64_64bit(msg, FATTREE_A_LEAF_SENT, st->sent, FATTREE_A_LEAF_PAD) ||
 	    nla_put_u64_64bit(msg, FATTREE_A_LEAF_DELIVERED, st->delivered, FATTREE_A_LEAF_PAD) ||
 	    nla_put_u64_64bit(msg, FATTREE_A_LEAF_BLOCKED, st->blocked, FATTREE_A_LEAF_PAD) ||
-	    nla_put_u64_64bit(msg, FATTREE_A_LEAF_DROP_NOROUTE, st->drop[FT_DROP_NOROUTE],
-			      FATTREE_A_LEAF_PAD) ||
-	    nla_put_u64_64bit(msg, FATTREE_A_LEAF_DROP_DOWN, st->drop[FT_DROP_DOWN],
-			      FATTREE_A_LEAF_PAD) ||
-	    nla_put_u64_64bit(msg, FATTREE_A_LEAF_DROP_TEARDOWN, st->drop[FT_DROP_TEARDOWN],
-			      FATTREE_A_LEAF_PAD) ||
+	    nla_put_u64_64bit(msg, FATTREE_A_LEAF_DROP_NOROUTE,
+			      ft_leaf_drops(leaf, FT_DROP_NOROUTE), FATTREE_A_LEAF_PAD) ||
+	    nla_put_u64_64bit(msg, FATTREE_A_LEAF_DROP_DOWN,
+			      ft_leaf_drops(leaf, FT_DROP_DOWN), FATTREE_A_LEAF_PAD) ||
+	    nla_put_u64_64bit(msg, FATTREE_A_LEAF_DROP_TEARDOWN,
+			      ft_leaf_drops(leaf, FT_DROP_TEARDOWN), FATTREE_A_LEAF_PAD) ||
 	    nla_put_u64_64bit(msg, FATTREE_A_LEAF_CONTROL_TX, st->control_tx, FATTREE_A_LEAF_PAD) ||
 	    nla_put_u64_64bit(msg, FATTREE_A_LEAF_CONTROL_RX, st->control_rx, FATTREE_A_LEAF_PAD) ||
 	    nla_put(msg, FATTREE_A_LEAF_LATENCY, sizeof(st->latency), st->latency))

@@ -325,7 +325,7 @@ static void ft_fab_saf_dropped(void *arg, const struct ft_saf_pkt *p,
 	if (!skb)
 		return;
 	if (src) {
-		__ft_leaf_drop(src, FT_DROP_TEARDOWN, 1);
+		ft_leaf_drop(src, FT_DROP_TEARDOWN, 1);
 		src->backlog--;
 	}
 	__skb_queue_tail(c->out, skb);
