@@ -512,24 +512,55 @@ int ft_engine_configure(struct ft_fab *fab, enum fattree_path path,
 	return err;
 }
 
-int ft_engine_inject(struct ft_fab *fab, const struct fattree_inject_row *rows,
-		     u32 nrows, struct netlink_ext_ack *extack)
+/*
+ * Rows added per hold of the fabric's lock when a batch cannot fail. A
+ * request may carry 16n rows (a million at 65,536 leaves): held through
+ * all of them, the lock, bottom halves off, would keep the cycle thread,
+ * the senders and this CPU's softirqs waiting for tens of milliseconds,
+ * seconds under emulation.
+ */
+#define FT_INJECT_CHUNK	1024
+
+/*
+ * Whether @nrows rows of @total messages in all fit, whatever pairs they
+ * name: each row takes at most one new pair, and no pair can pass 2^32 - 1
+ * messages when all that waits and the batch together do not. Only cycles
+ * run beside an inject (every request on a namespace's fabrics holds its
+ * ft_net_lock()), and they only take pairs and messages away: what fits
+ * now still fits after the lock is let go between chunks.
+ */
+static bool ft_engine_inject_fits(const struct ft_fab *fab, u32 nrows,
+				  u64 total)
+{
+	return nrows <= fab->synth_pairs_max - fab->synth_pairs &&
+	       total <= U32_MAX - min_t(u64, fab->pairs.queued, U32_MAX);
+}
+
+/* Add one row that fits (ft_pairs_add() cannot fail then). */
+static void ft_engine_inject_row(struct ft_fab *fab,
+				 const struct fattree_inject_row *r)
+{
+	u32 before = fab->pairs.nactive;
+
+	WARN_ON_ONCE(ft_pairs_add(&fab->pairs, r->src, r->dst, FT_TAG_SYNTH,
+				  r->count, fab->eng.cycle, NULL));
+	fab->synth_pairs += fab->pairs.nactive - before;
+	fab->st.synth_queued += r->count;
+}
+
+/*
+ * All or nothing, in one hold of the lock: rows of a pair already
+ * waiting, or named twice, add to its count and take no slot; a row that
+ * needs a new pair past the synthetic share (at most n^2, so possibly
+ * few) takes the whole batch back. Only for a batch that may not fit.
+ */
+static int ft_engine_inject_exact(struct ft_fab *fab,
+				  const struct fattree_inject_row *rows,
+				  u32 nrows, struct netlink_ext_ack *extack)
 {
 	int err = 0;
 	u32 i;
 
-	spin_lock_bh(&fab->lock);
-	ft_engine_kick(fab);
-	if (fab->saf) {
-		err = ft_fab_saf_inject(fab, rows, nrows, extack);
-		goto out;
-	}
-	/*
-	 * All or nothing. Rows of a pair already waiting, or named twice,
-	 * add to its count and take no slot; a row that needs a new pair
-	 * past the synthetic share (at most n^2, so possibly few) takes the
-	 * whole batch back.
-	 */
 	for (i = 0; i < nrows; i++) {
 		u32 before = fab->pairs.nactive;
 
@@ -547,23 +578,57 @@ int ft_engine_inject(struct ft_fab *fab, const struct fattree_inject_row *rows,
 		fab->synth_pairs += fab->pairs.nactive - before;
 		fab->st.synth_queued += rows[i].count;
 	}
-	if (err) {
-		if (err == -ENOSPC)
-			NL_SET_ERR_MSG_MOD(extack,
-					   "more synthetic pairs than the fabric can hold at once");
-		else
-			NL_SET_ERR_MSG_MOD(extack,
-					   "a pair would hold more than 2^32 - 1 messages");
-		while (i--) {
-			u32 before = fab->pairs.nactive;
+	if (!err)
+		return 0;
+	if (err == -ENOSPC)
+		NL_SET_ERR_MSG_MOD(extack,
+				   "more synthetic pairs than the fabric can hold at once");
+	else
+		NL_SET_ERR_MSG_MOD(extack,
+				   "a pair would hold more than 2^32 - 1 messages");
+	while (i--) {
+		u32 before = fab->pairs.nactive;
 
-			ft_pairs_unadd(&fab->pairs, rows[i].src, rows[i].dst,
-				       FT_TAG_SYNTH, rows[i].count);
-			fab->synth_pairs -= before - fab->pairs.nactive;
-			fab->st.synth_queued -= rows[i].count;
+		ft_pairs_unadd(&fab->pairs, rows[i].src, rows[i].dst,
+			       FT_TAG_SYNTH, rows[i].count);
+		fab->synth_pairs -= before - fab->pairs.nactive;
+		fab->st.synth_queued -= rows[i].count;
+	}
+	return err;
+}
+
+/*
+ * Add a batch of synthetic messages, all or nothing. A batch that fits
+ * whatever it names goes in chunks of FT_INJECT_CHUNK rows, the lock let
+ * go between them: a cycle may carry the first chunks before the last is
+ * in, as if they had come in requests of their own. Process context.
+ */
+int ft_engine_inject(struct ft_fab *fab, const struct fattree_inject_row *rows,
+		     u32 nrows, struct netlink_ext_ack *extack)
+{
+	u64 total = 0;
+	int err = 0;
+	u32 i;
+
+	for (i = 0; i < nrows; i++)
+		total += rows[i].count;
+	spin_lock_bh(&fab->lock);
+	ft_engine_kick(fab);
+	if (fab->saf) {
+		err = ft_fab_saf_inject(fab, rows, nrows, extack);
+	} else if (!ft_engine_inject_fits(fab, nrows, total)) {
+		err = ft_engine_inject_exact(fab, rows, nrows, extack);
+	} else {
+		for (i = 0; i < nrows; i++) {
+			if (i && !(i % FT_INJECT_CHUNK)) {
+				spin_unlock_bh(&fab->lock);
+				cond_resched();
+				spin_lock_bh(&fab->lock);
+				ft_engine_kick(fab);
+			}
+			ft_engine_inject_row(fab, &rows[i]);
 		}
 	}
-out:
 	spin_unlock_bh(&fab->lock);
 	return err;
 }

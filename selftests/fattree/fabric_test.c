@@ -145,6 +145,46 @@ TEST_F(fabric, inject_counts_new_pairs)
 	free(rows);
 }
 
+/*
+ * A batch that fits whatever it names goes in 1024 rows at a time, the
+ * fabric's lock let go between them: on a running fabric the cycles carry
+ * the first rows while the last go in, and every message arrives once.
+ */
+TEST_F_TIMEOUT(fabric, inject_while_cycling, 180)
+{
+	const uint32_t n = 65536;
+	struct fattree_inject_row *rows = calloc(n, sizeof(*rows));
+	struct ft_fabric_info fi = { 0 };
+	double t0;
+	uint32_t i;
+
+	ASSERT_NE(NULL, rows);
+	/* 64 shifts of the 1024 leaves, 2 messages a pair. */
+	for (i = 0; i < n; i++)
+		rows[i] = (struct fattree_inject_row){ i % 1024, (i % 1024 + 1 + i / 1024) % 1024, 2 };
+	ft_spec_kary(&self->s, "run", 2, 32);
+	self->s.period_ns = 1000000;
+	ASSERT_EQ(0, ft_fabric_new(&self->nl, &self->s));
+	ASSERT_EQ(0, inject_big(&self->nl, "run", rows, n));
+	ASSERT_EQ(0, ft_fabric_get(&self->nl, "run", &fi));
+	TH_LOG("%llu delivered when the request returned, at cycle %llu",
+	       (unsigned long long)fi.synth_delivered, (unsigned long long)fi.cycle);
+	t0 = now_s();
+	do {
+		ASSERT_EQ(0, ft_fabric_get(&self->nl, "run", &fi));
+		if (fi.synth_delivered == 2ULL * n)
+			break;
+		usleep(100000);
+	} while (now_s() - t0 < 150);
+	EXPECT_EQ(2ULL * n, fi.synth_delivered);
+	EXPECT_EQ(0, fi.synth_queued);
+	EXPECT_EQ(0, fi.queued);
+	TH_LOG("%u rows of 2 messages delivered by cycle %llu, in %.1f s", n,
+	       (unsigned long long)fi.cycle, now_s() - t0);
+	EXPECT_EQ(0, ft_fabric_del(&self->nl, "run"));
+	free(rows);
+}
+
 TEST_F(fabric, dump_of_missing_fabric_refused)
 {
 	struct ftobj_link *l = NULL;
