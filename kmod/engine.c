@@ -536,16 +536,30 @@ static bool ft_engine_inject_fits(const struct ft_fab *fab, u32 nrows,
 	       total <= U32_MAX - min_t(u64, fab->pairs.queued, U32_MAX);
 }
 
-/* Add one row that fits (ft_pairs_add() cannot fail then). */
-static void ft_engine_inject_row(struct ft_fab *fab,
-				 const struct fattree_inject_row *r)
+/*
+ * Add one row: -ENOSPC, the row taken back, when it needs a new pair past
+ * the synthetic share; ft_pairs_add()'s error when its pair would pass
+ * 2^32 - 1 messages. Neither for a row of a batch that fits.
+ */
+static int ft_engine_inject_row(struct ft_fab *fab,
+				const struct fattree_inject_row *r)
 {
 	u32 before = fab->pairs.nactive;
+	int err;
 
-	WARN_ON_ONCE(ft_pairs_add(&fab->pairs, r->src, r->dst, FT_TAG_SYNTH,
-				  r->count, fab->eng.cycle, NULL));
+	err = ft_pairs_add(&fab->pairs, r->src, r->dst, FT_TAG_SYNTH, r->count,
+			   fab->eng.cycle, NULL);
+	if (err)
+		return err;
+	if (fab->pairs.nactive != before &&
+	    fab->synth_pairs == fab->synth_pairs_max) {
+		ft_pairs_unadd(&fab->pairs, r->src, r->dst, FT_TAG_SYNTH,
+			       r->count);
+		return -ENOSPC;
+	}
 	fab->synth_pairs += fab->pairs.nactive - before;
 	fab->st.synth_queued += r->count;
+	return 0;
 }
 
 /*
@@ -562,21 +576,9 @@ static int ft_engine_inject_exact(struct ft_fab *fab,
 	u32 i;
 
 	for (i = 0; i < nrows; i++) {
-		u32 before = fab->pairs.nactive;
-
-		err = ft_pairs_add(&fab->pairs, rows[i].src, rows[i].dst,
-				   FT_TAG_SYNTH, rows[i].count, fab->eng.cycle, NULL);
+		err = ft_engine_inject_row(fab, &rows[i]);
 		if (err)
 			break;
-		if (fab->pairs.nactive != before &&
-		    fab->synth_pairs == fab->synth_pairs_max) {
-			ft_pairs_unadd(&fab->pairs, rows[i].src, rows[i].dst,
-				       FT_TAG_SYNTH, rows[i].count);
-			err = -ENOSPC;
-			break;
-		}
-		fab->synth_pairs += fab->pairs.nactive - before;
-		fab->st.synth_queued += rows[i].count;
 	}
 	if (!err)
 		return 0;
@@ -626,7 +628,7 @@ int ft_engine_inject(struct ft_fab *fab, const struct fattree_inject_row *rows,
 				spin_lock_bh(&fab->lock);
 				ft_engine_kick(fab);
 			}
-			ft_engine_inject_row(fab, &rows[i]);
+			WARN_ON_ONCE(ft_engine_inject_row(fab, &rows[i]));
 		}
 	}
 	spin_unlock_bh(&fab->lock);
