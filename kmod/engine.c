@@ -222,8 +222,8 @@ unlock:
 				    res.offered - res.delivered, t0);
 	spin_unlock_bh(&fab->lock);
 
-	/* A store-and-forward fabric queues nothing in the pair pool,
-	 * so nothing there can hold its leaves.
+	/* A store-and-forward fabric keeps what a receiver has no room
+	 * for itself (saf.c): only the pair pool's leaves are held.
 	 */
 	hold = !fab->saf;
 	while ((skb = __skb_dequeue(&d.out))) {

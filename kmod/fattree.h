@@ -63,6 +63,7 @@ enum {
 /* What a queued packet carries in skb->cb. */
 struct ft_skb_cb {
 	u64 cycle;	/* cycle it was queued in */
+	u32 src;	/* source leaf, once delivered (store-and-forward) */
 	u32 dst;	/* destination leaf, once delivered */
 	bool control;	/* in a receive queue, held by the control budget */
 };
@@ -155,6 +156,14 @@ struct ft_leaf {
 				 * receive queue reached its mark (leaf.c);
 				 * written under the fabric's lock
 				 */
+	/* Store-and-forward (saf.c), under the fabric's lock: arrivals its
+	 * receive queue had no room for, in order (on the fabric's list of
+	 * such leaves while there are some), and those handed over this
+	 * cycle.
+	 */
+	struct sk_buff_head rx_wait;
+	struct list_head rx_wait_node;
+	u32 rx_handed;
 	struct ft_leaf_stats st;
 	/* Arrivals, handed to the stack by one NAPI poller so that what the
 	 * fabric delivered in order is received in order.
@@ -194,7 +203,12 @@ struct ft_fab_saf {
 				 * packets are (pairs stay in order)
 				 */
 	u32 *released;		/* per source, packets released this batch */
-	u64 queued;		/* messages in the engine or held */
+	/* Leaves with arrivals their receive queue had no room for
+	 * (ft_leaf_rx_mark()), handed over as it frees; how many wait.
+	 */
+	struct list_head waiting;
+	u32 nwaiting;
+	u64 queued;		/* messages in the engine, held or waiting */
 	u64 rescues;		/* stalled batches finished with ghosts */
 	u64 busy;		/* transmits refused for a full pool */
 	u32 ghosts;		/* ghosts as configured */
@@ -368,6 +382,7 @@ void ft_leaves_send_home(struct net *net);
 void ft_leaf_deliver(struct ft_leaf *dst, struct sk_buff *skb, bool control);
 void ft_leaf_kick(struct ft_leaf *dst);
 void ft_leaf_rx_check(struct ft_leaf *leaf);
+u32 ft_leaf_rx_mark(const struct ft_fab *fab);
 void ft_leaf_wake(struct ft_leaf *leaf);
 void ft_leaf_drop(struct ft_leaf *leaf, enum ft_drop_cause cause, u32 n);
 u64 ft_leaf_drops(const struct ft_leaf *leaf, enum ft_drop_cause cause);

@@ -262,9 +262,9 @@ static void ft_leaf_control_put(struct ft_fab *fab, struct sk_buff *skb)
  * queue. A leaf that is down drops it, counted; so does a full queue (at
  * FT_RXQ_MAX, as a NIC's ring or veth's backlog would): the poller runs in
  * softirq and may fall behind a fabric that delivers from process context.
- * The fabric holds a leaf's messages before that (ft_leaf_rx_check()), so
- * what fills the queue is control frames, a store-and-forward fabric's or
- * a cycle's arrivals beyond FT_RXQ_MAX / 2.
+ * The fabric holds a leaf's messages before that (ft_leaf_rx_check(), and
+ * a store-and-forward fabric's wait list), so what fills the queue is
+ * control frames or a cycle's arrivals beyond FT_RXQ_MAX / 2.
  * One queue and one NAPI poller per leaf keep the order in which the
  * fabric delivered, whichever CPU ran the cycle.
  */
@@ -319,7 +319,7 @@ void ft_leaf_kick(struct ft_leaf *dst)
  * link). The hold ends once the poller has taken the queue down to half
  * the mark.
  */
-static u32 ft_leaf_rx_mark(const struct ft_fab *fab)
+u32 ft_leaf_rx_mark(const struct ft_fab *fab)
 {
 	const struct ft_topo *t = &fab->eng.topo;
 
@@ -881,6 +881,8 @@ static int ft_leaf_register(struct ft_fab *fab, u32 i)
 	leaf->dev = dev;
 	leaf->index = i;
 	skb_queue_head_init(&leaf->rxq);
+	__skb_queue_head_init(&leaf->rx_wait);
+	INIT_LIST_HEAD(&leaf->rx_wait_node);
 	skb_queue_head_init(&leaf->npq);
 	INIT_WORK(&leaf->npwork, ft_leaf_netpoll_work);
 	netif_napi_add(dev, &leaf->napi, ft_leaf_poll);

@@ -37,6 +37,8 @@ static_assert(FATTREE_SAF_MAX_Q == FT_SAF_MAX_Q);
 struct ft_fab_saf_ctx {
 	struct ft_fab *fab;
 	struct sk_buff_head *out;
+	u32 mark;		/* ft_leaf_rx_mark() */
+	u32 delivered;		/* messages that left the fabric */
 };
 
 static enum ft_saf_path ft_fab_saf_path(enum fattree_path path)
@@ -120,6 +122,7 @@ int ft_fab_saf_init(struct ft_fab *fab, const struct ft_fab_params *p)
 	if (err)
 		goto fail;
 	sf->ghosts = sp.ghosts;
+	INIT_LIST_HEAD(&sf->waiting);
 	fab->saf = sf;
 	return 0;
 fail:
@@ -131,6 +134,7 @@ void ft_fab_saf_free(struct ft_fab *fab)
 {
 	if (!fab->saf)
 		return;
+	WARN_ON_ONCE(!list_empty(&fab->saf->waiting));
 	ft_fab_saf_release_mem(fab->saf);
 	fab->saf = NULL;
 }
@@ -164,37 +168,119 @@ int ft_fab_saf_xmit(struct ft_fab *fab, struct ft_leaf *leaf, u32 dst,
 	return 0;
 }
 
+/* A message leaves the fabric, from @src to @dst: counted. */
+static void ft_fab_saf_count(struct ft_fab_saf_ctx *c, struct ft_leaf *src,
+			     struct ft_leaf *dst)
+{
+	src->st.sent++;
+	dst->st.delivered++;
+	c->fab->st.delivered++;
+	c->fab->saf->queued--;
+	c->delivered++;
+}
+
 /*
- * A message leaves the fabric: counted, and a packet goes on @c->out for
- * its destination leaf (handed over once the lock is dropped).
+ * @skb leaves the fabric: it goes on @c->out for its destination leaf
+ * (handed over once the lock is dropped), and its source has room again.
+ * Its latency counts the cycles it waited for its receiver too.
+ */
+static void ft_fab_saf_hand(struct ft_fab_saf_ctx *c, struct sk_buff *skb)
+{
+	struct ft_fab *fab = c->fab;
+	struct ft_skb_cb *cb = ft_skb_cb(skb);
+	struct ft_leaf *src = fab->leaf[cb->src];
+	struct ft_leaf *dst = fab->leaf[cb->dst];
+	u64 waited = fab->eng.cycle + 1 - cb->cycle;
+
+	ft_fab_saf_count(c, src, dst);
+	dst->st.latency[ft_latency_bucket(waited)]++;
+	trace_fattree_deliver(fab, cb->src, cb->dst, waited, skb->len);
+	src->st.bytes_sent += skb->len;
+	dst->st.bytes_delivered += skb->len;
+	dst->rx_handed++;
+	src->backlog--;
+	__skb_queue_tail(c->out, skb);
+	ft_leaf_wake(src);
+}
+
+/*
+ * Whether @dst's receive queue has room for one more this cycle: what it
+ * holds and what this cycle has handed it stay below its mark, which
+ * leaves room for control frames. Its poller may be taking the queue
+ * down meanwhile: the room is then larger than seen, never smaller.
+ */
+static bool ft_fab_saf_room(const struct ft_fab_saf_ctx *c,
+			    const struct ft_leaf *dst)
+{
+	return skb_queue_len_lockless(&dst->rxq) + dst->rx_handed < c->mark;
+}
+
+/* @skb waits on @dst's list: its receiver is behind. */
+static void ft_fab_saf_wait(struct ft_fab_saf *sf, struct ft_leaf *dst,
+			    struct sk_buff *skb)
+{
+	if (skb_queue_empty(&dst->rx_wait)) {
+		list_add_tail(&dst->rx_wait_node, &sf->waiting);
+		dst->st.rx_holds++;
+	}
+	__skb_queue_tail(&dst->rx_wait, skb);
+	sf->nwaiting++;
+}
+
+/*
+ * Packet @p reached its sink and leaves the engine. If its receiver is
+ * behind (no room in its queue, or its earlier messages still wait), it
+ * waits in the fabric rather than be dropped at a full queue: its
+ * source's backlog stays taken, so back-pressure reaches the sender, as
+ * the cycle mode's hold does (ft_pairs_hold()).
  */
 static void ft_fab_saf_release(struct ft_fab_saf_ctx *c,
 			       const struct ft_saf_pkt *p)
 {
 	struct ft_fab *fab = c->fab;
-	struct ft_leaf *src = fab->leaf[p->src];
 	struct ft_leaf *dst = fab->leaf[p->dst];
 	struct sk_buff *skb = (struct sk_buff *)(uintptr_t)p->cookie;
 
-	src->st.sent++;
-	dst->st.delivered++;
-	fab->st.delivered++;
-	fab->saf->queued--;
 	if (!skb) {
+		ft_fab_saf_count(c, fab->leaf[p->src], dst);
 		fab->st.synth_delivered++;
 		return;
 	}
-	dst->st.latency[ft_latency_bucket(fab->eng.cycle + 1 -
-					  ft_skb_cb(skb)->cycle)]++;
-	trace_fattree_deliver(fab, p->src, p->dst,
-			      fab->eng.cycle + 1 - ft_skb_cb(skb)->cycle,
-			      skb->len);
-	src->st.bytes_sent += skb->len;
-	dst->st.bytes_delivered += skb->len;
-	src->backlog--;
+	ft_skb_cb(skb)->src = p->src;
 	ft_skb_cb(skb)->dst = p->dst;
-	__skb_queue_tail(c->out, skb);
-	ft_leaf_wake(src);
+	if (skb_queue_empty(&dst->rx_wait) && ft_fab_saf_room(c, dst))
+		ft_fab_saf_hand(c, skb);
+	else
+		ft_fab_saf_wait(fab->saf, dst, skb);
+}
+
+/*
+ * At the start of a cycle: each leaf's waiting messages go, in order,
+ * while its queue has room; a leaf with none left leaves the list.
+ */
+static void ft_fab_saf_unwait(struct ft_fab_saf_ctx *c)
+{
+	struct ft_fab_saf *sf = c->fab->saf;
+	struct ft_leaf *dst, *tmp;
+
+	list_for_each_entry_safe(dst, tmp, &sf->waiting, rx_wait_node) {
+		while (!skb_queue_empty(&dst->rx_wait) &&
+		       ft_fab_saf_room(c, dst)) {
+			ft_fab_saf_hand(c, __skb_dequeue(&dst->rx_wait));
+			sf->nwaiting--;
+		}
+		if (skb_queue_empty(&dst->rx_wait))
+			list_del_init(&dst->rx_wait_node);
+	}
+}
+
+/* The end of a cycle: the handed counts of the leaves handed to, to 0. */
+static void ft_fab_saf_handed_reset(struct ft_fab_saf_ctx *c)
+{
+	struct sk_buff *skb;
+
+	skb_queue_walk(c->out, skb)
+		c->fab->leaf[ft_skb_cb(skb)->dst]->rx_handed = 0;
 }
 
 /*
@@ -265,10 +351,14 @@ static void ft_fab_saf_wake_pool(struct ft_fab *fab)
  */
 u32 ft_fab_saf_cycle(struct ft_fab *fab, struct sk_buff_head *out)
 {
-	struct ft_fab_saf_ctx c = { .fab = fab, .out = out };
+	struct ft_fab_saf_ctx c = {
+		.fab = fab, .out = out, .mark = ft_leaf_rx_mark(fab),
+	};
 	struct ft_fab_saf *sf = fab->saf;
 	struct ft_saf_step_result res;
 
+	if (!list_empty(&sf->waiting))
+		ft_fab_saf_unwait(&c);
 	ft_saf_step(&sf->eng, ft_fab_saf_delivered, &c, &res);
 	fab->eng.cycle++;
 	if (res.stalled && sf->eng.p.discipline == FT_SAF_RANK &&
@@ -279,10 +369,11 @@ u32 ft_fab_saf_cycle(struct ft_fab *fab, struct sk_buff_head *out)
 	}
 	if (res.done)
 		ft_fab_saf_batch_done(fab);
-	if (res.delivered && !sf->queued)
+	if (c.delivered && !sf->queued)
 		fab->st.drained_cycle = fab->eng.cycle;
+	ft_fab_saf_handed_reset(&c);
 	ft_fab_saf_wake_pool(fab);
-	return res.delivered;
+	return c.delivered;
 }
 
 /* Synthetic messages, all or nothing; under the fabric's lock. */
@@ -333,13 +424,16 @@ static void ft_fab_saf_dropped(void *arg, const struct ft_saf_pkt *p,
 
 /*
  * Empty the engine (the fabric is going): every skb it holds, queued, in
- * flight or held for order, goes on @dead. Under the fabric's lock.
+ * flight, held for order or waiting for its receiver, goes on @dead.
+ * Under the fabric's lock.
  */
 void ft_fab_saf_drop_all(struct ft_fab *fab, struct sk_buff_head *dead)
 {
 	struct ft_fab_saf_ctx c = { .fab = fab, .out = dead };
 	struct ft_fab_saf *sf = fab->saf;
 	struct ft_saf *s = &sf->eng;
+	struct ft_leaf *src, *dst, *tmp;
+	struct sk_buff *skb;
 	u32 i;
 
 	for (i = 0; i < s->p.max_pkts; i++) {
@@ -349,6 +443,18 @@ void ft_fab_saf_drop_all(struct ft_fab *fab, struct sk_buff_head *dead)
 		ft_fab_saf_dropped(&c, &s->pkt[i], 0);
 	}
 	ft_saf_flush(s, ft_fab_saf_dropped, &c);
+	list_for_each_entry_safe(dst, tmp, &sf->waiting, rx_wait_node) {
+		while ((skb = __skb_dequeue(&dst->rx_wait))) {
+			src = fab->leaf[ft_skb_cb(skb)->src];
+			if (src) {
+				ft_leaf_drop(src, FT_DROP_TEARDOWN, 1);
+				src->backlog--;
+			}
+			__skb_queue_tail(dead, skb);
+		}
+		list_del_init(&dst->rx_wait_node);
+	}
+	sf->nwaiting = 0;
 	memset(sf->released, 0, (size_t)fab->n * sizeof(u32));
 	s->p.ghosts = sf->ghosts;
 	sf->queued = 0;
