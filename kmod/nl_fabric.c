@@ -336,6 +336,7 @@ static int ft_nl_fabric_saf(struct sk_buff *msg, const struct ft_fab *fab)
 	    nla_put_u32(msg, FATTREE_A_SAF_BATCH_STEPS, s->b.steps) ||
 	    nla_put_u32(msg, FATTREE_A_SAF_BATCH_T, s->b.last) ||
 	    nla_put_u32(msg, FATTREE_A_SAF_BATCH_CONGESTION, s->b.congestion) ||
+	    nla_put_u32(msg, FATTREE_A_SAF_WAITING, sf->nwaiting) ||
 	    (s->b.done && nla_put_flag(msg, FATTREE_A_SAF_BATCH_DONE)))
 		goto cancel;
 	if (ft_nl_saf_levels(msg, st, s->depth + 1))

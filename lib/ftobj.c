@@ -124,6 +124,7 @@ static const struct fto_field saf_fields[FATTREE_A_SAF_MAX + 1] = {
 	ARR(S, FATTREE_A_SAF_LEVEL_QUEUES, FTO_A32, level_queues, nlevel_queues),
 	ARR(S, FATTREE_A_SAF_LEVEL_OCC_MAX, FTO_A32, level_occ_max, nlevel_occ_max),
 	ARR(S, FATTREE_A_SAF_LEVEL_OCC_SUM, FTO_A64, level_occ_sum, nlevel_occ_sum),
+	CNT(S, FATTREE_A_SAF_WAITING, FTO_U32W, "waiting"),
 };
 #undef S
 

@@ -53,6 +53,7 @@ static const char *const saf_names[FATTREE_A_SAF_MAX + 1] = {
 	[FATTREE_A_SAF_BATCH_STEPS] = "steps",
 	[FATTREE_A_SAF_BATCH_T] = "t",
 	[FATTREE_A_SAF_BATCH_CONGESTION] = "congestion",
+	[FATTREE_A_SAF_WAITING] = "waiting",
 };
 
 /* Each fabric of the reply, decoded into the next element of a struct ftnl_array. */
@@ -222,9 +223,11 @@ static void saf_print_text(const struct ftobj_fabric *f, unsigned int h)
 	       v[FATTREE_A_SAF_DELIVERED], v[FATTREE_A_SAF_HOPS], v[FATTREE_A_SAF_GHOSTS],
 	       v[FATTREE_A_SAF_EOS]);
 	printf("          f-delays %" PRIu64 "  empty waits %" PRIu64 "  stalls %" PRIu64
-	       "  rescues %" PRIu64 "  pool %" PRIu64 " (full %" PRIu64 " times)\n",
+	       "  rescues %" PRIu64 "  pool %" PRIu64 " (full %" PRIu64 " times)"
+	       "  waiting %" PRIu64 "\n",
 	       v[FATTREE_A_SAF_FDELAYS], v[FATTREE_A_SAF_EMPTY_WAITS], v[FATTREE_A_SAF_STALLS],
-	       v[FATTREE_A_SAF_RESCUES], v[FATTREE_A_SAF_POOL], v[FATTREE_A_SAF_POOL_FULL]);
+	       v[FATTREE_A_SAF_RESCUES], v[FATTREE_A_SAF_POOL], v[FATTREE_A_SAF_POOL_FULL],
+	       v[FATTREE_A_SAF_WAITING]);
 	printf("          steps to deliver: mean %.2f, max %" PRIu64 "  max queue %" PRIu64,
 	       v[FATTREE_A_SAF_DELIVERED] ? (double)v[FATTREE_A_SAF_LATENCY_SUM] /
 	       v[FATTREE_A_SAF_DELIVERED] : 0.0, v[FATTREE_A_SAF_LATENCY_MAX],
@@ -398,6 +401,8 @@ static struct json_object *saf_json(const struct ftobj_fabric *f, unsigned int h
 	for (a = 0; a < FATTREE_A_SAF_BATCH_PACKETS; a++)
 		if (saf_names[a] && FTOBJ_HAS(&f->saf, a))
 			jadd_u64(o, saf_names[a], f->saf.v[a]);
+	if (FTOBJ_HAS(&f->saf, FATTREE_A_SAF_WAITING))
+		jadd_u64(o, saf_names[FATTREE_A_SAF_WAITING], f->saf.v[FATTREE_A_SAF_WAITING]);
 	json_object_object_add(o, "latency_mean",
 			       json_object_new_double(f->saf.v[FATTREE_A_SAF_DELIVERED] ?
 						      (double)f->saf.v[FATTREE_A_SAF_LATENCY_SUM] /
