@@ -317,7 +317,10 @@ void ft_leaf_kick(struct ft_leaf *dst)
  * fabric carried. A cycle brings a leaf at most w_1 x lanes over its
  * level-1 links and as many from itself (a pair to itself crosses no
  * link). The hold ends once the poller has taken the queue down to half
- * the mark.
+ * the mark. A store-and-forward fabric fills the queue up to the mark
+ * and keeps the rest waiting (saf.c): there the room above the mark is
+ * for control frames, and hand-over goes on as soon as the queue is below
+ * the mark again.
  */
 u32 ft_leaf_rx_mark(const struct ft_fab *fab)
 {

@@ -7,9 +7,12 @@
  * per delivery cycle, each message one hop per step through edge queues
  * of at most q packets. A leaf's transmit adds the skb to the engine
  * (its cookie), orphaned and scrubbed as in cycle mode (leaf.c); a pool
- * of n * backlog entries (at most FT_SAF_MAX_PKTS) bounds what the fabric
+ * of n * backlog entries (at most FT_SAF_MAX_PKTS) bounds what the engine
  * holds, and a transmit that finds it full stops the leaf's queue until a
  * batch completes and frees its entries. Synthetic messages are entries without an skb.
+ * A packet that reaches a leaf whose receive queue is at its mark leaves
+ * the engine for the leaf's wait list, its source's backlog still taken,
+ * so each leaf's backlog bound (n * backlog in all) bounds what waits.
  *
  * Order per (source, destination) pair: ranks are drawn per pair, so the
  * random-rank discipline delivers a pair's packets in the order they were
@@ -477,7 +480,7 @@ int ft_fab_saf_set(struct ft_fab *fab, const u32 *discipline, const u32 *ghosts,
 	spin_lock_bh(&fab->lock);
 	if (sf->queued || sf->eng.running || sf->eng.npend) {
 		NL_SET_ERR_MSG_MOD(extack,
-				   "the discipline and ghosts change only while the fabric holds no message and no batch is in flight (step until it ends)");
+				   "the discipline and ghosts change only while the fabric holds no message and no batch is in flight (step until it ends, and until the receivers have taken what waits for them)");
 		err = -EBUSY;
 	} else {
 		if (discipline)
