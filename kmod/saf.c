@@ -408,21 +408,27 @@ int ft_fab_saf_inject(struct ft_fab *fab, const struct fattree_inject_row *rows,
 	return 0;
 }
 
-/* Teardown: a packet still in the engine goes on the dead list, counted. */
+/* Teardown: @skb from leaf @src goes on the dead list, counted. */
+static void ft_fab_saf_drop_skb(struct ft_fab_saf_ctx *c, u32 src,
+				struct sk_buff *skb)
+{
+	struct ft_leaf *leaf = c->fab->leaf[src];
+
+	if (leaf) {
+		ft_leaf_drop(leaf, FT_DROP_TEARDOWN, 1);
+		leaf->backlog--;
+	}
+	__skb_queue_tail(c->out, skb);
+}
+
+/* Teardown: a packet still in the engine goes on the dead list. */
 static void ft_fab_saf_dropped(void *arg, const struct ft_saf_pkt *p,
 			       u32 steps)
 {
-	struct ft_fab_saf_ctx *c = arg;
 	struct sk_buff *skb = (struct sk_buff *)(uintptr_t)p->cookie;
-	struct ft_leaf *src = c->fab->leaf[p->src];
 
-	if (!skb)
-		return;
-	if (src) {
-		ft_leaf_drop(src, FT_DROP_TEARDOWN, 1);
-		src->backlog--;
-	}
-	__skb_queue_tail(c->out, skb);
+	if (skb)
+		ft_fab_saf_drop_skb(arg, p->src, skb);
 }
 
 /*
@@ -435,7 +441,7 @@ void ft_fab_saf_drop_all(struct ft_fab *fab, struct sk_buff_head *dead)
 	struct ft_fab_saf_ctx c = { .fab = fab, .out = dead };
 	struct ft_fab_saf *sf = fab->saf;
 	struct ft_saf *s = &sf->eng;
-	struct ft_leaf *src, *dst, *tmp;
+	struct ft_leaf *dst, *tmp;
 	struct sk_buff *skb;
 	u32 i;
 
@@ -447,14 +453,8 @@ void ft_fab_saf_drop_all(struct ft_fab *fab, struct sk_buff_head *dead)
 	}
 	ft_saf_flush(s, ft_fab_saf_dropped, &c);
 	list_for_each_entry_safe(dst, tmp, &sf->waiting, rx_wait_node) {
-		while ((skb = __skb_dequeue(&dst->rx_wait))) {
-			src = fab->leaf[ft_skb_cb(skb)->src];
-			if (src) {
-				ft_leaf_drop(src, FT_DROP_TEARDOWN, 1);
-				src->backlog--;
-			}
-			__skb_queue_tail(dead, skb);
-		}
+		while ((skb = __skb_dequeue(&dst->rx_wait)))
+			ft_fab_saf_drop_skb(&c, ft_skb_cb(skb)->src, skb);
 		list_del_init(&dst->rx_wait_node);
 	}
 	sf->nwaiting = 0;
