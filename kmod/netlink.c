@@ -30,6 +30,7 @@
 static_assert(FATTREE_MAX_LEVELS == FT_MAX_LEVELS);
 static_assert(FATTREE_MAX_PARENTS == FT_MAX_W);
 static_assert((int)FATTREE_PATH_FIRSTFREE == (int)FT_PATH_FIRSTFREE);
+static_assert((int)FATTREE_PATH_SCHEDULED_RANDOM == (int)FT_PATH_SCHEDULED_RANDOM);
 static_assert((int)FATTREE_PATH_CIRCUIT == (int)FT_PATH_CIRCUIT);
 static_assert((int)FATTREE_INJECTION_RANDOM_PRIME == (int)FT_INJECT_RANDOM_PRIME);
 static_assert((int)FATTREE_ARBITRATION_FIXED == (int)FT_ARB_FIXED);

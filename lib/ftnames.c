@@ -9,6 +9,8 @@ const char *const ftn_path_names[FTN_PATH_NR] = {
 	[FATTREE_PATH_DMODK] = "dmodk",
 	[FATTREE_PATH_RANDOM] = "random",
 	[FATTREE_PATH_FIRSTFREE] = "firstfree",
+	[FATTREE_PATH_SCHEDULED] = "scheduled",
+	[FATTREE_PATH_SCHEDULED_RANDOM] = "scheduled-random",
 };
 
 /* enum injection: Injection, which waiting messages are offered each cycle. */

@@ -7,7 +7,7 @@
 #ifndef FTNAMES_H
 #define FTNAMES_H
 
-#define FTN_PATH_NR 4
+#define FTN_PATH_NR 6
 extern const char *const ftn_path_names[FTN_PATH_NR];
 #define FTN_INJECTION_NR 3
 extern const char *const ftn_injection_names[FTN_INJECTION_NR];

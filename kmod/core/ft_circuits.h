@@ -3,7 +3,12 @@
  * Circuits: (source leaf, destination leaf, up-ports, lanes, lease) that
  * reserve their lanes on every link of their path (seed 002's connection
  * model, with lanes). A fabric whose path choice is FT_PATH_CIRCUIT moves
- * only circuits' messages, each up to its lanes per cycle.
+ * only circuits' messages, each up to its lanes per cycle; under the
+ * others (FT_PATH_SCHEDULED and FT_PATH_SCHEDULED_RANDOM are meant for
+ * it) a pair's messages beyond its circuit's lanes, and those of pairs
+ * without one, contend on the default path for the lanes no circuit
+ * holds, and a pair whose circuit goes (deleted, expired, cut) takes its
+ * default path again with its queue as it was.
  *
  * The table is preallocated; batches are admitted all or nothing: every
  * request is checked and every link keeps reserved <= lanes, or nothing

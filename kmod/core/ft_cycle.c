@@ -514,7 +514,7 @@ static u32 ft_cycle_up_port_failed(const struct ft_cycle_cfg *cfg,
 	const struct ft_lanes *l = cfg->lanes;
 	u32 w = t->w[lvl], p, k, n = 0, first = w;
 
-	switch (cfg->path) {
+	switch (ft_path_default(cfg->path)) {
 	case FT_PATH_RANDOM:
 		for (p = 0; p < w; p++)
 			n += ft_fail_port_ok(t, l, m->src, m->dst, m->hh, lvl,
@@ -567,7 +567,7 @@ static u32 ft_cycle_up_port(const struct ft_cycle_cfg *cfg,
 
 	if (cfg->lanes->nfailed)
 		return ft_cycle_up_port_failed(cfg, sc, m, lvl, base);
-	switch (cfg->path) {
+	switch (ft_path_default(cfg->path)) {
 	case FT_PATH_RANDOM:
 		return ft_rand_below(cfg->rand, t->w[lvl]);
 	case FT_PATH_FIRSTFREE:
@@ -646,7 +646,7 @@ static void ft_cycle_prefetch(const struct ft_cycle_cfg *cfg,
 	if (v->hh < lvl)
 		return;
 	id = ft_cycle_node_link(lv, v, dir, &y, &p);
-	if (dir == FT_UP && cfg->path == FT_PATH_DMODK &&
+	if (dir == FT_UP && ft_path_default(cfg->path) == FT_PATH_DMODK &&
 	    !cfg->lanes->nfailed)
 		p = ft_cycle_dmodk(lv, v->dst);
 	id += 2 * p;
@@ -1036,7 +1036,7 @@ static u32 ft_cycle_stage_of(u32 s, u32 hh, u32 *dir)
 	return s < hh ? s + 1 : 2 * hh - s;
 }
 
-/* Any other path choice but random, or failed links: stage by stage. */
+/* Any other default path but random, or failed links: stage by stage. */
 static u32 ft_cycle_cross(const struct ft_cycle_cfg *cfg,
 			  struct ft_cycle_scratch *sc, struct ft_cycle_live *v,
 			  u32 stop, struct ft_cycle_result *res)
@@ -1052,12 +1052,12 @@ static u32 ft_cycle_cross(const struct ft_cycle_cfg *cfg,
 }
 
 /*
- * The stages message by message.  Without random port draws (every path
- * choice but random), whether a message gets a lane of a link depends
- * only on the messages ranked before it that reached that link: each
- * directed link belongs to one stage, firstfree looks only at the links
- * of the stage it is choosing in, and a pair's messages are ranked in
- * sequence.  So each message may cross all its stages before the next
+ * The stages message by message.  Without random port draws (a default
+ * path other than random), whether a message gets a lane of a link
+ * depends only on the messages ranked before it that reached that link:
+ * each directed link belongs to one stage, firstfree looks only at the
+ * links of the stage it is choosing in, and a pair's messages are ranked
+ * in sequence.  So each message may cross all its stages before the next
  * one starts, with the decisions of the stage-by-stage walk and none of
  * its passes over the live messages.  A later message of a pair stops
  * at the first stage at which an earlier one was blocked (@cutstage), as
@@ -1156,9 +1156,11 @@ static int ft_cycle_exec(const struct ft_cycle_cfg *cfg,
 			 enum ft_cycle_laid laid)
 {
 	u32 k, live, lvl, np, h = cfg->topo->h;
+	/* the path of the messages that contend (not on a circuit) */
+	enum ft_path_choice path = ft_path_default(cfg->path);
 	/* dmodk's stage 0, links all with their lanes, lays them out */
 	bool uniform = !cfg->lanes->nfailed && !cfg->lanes->nreserved;
-	bool lay = laid == FT_CYCLE_SINGLE && cfg->path == FT_PATH_DMODK &&
+	bool lay = laid == FT_CYCLE_SINGLE && path == FT_PATH_DMODK &&
 		   uniform && ft_cycle_plain(cfg);
 	struct ft_cycle_msg *m;
 
@@ -1181,7 +1183,7 @@ static int ft_cycle_exec(const struct ft_cycle_cfg *cfg,
 		np = ft_cycle_layout(cfg, off, oc, noff, sc, res);
 	}
 	ft_cycle_order(cfg, sc, np);
-	if (cfg->path == FT_PATH_DMODK && !cfg->lanes->nfailed) {
+	if (path == FT_PATH_DMODK && !cfg->lanes->nfailed) {
 		/* a copy of the walk for links that all have their lanes */
 		if (cfg->lanes->nreserved || res->circuit)
 			k = ft_cycle_walk_lanes(cfg, sc, off, res);
@@ -1190,7 +1192,7 @@ static int ft_cycle_exec(const struct ft_cycle_cfg *cfg,
 		res->delivered = res->circuit + k;
 		return 0;
 	}
-	if (cfg->path != FT_PATH_RANDOM) {
+	if (path != FT_PATH_RANDOM) {
 		res->delivered = res->circuit + ft_cycle_walk(cfg, sc, off, res);
 		return 0;
 	}

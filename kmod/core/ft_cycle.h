@@ -28,14 +28,42 @@
 
 #define FT_CYCLE_MAX_MSGS	0x1000000U
 
-/* How a message picks its up-ports P_1..P_H. */
+/*
+ * How a message picks its up-ports P_1..P_H.  Under every choice but
+ * circuit, a pair's circuit carries its first messages on the lanes it
+ * reserves, and the rest contend on the choice's default path for the
+ * lanes no circuit holds (ft_path_default()).  The scheduled choices say
+ * that circuits are meant to come and go (a scheduler grants them to
+ * pairs in demand): a pair takes its default path until it holds one,
+ * then its circuit, and its default path again when the circuit ends.
+ */
 enum ft_path_choice {
 	FT_PATH_CIRCUIT,	/* only installed circuits carry messages */
 	FT_PATH_DMODK,		/* P_i = (d div W_(i-1)) mod w_i */
 	FT_PATH_RANDOM,		/* uniform P_i per message, cycle and level */
 	FT_PATH_FIRSTFREE,	/* lowest up-port with a free lane right now */
+	FT_PATH_SCHEDULED,	/* a pair's circuit, else dmodk's path */
+	FT_PATH_SCHEDULED_RANDOM, /* a pair's circuit, else random's path */
 	FT_PATH_NR
 };
+
+/**
+ * ft_path_default() - the path choice of the messages no circuit carries.
+ * @path: a fabric's path choice, below FT_PATH_NR.
+ *
+ * Return: dmodk for scheduled, random for scheduled-random, else @path.
+ */
+static inline enum ft_path_choice ft_path_default(enum ft_path_choice path)
+{
+	switch (path) {
+	case FT_PATH_SCHEDULED:
+		return FT_PATH_DMODK;
+	case FT_PATH_SCHEDULED_RANDOM:
+		return FT_PATH_RANDOM;
+	default:
+		return path;
+	}
+}
 
 /* Who wins a congested link. */
 enum ft_arbitration {
@@ -74,7 +102,9 @@ struct ft_offer {
  * @lanes: lanes of the pair's circuit, 0 if it has none.
  * @path: the circuit's path (when @lanes); its lanes are reserved, so
  *        the offer's first min(count, @lanes) messages cross without
- *        contention.
+ *        contention.  The others contend on the default path (every path
+ *        choice but circuit, ft_path_default()) after them: a pair still
+ *        delivers a prefix of its offer.
  */
 struct ft_offer_circuit {
 	u32 lanes;

@@ -488,9 +488,10 @@ static ft_noinline u32 ft_pairs_offer_single(struct ft_pairs *q,
  * ft_pairs_cycle() they would share its registers, and the one that lays
  * the messages out is the loop of every busy cycle without circuits.
  * *@laid: what of the offers' messages was laid out, for
- * ft_fabric_cycle_plain().  Under dmodk, while no link has reserved lanes,
- * offers of one message each are laid out by the cycle as it ranks them
- * (FT_CYCLE_SINGLE): each record is then written once, not twice.
+ * ft_fabric_cycle_plain().  Under dmodk (scheduled's too), while no link
+ * has reserved lanes, offers of one message each are laid out by the
+ * cycle as it ranks them (FT_CYCLE_SINGLE): each record is then written
+ * once, not twice.
  */
 static ft_noinline u32 ft_pairs_offer_laid(struct ft_pairs *q,
 					   struct ft_fabric *f, u32 per_pair,
@@ -502,7 +503,7 @@ static ft_noinline u32 ft_pairs_offer_laid(struct ft_pairs *q,
 	*laid = FT_CYCLE_LAID;
 	if ((u64)q->nactive * cap > room)
 		return ft_pairs_offer_each(q, f, per_pair, room, plain, true);
-	if (cap == 1 && f->cfg.path == FT_PATH_DMODK &&
+	if (cap == 1 && ft_path_default(f->cfg.path) == FT_PATH_DMODK &&
 	    !f->lanes.nreserved) {
 		*laid = FT_CYCLE_SINGLE;
 		return ft_pairs_offer_single(q, f, plain);

@@ -71,7 +71,7 @@ static int check_blocked(const struct ft_fabric *f,
 		return 0;
 	}
 	lvl = m->hops + 1;
-	switch (f->cfg.path) {
+	switch (ft_path_default(f->cfg.path)) {
 	case FT_PATH_DMODK:
 		id = msg_link(t, m, lvl, FT_UP,
 			      ft_topo_dmodk_port(t, m->dst, lvl));
@@ -214,7 +214,7 @@ int check_cycle(const struct ft_fabric *f, const struct ft_offer *off,
 	    res->delivered + res->blocked + res->order_blocked +
 	    res->uncarried + res->failed != res->offered)
 		return fail(why, len, "cycle totals inconsistent");
-	if (f->cfg.path == FT_PATH_DMODK)
+	if (ft_path_default(f->cfg.path) == FT_PATH_DMODK)
 		return check_dmodk(f, why, len);
 	return 0;
 }

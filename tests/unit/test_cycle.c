@@ -3,8 +3,10 @@
 #include "tap.h"
 #include "harness.h"
 
-static const char *const path_name[] = { "circuit", "dmodk", "random",
-					 "firstfree" };
+static const char *const path_name[FT_PATH_NR] = {
+	"circuit", "dmodk", "random", "firstfree", "scheduled",
+	"scheduled-random",
+};
 static const char *const arb_name[] = { "random", "fixed" };
 
 /* Add messages while lambda stays <= 1; pairs unique. */

@@ -22,12 +22,18 @@
  * @FATTREE_PATH_DMODK: Destination mod k.
  * @FATTREE_PATH_RANDOM: Uniform random up-port per level.
  * @FATTREE_PATH_FIRSTFREE: First up-port with a free lane.
+ * @FATTREE_PATH_SCHEDULED: A pair's circuit while it holds one, else its
+ *   destination-mod-k path on the lanes no circuit holds.
+ * @FATTREE_PATH_SCHEDULED_RANDOM: A pair's circuit while it holds one, else a
+ *   uniform random up-port per level on the lanes no circuit holds.
  */
 enum fattree_path {
 	FATTREE_PATH_CIRCUIT,
 	FATTREE_PATH_DMODK,
 	FATTREE_PATH_RANDOM,
 	FATTREE_PATH_FIRSTFREE,
+	FATTREE_PATH_SCHEDULED,
+	FATTREE_PATH_SCHEDULED_RANDOM,
 };
 
 /**
