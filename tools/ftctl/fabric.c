@@ -260,8 +260,12 @@ static int check_mode(const char *cmd, struct fab_opts *o)
 	if (!GIVEN(o, OPT_Q))
 		return ftctl_usage_err(cmd, "'mode saf' needs 'q N' (packets an edge queue holds, 1 to %d)",
 				       FATTREE_SAF_MAX_Q);
-	if (GIVEN(o, OPT_PATH) && o->path == FATTREE_PATH_CIRCUIT)
-		return ftctl_usage_err(cmd, "'path circuit' does not go with 'mode saf' (dmodk, random or firstfree)");
+	/* a store-and-forward fabric takes no circuits (circuit add says so) */
+	if (GIVEN(o, OPT_PATH) && (o->path == FATTREE_PATH_CIRCUIT ||
+				   o->path == FATTREE_PATH_SCHEDULED ||
+				   o->path == FATTREE_PATH_SCHEDULED_RANDOM))
+		return ftctl_usage_err(cmd, "'path %s' does not go with 'mode saf', which has no circuits (dmodk, random or firstfree)",
+				       o->word[OPT_PATH]);
 	for (k = OPT_INJECTION; k <= OPT_ARBITRATION; k++)
 		if (GIVEN(o, k))
 			return ftctl_usage_err(cmd, "'%s %s' applies to delivery cycles, not to 'mode saf'",
@@ -432,8 +436,11 @@ static void add_help(FILE *f)
 		"                       everywhere), doubling, standard, area, volume (B:\n"
 		"                       capacity at the leaves), universal (R: root\n"
 		"                       capacity), explicit (with lanes)\n"
-		"  path circuit|dmodk|random|firstfree\n"
-		"                       how messages choose their up-ports\n"
+		"  path circuit|dmodk|random|firstfree|scheduled|scheduled-random\n"
+		"                       how messages choose their up-ports; scheduled:\n"
+		"                       a pair's circuit while it holds one, else its\n"
+		"                       dmodk path (scheduled-random: its random one) on\n"
+		"                       the lanes no circuit holds\n"
 		"  injection all|random|random-prime\n"
 		"                       which waiting messages are offered each cycle\n"
 		"  arbitration random|fixed\n"
@@ -453,7 +460,8 @@ static void add_help(FILE *f)
 		"                       farthest to go first\n"
 		"    ghosts on|off      rank: send ghosts (default on; off may stall a\n"
 		"                       batch, which then finishes with ghosts)\n"
-		"                       (no circuit path, injection or arbitration)\n"
+		"                       (no circuit or scheduled path, injection or\n"
+		"                       arbitration)\n"
 		"Omitted options take the kernel's defaults.\n"
 		"Examples:\n"
 		"  ftctl fabric add ft0 kary 3 4\n"
@@ -528,7 +536,7 @@ static void set_help(FILE *f)
 {
 	fprintf(f,
 		"Change a fabric's policies while it exists; the shape and lanes are fixed.\n"
-		"  path circuit|dmodk|random|firstfree\n"
+		"  path circuit|dmodk|random|firstfree|scheduled|scheduled-random\n"
 		"  injection all|random|random-prime\n"
 		"  arbitration random|fixed\n"
 		"  period T      1ms, 500us, 250000ns, 1s; manual or 0: stepped cycles\n"
@@ -537,7 +545,7 @@ static void set_help(FILE *f)
 		"  discipline rank|fifo|farthest\n"
 		"  ghosts on|off store-and-forward fabrics, while they hold no message\n"
 		"The mode and q are fixed at creation; a store-and-forward fabric takes no\n"
-		"circuit path, injection or arbitration.\n");
+		"circuit or scheduled path, injection or arbitration.\n");
 }
 
 static int show_parse(struct ftctl *ctl, int argc, char **argv)

@@ -311,7 +311,7 @@ static void fail_help(FILE *f)
 		"  up | down                only that direction of it\n"
 		"Circuits across a failed link are torn down, and their pairs are in\n"
 		"demand again. Messages choose up-ports around failed links where another\n"
-		"path of the same length exists (path dmodk, random, firstfree); pairs\n"
+		"path of the same length exists (every path but circuit); pairs\n"
 		"without one wait, counted as failure_held, and are not lost. Prints the\n"
 		"directed links that changed, the circuits torn down and the failed\n"
 		"links now; with --json: changed, circuits_cut, failed_links.\n");
