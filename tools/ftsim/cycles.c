@@ -119,7 +119,8 @@ void ftsim_cycles_usage(FILE *f)
 		"usage: ftsim cycles [--shape SPEC] [--profile LIST] [--lanes c1,...,cH]\n"
 		"                    [--injection LIST] [--lambda LIST] [--seeds N]\n"
 		"                    [--messages fill|random|permutation|adversarial]\n"
-		"                    [--path dmodk|random|firstfree] [--arbitration random|fixed]\n"
+		"                    [--path dmodk|random|firstfree|scheduled|scheduled-random]\n"
+		"                    [--arbitration random|fixed]\n"
 		"                    [--max-cycles N] [--seed S]\n"
 		"                    [--r R] [--k1 K1] [--k2 K2] [--json] [--jobs N]\n"
 		"Message batches through the delivery-cycle engine (ft_fabric + ft_pairs,\n"
@@ -161,7 +162,10 @@ void ftsim_cycles_usage(FILE *f)
 		"                      wants the standard profile, --arbitration fixed and\n"
 		"                      lambda >= 12\n"
 		"  --path P            how messages choose up-ports: dmodk (default),\n"
-		"                      random, firstfree (w = 1 trees have one path)\n"
+		"                      random, firstfree (w = 1 trees have one path);\n"
+		"                      scheduled and scheduled-random: no scheduler grants\n"
+		"                      circuits here, so every pair keeps its default path,\n"
+		"                      dmodk's and random's\n"
 		"  --arbitration A     who wins a congested link: random (default), fixed\n"
 		"  --max-cycles N      give up on a run after N cycles (default %llu)\n"
 		"  --seed S            base seed (default 1); equal seeds, equal output\n"
@@ -323,7 +327,10 @@ static int cyc_args(int argc, char **argv, struct cyc_args *a)
 				return -1;
 			break;
 		case FTSIM_O_PATH:
-			/* circuit would carry nothing: no circuits here */
+			/*
+			 * circuit would carry nothing: no circuits here (the
+			 * scheduled choices run as their default paths)
+			 */
 			if (ftsim_parse_name(CMD, "--path", optarg, ftn_path_names + 1,
 					     FT_PATH_NR - 1, &a->path))
 				return -1;

@@ -105,6 +105,7 @@ static const struct option ftsim_opts[] = {
 	{ "fail-links", required_argument, NULL, FTSIM_O_FAIL_LINKS },
 	{ "rows", required_argument, NULL, FTSIM_O_ROWS },
 	{ "steps", required_argument, NULL, FTSIM_O_STEPS },
+	{ "circuits", required_argument, NULL, FTSIM_O_CIRCUITS },
 	{ "json", no_argument, NULL, FTSIM_O_JSON },
 	{ "jobs", required_argument, NULL, FTSIM_O_JOBS },
 	{ "help", no_argument, NULL, FTSIM_O_HELP },
