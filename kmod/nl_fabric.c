@@ -53,19 +53,29 @@ static struct nlattr *ft_nl_saf_attr(struct nlattr **tb)
 	return tb[FATTREE_A_FABRIC_SAF_GHOSTS];
 }
 
+/* A path choice made for circuits, which store-and-forward fabrics lack. */
+static bool ft_nl_path_circuits(const struct nlattr *a)
+{
+	u32 path = a ? nla_get_u32(a) : FATTREE_PATH_DMODK;
+
+	return path == FATTREE_PATH_CIRCUIT || path == FATTREE_PATH_SCHEDULED ||
+	       path == FATTREE_PATH_SCHEDULED_RANDOM;
+}
+
 /*
  * What only delivery cycles have, refused on a store-and-forward fabric
- * (at creation and by a later set): the circuit path (@circuit: asked
- * for), injection rules and arbitration.
+ * (at creation and by a later set): the path choices made for circuits
+ * (circuit, scheduled, scheduled-random: a store-and-forward fabric takes
+ * no circuit), injection rules and arbitration.
  */
-static int ft_nl_saf_cycle_only(struct genl_info *info, bool circuit)
+static int ft_nl_saf_cycle_only(struct genl_info *info)
 {
 	struct nlattr **tb = info->attrs;
 	struct nlattr *a;
 
-	if (circuit) {
+	if (ft_nl_path_circuits(tb[FATTREE_A_FABRIC_PATH])) {
 		NL_SET_ERR_MSG_ATTR(info->extack, tb[FATTREE_A_FABRIC_PATH],
-				    "path circuit does not apply in store-and-forward mode: dmodk, random or firstfree");
+				    "path circuit, scheduled and scheduled-random need circuits, which store-and-forward mode has not: dmodk, random or firstfree");
 		return -EINVAL;
 	}
 	a = tb[FATTREE_A_FABRIC_INJECTION] ?: tb[FATTREE_A_FABRIC_ARBITRATION];
@@ -106,7 +116,7 @@ static int ft_nl_saf_params(struct genl_info *info, struct ft_fab_params *p)
 				    "q must be 1 to 64 packets per edge queue");
 		return -ERANGE;
 	}
-	err = ft_nl_saf_cycle_only(info, p->path == FATTREE_PATH_CIRCUIT);
+	err = ft_nl_saf_cycle_only(info);
 	if (err)
 		return err;
 	p->saf_discipline = ft_nla_u32(tb[FATTREE_A_FABRIC_SAF_DISCIPLINE],
@@ -476,8 +486,7 @@ static int ft_nl_saf_set(struct genl_info *info, struct ft_fab *fab)
 				    "discipline and ghosts belong to store-and-forward fabrics");
 		return -EINVAL;
 	}
-	err = ft_nl_saf_cycle_only(info, tb[FATTREE_A_FABRIC_PATH] &&
-				   nla_get_u32(tb[FATTREE_A_FABRIC_PATH]) == FATTREE_PATH_CIRCUIT);
+	err = ft_nl_saf_cycle_only(info);
 	if (err)
 		return err;
 	if (!tb[FATTREE_A_FABRIC_SAF_DISCIPLINE] && !tb[FATTREE_A_FABRIC_SAF_GHOSTS])
