@@ -92,6 +92,8 @@ static inline struct ft_skb_cb *ft_skb_cb(struct sk_buff *skb)
 struct ft_fdb_entry {
 	u8 mac[ETH_ALEN];
 	bool used;
+	bool local;		/* the address of the leaf itself: no ageing */
+	bool named;		/* a MAC that names a leaf (fdb_named) */
 	u32 leaf;		/* the leaf it was seen behind */
 	unsigned long seen;	/* jiffies of its last frame */
 };
@@ -121,6 +123,8 @@ enum ft_drop_cause {
 	FT_DROP_NOPAIR,		/* the pair pool was full: a bug if ever seen */
 	FT_DROP_RXFULL,		/* arrived to a full receive queue */
 	FT_DROP_CONTROL,	/* control frames refused: budget spent */
+	FT_DROP_MTU,		/* larger than the destination's MTU */
+	FT_DROP_BUSY,		/* a full leaf without a qdisc to wait in */
 	FT_DROP_NR
 };
 
@@ -136,6 +140,7 @@ struct ft_leaf_stats {
 	u64 rx_holds;		/* times its receive queue held the fabric */
 	u64 control_tx;
 	u64 control_rx;
+	u64 multicast;		/* broadcast and multicast frames received */
 	u64 bytes_sent;
 	u64 bytes_delivered;
 	u64 latency[FATTREE_LATENCY_BUCKETS];
@@ -252,6 +257,11 @@ struct ft_fab {
 	seqcount_spinlock_t fdb_seq;
 	struct ft_fdb_entry *fdb;
 	u32 fdb_salt;
+	/* Entries of MACs that name a leaf (a leaf's address taken by
+	 * another, as a bond's slaves take one): while there are some, a
+	 * MAC that names a leaf is looked up too.
+	 */
+	u32 fdb_named;
 
 	enum fattree_path path;
 	enum fattree_injection injection;
@@ -365,7 +375,7 @@ u64 ft_fab_saf_mem(const struct ft_topo *t, const struct ft_fab_params *p);
 int ft_fab_saf_init(struct ft_fab *fab, const struct ft_fab_params *p);
 void ft_fab_saf_free(struct ft_fab *fab);
 int ft_fab_saf_xmit(struct ft_fab *fab, struct ft_leaf *leaf, u32 dst,
-		    struct sk_buff *skb);
+		    struct sk_buff *skb, bool stop);
 u32 ft_fab_saf_cycle(struct ft_fab *fab, struct sk_buff_head *out);
 int ft_fab_saf_inject(struct ft_fab *fab, const struct fattree_inject_row *rows,
 		      u32 nrows, struct netlink_ext_ack *extack);
@@ -384,6 +394,7 @@ void ft_leaf_kick(struct ft_leaf *dst);
 void ft_leaf_rx_check(struct ft_leaf *leaf);
 u32 ft_leaf_rx_mark(const struct ft_fab *fab);
 void ft_leaf_wake(struct ft_leaf *leaf);
+void ft_leaf_detach(struct sk_buff *skb);
 void ft_leaf_drop(struct ft_leaf *leaf, enum ft_drop_cause cause, u32 n);
 u64 ft_leaf_drops(const struct ft_leaf *leaf, enum ft_drop_cause cause);
 struct ft_leaf *ft_leaf_of(struct net_device *dev);

@@ -40,6 +40,7 @@
 #include <linux/netpoll.h>
 #include <linux/rtnetlink.h>
 #include <net/ndisc.h>
+#include <net/sch_generic.h>
 
 #include "compat.h"
 #include "fattree.h"
@@ -75,16 +76,28 @@ static s64 ft_leaf_by_mac(const struct ft_fab *fab, const u8 *mac)
 }
 
 /*
- * Stations behind leaves. A leaf bridged to a NIC sends its LAN's frames
- * with their own source MACs, and the replies come back addressed to them:
- * the fabric learns each such MAC from the leaf that sent it, as a bridge
- * learns a port's stations (br_fdb_update()), and routes unicast to it
- * there. The table is fixed per fabric (FT_FDB_SETS sets of FT_FDB_WAYS,
- * salted hash, no allocation on the data path): a new station takes a free
- * or expired entry of its set, else the one heard from least recently, so
- * a flood of source MACs costs at most re-learning. A station heard from
- * another leaf moves there; one silent for FT_FDB_AGE no longer routes;
- * a leaf going down forgets its stations, as a bridge port does.
+ * Stations behind leaves, and leaves that changed their address. A leaf
+ * bridged to a NIC sends its LAN's frames with their own source MACs, and
+ * the replies come back addressed to them: the fabric learns each such
+ * MAC from the leaf that sent it, as a bridge learns a port's stations
+ * (br_fdb_update()), and routes unicast to it there. A leaf given another
+ * address (ip link set ... address, a bond's or a team's slave) is one
+ * more such station, its own: it is learned when set (if no other leaf
+ * has that address) and from every frame the leaf sends from it, and,
+ * as a bridge's local entry, it does not age. An address that names a
+ * leaf (02:ii:ii:ll:ll:ll) routes to that leaf without a look-up, until
+ * another leaf sends from it: an active-backup bond's slaves share the
+ * first slave's address, and after a failover the new active slave's
+ * gratuitous ARP moves it, as it does on a switch (fdb_named counts such
+ * entries; the owner sending from its own address again takes it back).
+ *
+ * The table is fixed per fabric (FT_FDB_SETS sets of FT_FDB_WAYS, salted
+ * hash, no allocation on the data path): a new station takes a free or
+ * expired entry of its set, else the one heard from least recently (a
+ * leaf's own address only when its whole set is such), so a flood of
+ * source MACs costs at most re-learning. A station heard from another
+ * leaf moves there; one silent for FT_FDB_AGE no longer routes; a leaf
+ * going down forgets its stations, as a bridge port does.
  *
  * Every bridged frame looks its source up and most of them its
  * destination too, from every CPU that transmits: as in the bridge, both
@@ -104,14 +117,15 @@ static struct ft_fdb_entry *ft_fdb_set(const struct ft_fab *fab, const u8 *mac)
 
 static bool ft_fdb_live(const struct ft_fdb_entry *e, unsigned long now)
 {
-	return e->used && time_before(now, READ_ONCE(e->seen) + FT_FDB_AGE);
+	return e->used &&
+	       (e->local || time_before(now, READ_ONCE(e->seen) + FT_FDB_AGE));
 }
 
 /* The live entry of @mac in @set and its leaf (*@leaf), or NULL; lockless. */
 static struct ft_fdb_entry *ft_fdb_find(struct ft_fab *fab,
 					struct ft_fdb_entry *set,
 					const u8 *mac, unsigned long now,
-					u32 *leaf)
+					u32 *leaf, bool *local)
 {
 	struct ft_fdb_entry *e, *found;
 	unsigned int seq;
@@ -124,6 +138,7 @@ static struct ft_fdb_entry *ft_fdb_find(struct ft_fab *fab,
 			    ether_addr_equal(e->mac, mac)) {
 				found = e;
 				*leaf = e->leaf;
+				*local = e->local;
 				break;
 			}
 		}
@@ -131,12 +146,51 @@ static struct ft_fdb_entry *ft_fdb_find(struct ft_fab *fab,
 	return found;
 }
 
-/* @leaf sent a frame from @mac, a unicast MAC that names no leaf. */
-static void ft_fdb_learn(struct ft_leaf *leaf, const u8 *mac)
+/* Empty entry @e; under fdb_lock, inside fdb_seq. */
+static void ft_fdb_clear(struct ft_fab *fab, struct ft_fdb_entry *e)
+{
+	if (e->used && e->named)
+		WRITE_ONCE(fab->fdb_named, fab->fdb_named - 1);
+	e->used = false;
+	e->local = false;
+	e->named = false;
+}
+
+/*
+ * Which entry of @set @mac takes: its own, else a free or expired one,
+ * else the one heard from least recently, a leaf's own address last.
+ * Under fdb_lock.
+ */
+static struct ft_fdb_entry *ft_fdb_victim(struct ft_fdb_entry *set,
+					  const u8 *mac, unsigned long now)
+{
+	struct ft_fdb_entry *e, *victim = NULL;
+
+	for (e = set; e < set + FT_FDB_WAYS; e++) {
+		if (e->used && ether_addr_equal(e->mac, mac))
+			return e;
+		if (!victim || (ft_fdb_live(victim, now) &&
+				(!ft_fdb_live(e, now) ||
+				 victim->local > e->local ||
+				 (victim->local == e->local &&
+				  time_before(READ_ONCE(e->seen),
+					      READ_ONCE(victim->seen))))))
+			victim = e;
+	}
+	return victim;
+}
+
+/*
+ * @leaf sent a frame from @mac (or took it as its address: @local, its
+ * own), a unicast MAC that names no leaf or names another one (@named).
+ */
+static void ft_fdb_learn(struct ft_leaf *leaf, const u8 *mac, bool local,
+			 bool named)
 {
 	struct ft_fab *fab = leaf->fab;
-	struct ft_fdb_entry *set = ft_fdb_set(fab, mac), *e, *victim = NULL;
+	struct ft_fdb_entry *set = ft_fdb_set(fab, mac), *e;
 	unsigned long now = jiffies;
+	bool was_local;
 	u32 at;
 
 	/*
@@ -145,42 +199,61 @@ static void ft_fdb_learn(struct ft_leaf *leaf, const u8 *mac)
 	 * stamps a just-written entry with about the same time, or an unused
 	 * one, and never changes its MAC, use or leaf.
 	 */
-	e = ft_fdb_find(fab, set, mac, now, &at);
-	if (likely(e && at == leaf->index)) {
+	e = ft_fdb_find(fab, set, mac, now, &at, &was_local);
+	if (likely(e && at == leaf->index && was_local == local)) {
 		if (READ_ONCE(e->seen) != now)
 			WRITE_ONCE(e->seen, now);
 		return;
 	}
 	/* The scan only reads (under the lock): readers wait for the stores. */
-	spin_lock(&fab->fdb_lock);
-	for (e = set; e < set + FT_FDB_WAYS; e++) {
-		if (e->used && ether_addr_equal(e->mac, mac)) {
-			victim = e;
-			break;
-		}
-		if (!victim || (ft_fdb_live(victim, now) &&
-				(!ft_fdb_live(e, now) ||
-				 time_before(READ_ONCE(e->seen),
-					     READ_ONCE(victim->seen)))))
-			victim = e;
-	}
+	spin_lock_bh(&fab->fdb_lock);
+	e = ft_fdb_victim(set, mac, now);
 	write_seqcount_begin(&fab->fdb_seq);
-	ether_addr_copy(victim->mac, mac);
-	victim->used = true;
-	victim->leaf = leaf->index;
-	WRITE_ONCE(victim->seen, now);
+	ft_fdb_clear(fab, e);
+	ether_addr_copy(e->mac, mac);
+	e->used = true;
+	e->local = local;
+	e->named = named;
+	e->leaf = leaf->index;
+	WRITE_ONCE(e->seen, now);
+	if (named)
+		WRITE_ONCE(fab->fdb_named, fab->fdb_named + 1);
 	write_seqcount_end(&fab->fdb_seq);
-	spin_unlock(&fab->fdb_lock);
+	spin_unlock_bh(&fab->fdb_lock);
 }
 
 /* The leaf a station was learned behind, or -1. */
 static s64 ft_fdb_lookup(struct ft_fab *fab, const u8 *mac)
 {
+	bool local;
 	u32 leaf;
 
-	if (!ft_fdb_find(fab, ft_fdb_set(fab, mac), mac, jiffies, &leaf))
+	if (!ft_fdb_find(fab, ft_fdb_set(fab, mac), mac, jiffies, &leaf,
+			 &local))
 		return -1;
 	return leaf;
+}
+
+/*
+ * Forget @mac's entry if it is @leaf's (@mine), or another leaf's (!@mine).
+ * Any context.
+ */
+static void ft_fdb_forget(struct ft_leaf *leaf, const u8 *mac, bool mine)
+{
+	struct ft_fab *fab = leaf->fab;
+	struct ft_fdb_entry *set = ft_fdb_set(fab, mac), *e;
+
+	spin_lock_bh(&fab->fdb_lock);
+	for (e = set; e < set + FT_FDB_WAYS; e++) {
+		bool here = e->leaf == leaf->index;
+
+		if (!e->used || !ether_addr_equal(e->mac, mac) || here != mine)
+			continue;
+		write_seqcount_begin(&fab->fdb_seq);
+		ft_fdb_clear(fab, e);
+		write_seqcount_end(&fab->fdb_seq);
+	}
+	spin_unlock_bh(&fab->fdb_lock);
 }
 
 /* @leaf went down: the stations behind it are no longer reachable. */
@@ -193,26 +266,84 @@ static void ft_fdb_flush(struct ft_leaf *leaf)
 	spin_lock_bh(&fab->fdb_lock);
 	write_seqcount_begin(&fab->fdb_seq);
 	for (i = 0; i < FT_FDB_SETS * FT_FDB_WAYS; i++)
-		if (fab->fdb[i].leaf == leaf->index)
-			fab->fdb[i].used = false;
+		if (fab->fdb[i].used && fab->fdb[i].leaf == leaf->index)
+			ft_fdb_clear(fab, &fab->fdb[i]);
 	write_seqcount_end(&fab->fdb_seq);
 	spin_unlock_bh(&fab->fdb_lock);
 }
 
+/* Does @leaf have the address its index names (its MAC at creation)? */
+static bool ft_leaf_has_own_mac(const struct ft_leaf *leaf)
+{
+	return ft_leaf_by_mac(leaf->fab, leaf->dev->dev_addr) == leaf->index;
+}
+
 /*
- * The leaf a unicast frame from @leaf goes to: the one its MAC names, or
- * the one its station was learned behind; -1 for none, and for a station
- * behind @leaf itself (a bridge flooding an unknown destination back: a
- * switch filters that frame too).
+ * @leaf is up with another address than its own: take it in the table,
+ * unless another leaf has it (its own, or one learned there): that one
+ * keeps it until @leaf sends from it. Process context, rtnl held.
+ */
+static void ft_fdb_claim(struct ft_leaf *leaf)
+{
+	struct ft_fab *fab = leaf->fab;
+	const u8 *mac = leaf->dev->dev_addr;
+	s64 named = ft_leaf_by_mac(fab, mac), at;
+	struct ft_leaf *owner;
+
+	if (named == leaf->index || !is_valid_ether_addr(mac))
+		return;
+	if (named >= 0) {
+		owner = fab->leaf[named];
+		if (owner && ft_leaf_has_own_mac(owner))
+			return;
+	}
+	at = ft_fdb_lookup(fab, mac);
+	if (at >= 0 && at != leaf->index)
+		return;
+	ft_fdb_learn(leaf, mac, true, named >= 0);
+}
+
+/*
+ * Learn from the source of a frame @leaf sends: a station behind it, its
+ * own changed address, another leaf's address it took over, or its own
+ * address taken back. The usual frame, from a leaf's own address with
+ * no address moved anywhere, costs two comparisons.
+ */
+static void ft_fdb_heard(struct ft_leaf *leaf, const u8 *mac)
+{
+	struct ft_fab *fab = leaf->fab;
+	s64 named = ft_leaf_by_mac(fab, mac);
+
+	if (likely(named == leaf->index)) {
+		/* Its own address: taken back from a leaf that sent from it. */
+		if (unlikely(READ_ONCE(fab->fdb_named)) &&
+		    ft_fdb_lookup(fab, mac) >= 0)
+			ft_fdb_forget(leaf, mac, false);
+		return;
+	}
+	if (!is_valid_ether_addr(mac))
+		return;
+	ft_fdb_learn(leaf, mac, ether_addr_equal(mac, leaf->dev->dev_addr),
+		     named >= 0);
+}
+
+/*
+ * The leaf a unicast frame from @leaf goes to: the one its MAC names
+ * (unless another leaf took that address), or the one its station was
+ * learned behind; -1 for none, and for a station behind @leaf itself (a
+ * bridge flooding an unknown destination back: a switch filters that
+ * frame too).
  */
 static s64 ft_leaf_route(struct ft_leaf *leaf, const u8 *dmac)
 {
-	s64 dst = ft_leaf_by_mac(leaf->fab, dmac);
+	s64 named = ft_leaf_by_mac(leaf->fab, dmac), dst;
 
-	if (dst >= 0)
-		return dst;
+	if (likely(named >= 0 && !READ_ONCE(leaf->fab->fdb_named)))
+		return named;
 	dst = ft_fdb_lookup(leaf->fab, dmac);
-	return dst == leaf->index ? -1 : dst;
+	if (dst < 0)
+		return named;
+	return dst == leaf->index && named != dst ? -1 : dst;
 }
 
 /* Has the leaf room for another packet? Under the fabric's lock. */
@@ -256,11 +387,28 @@ static void ft_leaf_control_put(struct ft_fab *fab, struct sk_buff *skb)
 }
 
 /*
+ * A cycle brings a leaf at most w_1 x lanes over its level-1 links and as
+ * many from itself (ft_leaf_rx_mark()). The queue holds FT_RXQ_MAX frames,
+ * and always room for one cycle's arrivals above the mark: on a fabric of
+ * many lanes a cycle may bring more than FT_RXQ_MAX / 2, and the fabric
+ * must not drop what it carried. The backlog bound of every sender still
+ * bounds what the queues hold in all.
+ */
+static u32 ft_leaf_rx_max(const struct ft_fab *fab)
+{
+	const struct ft_topo *t = &fab->eng.topo;
+
+	u64 room = (u64)ft_leaf_rx_mark(fab) + 2ULL * t->w[1] * t->lanes[1];
+
+	return clamp_t(u64, room, FT_RXQ_MAX, U32_MAX);
+}
+
+/*
  * Queue a frame for @dst's receive path (any context, no fabric lock
  * held); ft_leaf_kick() then starts its poller. @control: the frame holds
  * a place in the fabric's control budget, given back when it leaves the
  * queue. A leaf that is down drops it, counted; so does a full queue (at
- * FT_RXQ_MAX, as a NIC's ring or veth's backlog would): the poller runs in
+ * ft_leaf_rx_max(), as a NIC's ring or veth's backlog would): the poller runs in
  * softirq and may fall behind a fabric that delivers from process context.
  * The fabric holds a leaf's messages before that (ft_leaf_rx_check(), and
  * a store-and-forward fabric's wait list), so what fills the queue is
@@ -281,15 +429,22 @@ void ft_leaf_deliver(struct ft_leaf *dst, struct sk_buff *skb, bool control)
 		ft_leaf_drop(dst, FT_DROP_DOWN, 1);
 		return;
 	}
-	/* Scrubs the skb for its new device; frees it when it refuses. */
-	if (__dev_forward_skb(dst->dev, skb)) {
+	/*
+	 * Scrubs the skb for its new device, without the MTU check of
+	 * __dev_forward_skb(): the fabric took the frame under the MTU it
+	 * had then (ft_leaf_fits()) and does not lose it now. It refuses
+	 * only a frame whose pages it cannot copy, counted in the core's
+	 * rx_dropped, and frees it.
+	 */
+	if (____dev_forward_skb(dst->dev, skb, false)) {
 		if (control)
 			atomic_dec(&dst->fab->control_held);
-		ft_leaf_drop(dst, FT_DROP_DOWN, 1);
 		return;
 	}
+	skb->protocol = eth_type_trans(skb, dst->dev);
+	skb_postpull_rcsum(skb, eth_hdr(skb), ETH_HLEN);
 	spin_lock_irqsave(&q->lock, flags);
-	full = skb_queue_len(q) >= FT_RXQ_MAX;
+	full = skb_queue_len(q) >= ft_leaf_rx_max(dst->fab);
 	if (!full)
 		__skb_queue_tail(q, skb);
 	spin_unlock_irqrestore(&q->lock, flags);
@@ -445,6 +600,33 @@ static bool ft_leaf_is_resolution(struct sk_buff *skb)
 }
 
 /*
+ * Does @skb fit @dev's MTU, as is_skb_forwardable() counts (room for a
+ * VLAN tag)? Leaves may have different MTUs: a frame is checked against
+ * its destination's when the fabric takes it, as veth does, and refused
+ * there, counted once at its source (drop_mtu). A frame already taken
+ * is delivered even if the destination's MTU fell meanwhile.
+ */
+static bool ft_leaf_fits(const struct net_device *dev,
+			 const struct sk_buff *skb)
+{
+	return skb->len <= READ_ONCE(dev->mtu) + dev->hard_header_len +
+			   VLAN_HLEN || skb_is_gso(skb);
+}
+
+/* A control-class frame arrives at @dst: counted as it is received. */
+static void ft_leaf_control_count(struct ft_leaf *dst, const struct sk_buff *skb)
+{
+	struct ft_fab *fab = dst->fab;
+
+	spin_lock(&fab->lock);
+	dst->st.control_rx++;
+	dst->st.bytes_delivered += skb->len;
+	if (is_multicast_ether_addr(((const struct ethhdr *)skb->data)->h_dest))
+		dst->st.multicast++;
+	spin_unlock(&fab->lock);
+}
+
+/*
  * Take room for @want control-class frames in the fabric's budget, all or
  * none: the budget bounds what one broadcast (a frame for every other
  * leaf) and a flood of them can pin in receive queues, since the fabric
@@ -461,13 +643,17 @@ static bool ft_leaf_control_take(struct ft_fab *fab, u32 want)
 /*
  * Control class, now and outside the lanes: a unicast frame to its leaf,
  * a broadcast or multicast one to every other leaf that is up. A frame
- * the budget has no room for is dropped whole, counted at its source.
+ * the budget has no room for is dropped whole, counted at its source; a
+ * leaf whose MTU the frame exceeds is skipped, counted at the source too
+ * (drop_mtu), as a bridge skips such a port. Packets and bytes count at
+ * both ends as for any message, broadcast and multicast frames also in
+ * the receivers' multicast counter.
  */
 static void ft_leaf_control(struct ft_leaf *src, struct sk_buff *skb, s64 to)
 {
 	struct ft_fab *fab = src->fab;
 	u32 want = to >= 0 ? 1 : fab->n - 1;
-	u32 i, used = 0;
+	u32 i, used = 0, big = 0;
 
 	if (!ft_leaf_control_take(fab, want)) {
 		ft_leaf_drop(src, FT_DROP_CONTROL, 1);
@@ -476,14 +662,14 @@ static void ft_leaf_control(struct ft_leaf *src, struct sk_buff *skb, s64 to)
 	}
 	spin_lock(&fab->lock);
 	src->st.control_tx++;
+	src->st.bytes_sent += skb->len;
 	fab->st.control++;
-	if (to >= 0 && fab->leaf[to])
-		fab->leaf[to]->st.control_rx++;
 	spin_unlock(&fab->lock);
 	if (to >= 0) {
 		struct ft_leaf *dst = READ_ONCE(fab->leaf[to]);
 
 		if (dst) {
+			ft_leaf_control_count(dst, skb);
 			ft_leaf_deliver(dst, skb, true);
 			ft_leaf_kick(dst);
 		} else {
@@ -499,16 +685,20 @@ static void ft_leaf_control(struct ft_leaf *src, struct sk_buff *skb, s64 to)
 		/* A flood skips leaves that are not up: no loss, no count. */
 		if (!dst || dst == src || !netif_running(dst->dev))
 			continue;
+		if (!ft_leaf_fits(dst->dev, skb)) {
+			big++;
+			continue;
+		}
 		copy = skb_clone(skb, GFP_ATOMIC);
 		if (!copy)
 			break;
-		spin_lock(&fab->lock);
-		dst->st.control_rx++;
-		spin_unlock(&fab->lock);
+		ft_leaf_control_count(dst, copy);
 		used++;
 		ft_leaf_deliver(dst, copy, true);
 		ft_leaf_kick(dst);
 	}
+	if (big)
+		ft_leaf_drop(src, FT_DROP_MTU, big);
 	atomic_sub(want - used, &fab->control_held);
 	consume_skb(skb);
 }
@@ -557,12 +747,14 @@ static void ft_leaf_netpoll_work(struct work_struct *work)
  *   transmit queues its own sk_buff; the data is shared read-only, as
  *   the stack does for clones. The caller drops its reference to the
  *   original once the clone is taken (or frees the clone on a refusal).
- * - Nothing it holds may keep a namespace alive (as tun, which also holds
- *   packets for an unbounded time): zerocopy pages are copied, the skb is
- *   orphaned (the sending socket no longer pays for it; the leaf's
- *   backlog bound and its stopped queue, whose qdisc-held packets stay
- *   charged to their sockets, carry the back-pressure), and its route,
- *   conntrack entry and extensions are dropped (skb_scrub_packet()).
+ * - Its pages must stay as they were sent: zerocopy pages are copied
+ *   (skb_orphan_frags_rx()). A packet socket's transmit ring (TX_RING)
+ *   marks its skbs so, and its slot goes back to the sender when the skb
+ *   is orphaned, long before the fabric delivers it.
+ *
+ * What ties it to its sender (ft_leaf_detach()) stays until the fabric
+ * takes it: a frame refused for room goes back to the qdisc still
+ * charged to its socket.
  */
 static struct sk_buff *ft_leaf_own(struct sk_buff *skb)
 {
@@ -578,9 +770,40 @@ static struct sk_buff *ft_leaf_own(struct sk_buff *skb)
 			kfree_skb(own);
 		return NULL;
 	}
-	skb_orphan(own);
-	skb_scrub_packet(own, false);
 	return own;
+}
+
+/*
+ * The fabric takes @skb: its software transmit timestamp is taken now
+ * (SO_TIMESTAMPING, as veth does at transmit), while it still has its
+ * socket. Nothing it holds may keep a namespace alive (as tun, which
+ * also holds packets for an unbounded time), so it is orphaned (the
+ * sending socket no longer pays for it; the leaf's backlog bound and its
+ * stopped queue, whose qdisc-held packets stay charged to their sockets,
+ * carry the back-pressure), and its route, conntrack entry and
+ * extensions are dropped (skb_scrub_packet()).
+ */
+void ft_leaf_detach(struct sk_buff *skb)
+{
+	skb_tx_timestamp(skb);
+	skb_orphan(skb);
+	skb_scrub_packet(skb, false);
+}
+
+/*
+ * A leaf without a qdisc (tc qdisc ... noqueue, as container tools set on
+ * virtual links): nothing can wait in front of it, and the core takes a
+ * stopped queue or a busy answer there for a broken device ("Virtual
+ * device ... asks to queue packet!", ENETDOWN to the sender). Such a leaf
+ * never stops its queue; a frame that finds it full is dropped, counted
+ * at the leaf (drop_busy), as veth drops what its peer has no room for.
+ * In transmit, under rcu_read_lock_bh() or with bottom halves off.
+ */
+static bool ft_leaf_queueless(struct net_device *dev)
+{
+	struct netdev_queue *txq = netdev_get_tx_queue(dev, 0);
+
+	return !rcu_dereference_bh(txq->qdisc)->enqueue;
 }
 
 static netdev_tx_t ft_leaf_xmit(struct sk_buff *orig, struct net_device *dev)
@@ -588,7 +811,9 @@ static netdev_tx_t ft_leaf_xmit(struct sk_buff *orig, struct net_device *dev)
 	struct ft_leaf *leaf = netdev_priv(dev);
 	struct ft_fab *fab = leaf->fab;
 	const struct ethhdr *eth;
+	struct ft_leaf *to;
 	struct sk_buff *skb;
+	bool queueless;
 	u32 slot;
 	s64 dst;
 	int err;
@@ -604,23 +829,31 @@ static netdev_tx_t ft_leaf_xmit(struct sk_buff *orig, struct net_device *dev)
 	if (skb->len < ETH_HLEN)
 		goto drop_noroute;
 	eth = (const struct ethhdr *)skb->data;
-	/* A station behind this leaf: a bridge port's LAN, a macvlan. */
-	if (unlikely(!ether_addr_equal(eth->h_source, dev->dev_addr)) &&
-	    is_valid_ether_addr(eth->h_source) &&
-	    ft_leaf_by_mac(fab, eth->h_source) < 0)
-		ft_fdb_learn(leaf, eth->h_source);
+	/* A station behind this leaf (a bridge port's LAN, a macvlan), or
+	 * an address it took.
+	 */
+	ft_fdb_heard(leaf, eth->h_source);
 	if (is_multicast_ether_addr(eth->h_dest)) {
+		ft_leaf_detach(skb);
 		ft_leaf_control(leaf, skb, -1);
 		goto taken;
 	}
 	dst = ft_leaf_route(leaf, eth->h_dest);
 	if (dst < 0)
 		goto drop_noroute;
+	to = READ_ONCE(fab->leaf[dst]);
+	if (unlikely(to && !ft_leaf_fits(to->dev, skb))) {
+		ft_leaf_drop(leaf, FT_DROP_MTU, 1);
+		kfree_skb(skb);
+		goto taken;
+	}
 	if (ft_leaf_is_resolution(skb)) {
+		ft_leaf_detach(skb);
 		ft_leaf_control(leaf, skb, dst);
 		goto taken;
 	}
 
+	queueless = ft_leaf_queueless(dev);
 	spin_lock(&fab->lock);
 	if (fab->dead) {
 		err = -ENODEV;
@@ -628,22 +861,29 @@ static netdev_tx_t ft_leaf_xmit(struct sk_buff *orig, struct net_device *dev)
 		/* Past a stopped queue (lockless transmit on two CPUs at
 		 * once): the bound holds, the pair pool's size rests on it.
 		 */
-		netif_stop_queue(dev);
+		if (!queueless)
+			netif_stop_queue(dev);
 		err = -ENOBUFS;
 	} else if (fab->saf) {
-		err = ft_fab_saf_xmit(fab, leaf, dst, skb);
+		err = ft_fab_saf_xmit(fab, leaf, dst, skb, !queueless);
 	} else {
 		ft_engine_kick(fab);
+		ft_leaf_detach(skb);
 		err = ft_pairs_add(&fab->pairs, leaf->index, dst, FT_TAG_PACKET,
 				   1, fab->eng.cycle, &slot);
 	}
 	if (unlikely(err == -ENOBUFS || (err == -ENOSPC && fab->saf))) {
+		spin_unlock(&fab->lock);
+		if (queueless) {
+			ft_leaf_drop(leaf, FT_DROP_BUSY, 1);
+			kfree_skb(skb);
+			goto taken;
+		}
 		/* The leaf's backlog or the store-and-forward pool is full:
 		 * the queue is stopped until a cycle or batch frees room, the
 		 * qdisc keeps the skb (the caller's, still referenced when a
-		 * clone was made).
+		 * clone was made), still charged to its socket.
 		 */
-		spin_unlock(&fab->lock);
 		if (skb != orig)
 			kfree_skb(skb);
 		return NETDEV_TX_BUSY;
@@ -666,7 +906,7 @@ static netdev_tx_t ft_leaf_xmit(struct sk_buff *orig, struct net_device *dev)
 	}
 	++leaf->backlog;
 	trace_fattree_queue(fab, leaf->index, dst, leaf->backlog, skb->len);
-	if (leaf->backlog >= fab->backlog_max)
+	if (leaf->backlog >= fab->backlog_max && !queueless)
 		netif_stop_queue(dev);
 	spin_unlock(&fab->lock);
 	goto taken;
@@ -696,7 +936,10 @@ static void ft_leaf_get_stats64(struct net_device *dev,
 	s->tx_dropped = ft_leaf_drops(leaf, FT_DROP_NOROUTE) +
 			ft_leaf_drops(leaf, FT_DROP_TEARDOWN) +
 			ft_leaf_drops(leaf, FT_DROP_NOPAIR) +
-			ft_leaf_drops(leaf, FT_DROP_CONTROL);
+			ft_leaf_drops(leaf, FT_DROP_CONTROL) +
+			ft_leaf_drops(leaf, FT_DROP_MTU) +
+			ft_leaf_drops(leaf, FT_DROP_BUSY);
+	s->multicast = leaf->st.multicast;
 	s->rx_dropped = ft_leaf_drops(leaf, FT_DROP_DOWN) +
 			ft_leaf_drops(leaf, FT_DROP_RXFULL);
 	spin_unlock_bh(&fab->lock);
@@ -715,6 +958,7 @@ static int ft_leaf_open(struct net_device *dev)
 	ft_leaf_purge_rx(leaf);
 	ft_leaf_rx_hold(leaf, false);	/* as ndo_stop left it, in any case */
 	napi_enable(&leaf->napi);
+	ft_fdb_claim(leaf);
 	netif_carrier_on(dev);
 	spin_lock_bh(&fab->lock);
 	if (ft_leaf_has_room(leaf))
@@ -750,13 +994,36 @@ static void ft_leaf_uninit(struct net_device *dev)
 	skb_queue_purge(&leaf->npq);
 }
 
+/*
+ * A new address (ip link set ... address, a bond or team taking its
+ * slave): the old one, if the table had it here, no longer routes here;
+ * the new one does, if no other leaf has it (ft_fdb_claim()).
+ */
+static int ft_leaf_set_mac(struct net_device *dev, void *p)
+{
+	struct ft_leaf *leaf = netdev_priv(dev);
+	u8 old[ETH_ALEN];
+	int err;
+
+	ether_addr_copy(old, dev->dev_addr);
+	err = eth_mac_addr(dev, p);
+	if (err)
+		return err;
+	if (ether_addr_equal(old, dev->dev_addr))
+		return 0;
+	ft_fdb_forget(leaf, old, true);
+	if (netif_running(dev))
+		ft_fdb_claim(leaf);
+	return 0;
+}
+
 static const struct net_device_ops ft_leaf_netdev_ops = {
 	.ndo_open = ft_leaf_open,
 	.ndo_stop = ft_leaf_stop,
 	.ndo_uninit = ft_leaf_uninit,
 	.ndo_start_xmit = ft_leaf_xmit,
 	.ndo_get_stats64 = ft_leaf_get_stats64,
-	.ndo_set_mac_address = eth_mac_addr,
+	.ndo_set_mac_address = ft_leaf_set_mac,
 	.ndo_validate_addr = eth_validate_addr,
 };
 
@@ -765,6 +1032,7 @@ static const char ft_leaf_stat_names[][ETH_GSTRING_LEN] = {
 	"queued", "sent", "delivered", "blocked", "drop_noroute",
 	"drop_down", "drop_teardown", "control_tx", "control_rx",
 	"drop_nopair", "drop_rxfull", "drop_control", "rx_holds",
+	"drop_mtu", "drop_busy", "multicast",
 };
 
 #define FT_LEAF_NSTATS	(ARRAY_SIZE(ft_leaf_stat_names) + FATTREE_LATENCY_BUCKETS)
@@ -806,7 +1074,10 @@ static void ft_leaf_get_ethtool_stats(struct net_device *dev,
 	data[10] = ft_leaf_drops(leaf, FT_DROP_RXFULL);
 	data[11] = ft_leaf_drops(leaf, FT_DROP_CONTROL);
 	data[12] = leaf->st.rx_holds;
-	memcpy(data + 13, leaf->st.latency, sizeof(leaf->st.latency));
+	data[13] = ft_leaf_drops(leaf, FT_DROP_MTU);
+	data[14] = ft_leaf_drops(leaf, FT_DROP_BUSY);
+	data[15] = leaf->st.multicast;
+	memcpy(data + 16, leaf->st.latency, sizeof(leaf->st.latency));
 	spin_unlock_bh(&fab->lock);
 }
 
@@ -846,6 +1117,8 @@ static void ft_leaf_setup(struct net_device *dev)
 	/* Transmit takes the fabric's lock, not the queue's. */
 	ft_compat_set_lltx(dev);
 	dev->hw_features = 0;
+	/* An address may change while up, as veth's (ft_leaf_set_mac()). */
+	dev->priv_flags |= IFF_LIVE_ADDR_CHANGE;
 	dev->min_mtu = ETH_MIN_MTU;
 	dev->max_mtu = 9000;
 }
@@ -891,6 +1164,8 @@ static int ft_leaf_register(struct ft_fab *fab, u32 i)
 	netif_napi_add(dev, &leaf->napi, ft_leaf_poll);
 	ft_leaf_mac(fab, i, mac);
 	eth_hw_addr_set(dev, mac);
+	/* Down until opened, as veth: operstate then goes up, not unknown. */
+	netif_carrier_off(dev);
 	err = register_netdevice(dev);
 	if (err) {
 		netif_napi_del(&leaf->napi);
@@ -946,26 +1221,39 @@ void ft_leaves_destroy(struct ft_fab *fab, struct list_head *kill)
  * as it does a physical device (it runs after this, from an older pernet
  * operation). A leaf whose fabric's namespace is dying too stays: that
  * namespace's exit deletes its fabric, leaves included, wherever they are.
+ * FT_LEAVES_PER_RTNL leaves per hold of rtnl, as fabrics are created and
+ * deleted: a namespace holding a few hundred leaves would otherwise hold
+ * every other rtnl user for seconds. Nothing can enter a dying namespace,
+ * so each hold scans again from the start what is left.
  */
 void ft_leaves_send_home(struct net *net)
 {
 	struct net_device *dev, *tmp;
+	u32 moved;
 
 	/* Alive: the module is going, and its fabrics with it. */
 	if (check_net(net))
 		return;
-	rtnl_lock();
-	for_each_netdev_safe(net, dev, tmp) {
-		struct net *home;
+	do {
+		moved = 0;
+		rtnl_lock();
+		for_each_netdev_safe(net, dev, tmp) {
+			struct net *home;
 
-		if (dev->netdev_ops != &ft_leaf_netdev_ops)
-			continue;
-		home = ft_leaf_of(dev)->fab->net;
-		if (net_eq(home, net) || !check_net(home))
-			continue;
-		/* A name taken meanwhile at home: the core's fallback. */
-		if (dev_change_net_namespace(dev, home, "dev%d"))
-			netdev_warn(dev, "cannot return to its fabric's namespace\n");
-	}
-	rtnl_unlock();
+			if (dev->netdev_ops != &ft_leaf_netdev_ops)
+				continue;
+			home = ft_leaf_of(dev)->fab->net;
+			if (net_eq(home, net) || !check_net(home))
+				continue;
+			/* A name taken meanwhile at home: the core's fallback. */
+			if (dev_change_net_namespace(dev, home, "dev%d")) {
+				netdev_warn(dev, "cannot return to its fabric's namespace\n");
+				continue;
+			}
+			if (++moved == FT_LEAVES_PER_RTNL)
+				break;
+		}
+		rtnl_unlock();
+		cond_resched();
+	} while (moved == FT_LEAVES_PER_RTNL);
 }

@@ -144,26 +144,31 @@ void ft_fab_saf_free(struct ft_fab *fab)
 
 /*
  * A leaf's transmit, under the fabric's lock: add @skb for the next batch.
- * When the pool is (now) full the leaf stops until a batch frees room;
- * -ENOSPC means the skb was not taken (the caller answers NETDEV_TX_BUSY
- * and the qdisc keeps it).
+ * When the pool is (now) full the leaf stops until a batch frees room (if
+ * @stop: a leaf without a qdisc never stops); -ENOSPC means the skb was
+ * not taken, nor detached from its sender (the caller answers
+ * NETDEV_TX_BUSY and the qdisc keeps it, or drops it).
  */
 int ft_fab_saf_xmit(struct ft_fab *fab, struct ft_leaf *leaf, u32 dst,
-		    struct sk_buff *skb)
+		    struct sk_buff *skb, bool stop)
 {
 	struct ft_fab_saf *sf = fab->saf;
-	int err;
+	int err = -ENOSPC;
 
-	err = ft_saf_add(&sf->eng, leaf->index, dst, (u64)(uintptr_t)skb, NULL);
-	if (err == -ENOSPC || (!err && !sf->eng.nfree)) {
+	if (sf->eng.nfree) {
+		ft_leaf_detach(skb);
+		err = ft_saf_add(&sf->eng, leaf->index, dst,
+				 (u64)(uintptr_t)skb, NULL);
+	}
+	if (stop && (err == -ENOSPC || (!err && !sf->eng.nfree))) {
 		netif_stop_queue(leaf->dev);
 		if (!leaf->pool_wait) {
 			leaf->pool_wait = true;
 			sf->pool_waiters++;
 		}
-		if (err)
-			sf->busy++;
 	}
+	if (err == -ENOSPC)
+		sf->busy++;
 	if (err)
 		return err;
 	ft_skb_cb(skb)->cycle = fab->eng.cycle;

@@ -112,6 +112,8 @@ TRACE_DEFINE_ENUM(FT_DROP_TEARDOWN);
 TRACE_DEFINE_ENUM(FT_DROP_NOPAIR);
 TRACE_DEFINE_ENUM(FT_DROP_RXFULL);
 TRACE_DEFINE_ENUM(FT_DROP_CONTROL);
+TRACE_DEFINE_ENUM(FT_DROP_MTU);
+TRACE_DEFINE_ENUM(FT_DROP_BUSY);
 
 TRACE_EVENT(fattree_drop,
 	    TP_PROTO(const struct ft_fab *fab, u32 leaf,
@@ -134,7 +136,9 @@ TRACE_EVENT(fattree_drop,
 				       { FT_DROP_TEARDOWN, "teardown" },
 				       { FT_DROP_NOPAIR, "nopair" },
 				       { FT_DROP_RXFULL, "rxfull" },
-				       { FT_DROP_CONTROL, "control" }),
+				       { FT_DROP_CONTROL, "control" },
+				       { FT_DROP_MTU, "mtu" },
+				       { FT_DROP_BUSY, "busy" }),
 		      __entry->count)
 );
 
