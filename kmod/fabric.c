@@ -225,9 +225,17 @@ static struct ft_fab *ft_fab_alloc(struct net *net, const struct ft_fab_params *
 	fab = kzalloc(sizeof(*fab), FT_GFP_FABRIC);
 	if (!fab)
 		return NULL;
+	/*
+	 * The 16 bits of a leaf's MAC that name its fabric: at most
+	 * max_fabrics (1,024) live fabrics hold one, and a fabric gives its
+	 * id back when it is freed, so only a pile of fabrics deleted but
+	 * not yet freed could run them out; that is told apart.
+	 */
 	id = ida_alloc_range(&ft_fab_ida, 1, 0xffff, GFP_KERNEL);
-	if (id < 0)
-		goto err;
+	if (id < 0) {
+		kfree(fab);
+		return ERR_PTR(id);
+	}
 	fab->id = id;
 	fab->serial = atomic64_inc_return(&ft_fab_serials);
 	fab->net = net;
@@ -363,6 +371,15 @@ int ft_fab_create(struct net *net, struct ft_fab_params *p,
 
 	err = -ENOMEM;
 	fab = ft_fab_alloc(net, p, t->n);
+	if (IS_ERR(fab)) {
+		err = PTR_ERR(fab);
+		if (err == -ENOSPC)
+			NL_SET_ERR_MSG_MOD(extack,
+					   "no fabric id free: deleted fabrics are still being freed");
+		else
+			NL_SET_ERR_MSG_MOD(extack, "not enough memory for the fabric ids");
+		goto out;
+	}
 	if (!fab) {
 		NL_SET_ERR_MSG_MOD(extack,
 				   "not enough memory for the fabric (or over the memory cgroup's limit)");

@@ -58,6 +58,15 @@ static void ft_compat_post_doit(const struct genl_ops *ops, struct sk_buff *skb,
 }
 #endif
 
+/*
+ * The generated multicast groups, copied at init with the flag the spec
+ * cannot say: the demand group carries every pair's backlog on a fabric,
+ * the leaves that containers hold included, so only a listener with
+ * CAP_NET_ADMIN in the fabric's namespace may join it, as for rtnetlink's
+ * groups of a namespace's devices.
+ */
+static struct genl_multicast_group ft_mcgrps[ARRAY_SIZE(fattree_nl_mcgrps)] __ro_after_init;
+
 struct genl_family ft_genl_family __ro_after_init = {
 	.name = FATTREE_GENL_NAME,
 	.version = FATTREE_GENL_VERSION,
@@ -77,8 +86,8 @@ struct genl_family ft_genl_family __ro_after_init = {
 	.pre_doit = ft_compat_pre_doit,
 	.post_doit = ft_compat_post_doit,
 #endif
-	.mcgrps = fattree_nl_mcgrps,
-	.n_mcgrps = ARRAY_SIZE(fattree_nl_mcgrps),
+	.mcgrps = ft_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(ft_mcgrps),
 	/* The first command validated strictly (reserved header byte, flags,
 	 * attributes): every command of this family.
 	 */
@@ -144,6 +153,12 @@ static int __init ft_genl_ops_init(void)
 int __init ft_genl_register(void)
 {
 	int err = ft_genl_ops_init();
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ft_mcgrps); i++) {
+		ft_mcgrps[i] = fattree_nl_mcgrps[i];
+		ft_mcgrps[i].flags |= GENL_MCAST_CAP_NET_ADMIN;
+	}
 
 	return err ?: genl_register_family(&ft_genl_family);
 }

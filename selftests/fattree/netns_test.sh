@@ -3,10 +3,11 @@
 # Namespaces: a leaf whose namespace goes away returns to its fabric's
 # namespace (not to the initial one, where its fabric cannot see it); a
 # reader without CAP_NET_ADMIN learns the device name and ifindex only of
-# the leaves in its own namespace.
+# the leaves in its own namespace, and cannot listen to a fabric's demand
+# (every pair's backlog, containers' leaves included).
 top=$(cd "$(dirname "$0")" && pwd)
 . "$top/ft_lib.sh"
-tap_begin 9
+tap_begin 11
 y=ftns-y-$$ a=ftns-a-$$ b=ftns-b-$$
 trap 'ip netns del $a 2>/dev/null; ip netns del $b 2>/dev/null; ip netns del $y 2>/dev/null' EXIT
 ip netns add $y && ip netns add $a && ip netns add $b || exit 1
@@ -39,6 +40,16 @@ check "root sees a leaf's name in another namespace" '[ "$root" = "0=fy-l0 1=fy-
 check "nobody does not see a leaf's name in another namespace" 'echo "$nobody" | grep -q "1=-"' "$nobody"
 check "nobody sees the names of the leaves in its own namespace" \
 	'echo "$nobody" | grep -q "0=fy-l0 .*2=fy-l2"' "$nobody"
+
+# The demand group: root listens (and waits: timeout's 124), nobody may not.
+timeout $((3 * scale)) "$ftctl" -n $y demand watch fy count 1 > /dev/null 2>&1
+rc=$?
+check "root may listen to a fabric's demand" '[ $rc = 124 ]' "status $rc"
+out=$(ip netns exec $y setpriv --reuid=65534 --regid=65534 --clear-groups \
+	timeout $((3 * scale)) "$ftctl" demand watch fy count 1 2>&1)
+rc=$?
+check "nobody may not: the join is refused (EPERM), not left to wait" \
+	'[ $rc != 0 ] && [ $rc != 124 ] && echo "$out" | grep -q "not permitted"' "status $rc: $out"
 
 # Y goes away with a leaf still in B: the fabric and that leaf go too.
 ip netns del $y
