@@ -361,6 +361,53 @@ int ft_saf_init(struct ft_saf *s, const struct ft_topo *t,
 	return 0;
 }
 
+/* Entry @j of the queued packets' ring, from its head. */
+static u32 *ft_saf_pend_at(struct ft_saf *s, u32 j)
+{
+	u32 k = s->pend_head + j;
+
+	if (k >= s->p.max_pkts)
+		k -= s->p.max_pkts;
+	return &s->pend[k];
+}
+
+/* Pool entry @pi is free again, for anyone. */
+static void ft_saf_free_entry(struct ft_saf *s, u32 pi)
+{
+	s->pkt[pi].state = FT_SAF_PKT_FREE;
+	s->free[s->nfree + s->nres] = pi;
+	s->nfree++;
+}
+
+/*
+ * Queue a packet on the entry at the top of the free stack, one of the
+ * *@avail (@s->nfree or @s->nres) it may take.
+ */
+static int ft_saf_take(struct ft_saf *s, u32 *avail, u32 src, u32 dst,
+		       u64 cookie, u32 *id)
+{
+	struct ft_saf_pkt *pk;
+	u32 i;
+
+	if (src >= s->topo.n || dst >= s->topo.n)
+		return -FT_EINVAL;
+	if (!*avail)
+		return -FT_ENOSPC;
+	--*avail;
+	i = s->free[s->nfree + s->nres];
+	pk = &s->pkt[i];
+	memset(pk, 0, sizeof(*pk));
+	pk->src = src;
+	pk->dst = dst;
+	pk->cookie = cookie;
+	pk->state = FT_SAF_PKT_QUEUED;
+	*ft_saf_pend_at(s, s->npend++) = i;
+	s->st.added++;
+	if (id)
+		*id = i;
+	return 0;
+}
+
 /**
  * ft_saf_add() - queue a packet for the next batch.
  * @s: engine.
@@ -369,31 +416,67 @@ int ft_saf_init(struct ft_saf *s, const struct ft_topo *t,
  * @cookie: the caller's handle, given back on delivery.
  * @id: out (may be NULL): the packet's pool index until it is delivered.
  *
- * O(1), never allocates; allowed while a batch is in flight.
+ * O(1), never allocates; allowed while a batch is in flight or being
+ * prepared (the packet then waits for the batch after).  Entries
+ * reserved by ft_saf_reserve() are not taken.
  *
- * Return: 0, -FT_EINVAL for a bad leaf, -FT_ENOSPC when the pool is full.
+ * Return: 0, -FT_EINVAL for a bad leaf, -FT_ENOSPC when the pool has no
+ * entry that is free and not reserved.
  */
 int ft_saf_add(struct ft_saf *s, u32 src, u32 dst, u64 cookie, u32 *id)
 {
-	struct ft_saf_pkt *pk;
-	u32 i;
+	return ft_saf_take(s, &s->nfree, src, dst, cookie, id);
+}
 
-	if (src >= s->topo.n || dst >= s->topo.n)
-		return -FT_EINVAL;
-	if (!s->nfree)
+/**
+ * ft_saf_reserve() - promise @n free entries to ft_saf_add_reserved().
+ * @s: engine.
+ * @n: entries.
+ *
+ * For a caller that adds a set of packets all or nothing but in pieces,
+ * letting its lock go between them: ft_saf_add() by others meanwhile
+ * finds the pool without them.  O(1).
+ *
+ * Return: 0, or -FT_ENOSPC (nothing reserved) if fewer than @n entries
+ * are free and not reserved.
+ */
+int ft_saf_reserve(struct ft_saf *s, u32 n)
+{
+	if (n > s->nfree)
 		return -FT_ENOSPC;
-	i = s->free[--s->nfree];
-	pk = &s->pkt[i];
-	memset(pk, 0, sizeof(*pk));
-	pk->src = src;
-	pk->dst = dst;
-	pk->cookie = cookie;
-	pk->state = FT_SAF_PKT_QUEUED;
-	s->pend[s->npend++] = i;
-	s->st.added++;
-	if (id)
-		*id = i;
+	s->nfree -= n;
+	s->nres += n;
 	return 0;
+}
+
+/**
+ * ft_saf_unreserve() - give back @n reserved entries not used.
+ * @s: engine.
+ * @n: entries, at most those reserved.
+ */
+void ft_saf_unreserve(struct ft_saf *s, u32 n)
+{
+	if (ft_warn_on(n > s->nres))
+		n = s->nres;
+	s->nres -= n;
+	s->nfree += n;
+}
+
+/**
+ * ft_saf_add_reserved() - ft_saf_add() on a reserved entry.
+ * @s: engine.
+ * @src: source leaf.
+ * @dst: destination leaf.
+ * @cookie: the caller's handle.
+ * @id: out (may be NULL): the packet's pool index.
+ *
+ * Return: 0, -FT_EINVAL for a bad leaf, -FT_ENOSPC when no entry is
+ * reserved.
+ */
+int ft_saf_add_reserved(struct ft_saf *s, u32 src, u32 dst, u64 cookie,
+			u32 *id)
+{
+	return ft_saf_take(s, &s->nres, src, dst, cookie, id);
 }
 
 /* x mod (2^31 - 1) for x < 2^62, without division. */
@@ -453,24 +536,164 @@ static u64 ft_saf_sort_key(const struct ft_saf *s, const struct ft_saf_pkt *pk)
 	return s->p.discipline == FT_SAF_RANK ? pk->key : ft_saf_prio(s, pk, 0);
 }
 
-/* Sort one initial queue, @batch[@from..@to). */
-static void ft_saf_sort_leaf(struct ft_saf *s, u32 from, u32 to)
+/*
+ * Some of the heap sort of leaf @l's initial queue, @batch[@from..@to),
+ * as it stands in @s->prep: fill the heap, heapify, pop in key order
+ * back into the queue.  Return: the work done (entries filled, sifted
+ * or popped), at most @budget; the stage is FT_SAF_SORT_POP with @k at
+ * the queue's length once it is sorted.
+ */
+static u32 ft_saf_sort_some(struct ft_saf *s, u32 l, u32 budget)
 {
+	struct ft_saf_prep *pr = &s->prep;
 	struct ft_saf_he *hp = s->heap;
-	u32 n = to - from, k;
+	u32 from = s->leaf_off[l], n = s->leaf_off[l + 1] - from, done = 0;
 
-	if (n < 2)
-		return;
-	for (k = 0; k < n; k++) {
-		hp[k].ref = s->batch[from + k];
-		hp[k].key = ft_saf_sort_key(s, &s->pkt[hp[k].ref]);
-		hp[k].link = 0;
+	while (done < budget) {
+		if (pr->stage == FT_SAF_SORT_FILL) {
+			if (pr->k == n) {
+				pr->stage = FT_SAF_SORT_HEAPIFY;
+				pr->hn = n;
+				pr->k = n / 2;
+				continue;
+			}
+			hp[pr->k].ref = s->batch[from + pr->k];
+			hp[pr->k].key = ft_saf_sort_key(s, &s->pkt[hp[pr->k].ref]);
+			hp[pr->k].link = 0;
+			pr->k++;
+		} else if (pr->stage == FT_SAF_SORT_HEAPIFY) {
+			if (!pr->k) {
+				pr->stage = FT_SAF_SORT_POP;
+				continue;
+			}
+			ft_saf_heap_sift(hp, --pr->k, n);
+		} else {
+			if (pr->k == n)
+				break;
+			s->batch[from + pr->k++] = hp[0].ref;
+			ft_saf_heap_pop(hp, &pr->hn);
+		}
+		done++;
 	}
-	ft_saf_heapify(hp, n);
-	for (k = from; k < to; k++) {
-		s->batch[k] = hp[0].ref;
-		ft_saf_heap_pop(hp, &n);
+	return done;
+}
+
+/* The next batch's preparation begins with the @n packets queued. */
+static void ft_saf_prep_begin(struct ft_saf *s, u32 n)
+{
+	const struct ft_topo *t = &s->topo;
+	u32 i;
+
+	for (i = 0; i < ft_saf_hash_terms(t); i++)
+		s->hash_a[i] = ft_rand_below(&s->rand, FT_SAF_HASH_P);
+	s->pair_salt = ft_rand_u64(&s->rand);
+	memset(s->leaf_off, 0, ((size_t)t->n + 1) * sizeof(u32));
+	memset(&s->prep, 0, sizeof(s->prep));
+	s->prep.phase = FT_SAF_PREP_COUNT;
+	s->prep.n = n;
+}
+
+/* Packet @i of the batch: its fields, key and route, and its place. */
+static void ft_saf_prep_key(struct ft_saf *s, u32 i)
+{
+	u32 pi = *ft_saf_pend_at(s, i);
+	struct ft_saf_pkt *pk = &s->pkt[pi];
+
+	pk->hh = (u8)ft_topo_common_level(&s->topo, pk->src, pk->dst);
+	pk->pos = 0;
+	pk->since = 0;
+	pk->state = FT_SAF_PKT_BATCH;
+	pk->key = (u64)ft_saf_rank(s, pk) << FT_SAF_KEY_RANK |
+		  (u64)pk->dst << FT_SAF_KEY_DST | (u64)i << FT_SAF_KEY_ID;
+	pk->route = ft_saf_route(s, pk->dst);
+	/* Counting sort by source keeps the add order: ids follow it. */
+	s->batch[s->leaf_head[pk->src]++] = pi;
+}
+
+/* Up to @budget units of the phase under way; the units done. */
+static u32 ft_saf_prep_some(struct ft_saf *s, u32 budget)
+{
+	struct ft_saf_prep *pr = &s->prep;
+	u32 nl = s->topo.n, done = 0, d;
+
+	switch (pr->phase) {
+	case FT_SAF_PREP_COUNT:
+		for (; pr->i < pr->n && done < budget; pr->i++, done++)
+			s->leaf_off[s->pkt[*ft_saf_pend_at(s, pr->i)].src + 1]++;
+		break;
+	case FT_SAF_PREP_OFFSETS:
+		for (; pr->i < nl && done < budget; pr->i++, done++) {
+			s->leaf_off[pr->i + 1] += s->leaf_off[pr->i];
+			s->leaf_head[pr->i] = s->leaf_off[pr->i];
+		}
+		break;
+	case FT_SAF_PREP_KEYS:
+		for (; pr->i < pr->n && done < budget; pr->i++, done++)
+			ft_saf_prep_key(s, pr->i);
+		break;
+	case FT_SAF_PREP_SORT:
+		while (pr->i < nl && done < budget) {
+			if (s->leaf_off[pr->i + 1] - s->leaf_off[pr->i] < 2) {
+				pr->i++;
+				done++;
+				continue;
+			}
+			d = ft_saf_sort_some(s, pr->i, budget - done);
+			done += d;
+			if (pr->stage == FT_SAF_SORT_POP &&
+			    pr->k == s->leaf_off[pr->i + 1] - s->leaf_off[pr->i]) {
+				pr->i++;
+				pr->stage = FT_SAF_SORT_FILL;
+				pr->k = 0;
+				done += !d;
+			}
+		}
+		break;
 	}
+	if (pr->i == (pr->phase == FT_SAF_PREP_COUNT ||
+		      pr->phase == FT_SAF_PREP_KEYS ? pr->n : nl)) {
+		pr->phase++;
+		pr->i = 0;
+	}
+	return done;
+}
+
+/**
+ * ft_saf_prepare() - prepare the next batch, a piece at a time.
+ * @s: engine with no batch in flight.
+ * @budget: work units at most (at least one is done): a packet counted,
+ *          keyed or placed, a leaf's offsets, a heap entry filled,
+ *          sifted or popped.
+ *
+ * Begins a preparation with every packet queued if none is under way,
+ * and takes it on by up to @budget units: ranks and paths drawn, each
+ * initial queue sorted, as ft_saf_start() does in one go, which the
+ * batch prepared is identical to.  The caller may let its lock go
+ * between calls; ft_saf_add() meanwhile queues for the batch after.
+ * Nothing else may change the engine between calls (no step, no
+ * parameter, no reseeding) but ft_saf_flush(), which drops the
+ * preparation with everything queued.  A ready batch starts at the next
+ * ft_saf_step() or ft_saf_start(); O(n log n) in all, no allocation.
+ *
+ * Return: 1 when the batch is ready, 0 when work is left, -FT_EEXIST
+ * while a batch is in flight, -FT_ENOENT when no packet is queued.
+ */
+int ft_saf_prepare(struct ft_saf *s, u32 budget)
+{
+	u32 done = 0;
+
+	if (s->running)
+		return -FT_EEXIST;
+	if (s->prep.phase == FT_SAF_PREP_IDLE) {
+		if (!s->npend)
+			return -FT_ENOENT;
+		ft_saf_prep_begin(s, s->npend);
+	}
+	if (!budget)
+		budget = 1;
+	while (s->prep.phase != FT_SAF_PREP_READY && done < budget)
+		done += ft_saf_prep_some(s, budget - done);
+	return s->prep.phase == FT_SAF_PREP_READY;
 }
 
 /**
@@ -480,7 +703,8 @@ static void ft_saf_sort_leaf(struct ft_saf *s, u32 from, u32 to)
  * Draws ranks (rank discipline), paths and the hash coefficients, sorts
  * every initial queue (whose EOS is implicit at its end).  ft_saf_step()
  * calls it when it finds packets queued and no batch in flight; O(n log
- * n), no allocation.
+ * n), no allocation.  A preparation under way (ft_saf_prepare()) is
+ * finished and its batch started: the packets queued since wait.
  *
  * Return: 0, -FT_EEXIST while a batch is in flight, -FT_ENOENT when no
  * packet is queued.
@@ -488,43 +712,23 @@ static void ft_saf_sort_leaf(struct ft_saf *s, u32 from, u32 to)
 int ft_saf_start(struct ft_saf *s)
 {
 	const struct ft_topo *t = &s->topo;
-	struct ft_saf_pkt *pk;
-	u32 i, n = s->npend, l;
+	u32 l, n;
+	int err;
 
-	if (s->running)
-		return -FT_EEXIST;
-	if (!n)
-		return -FT_ENOENT;
-	for (i = 0; i < ft_saf_hash_terms(t); i++)
-		s->hash_a[i] = ft_rand_below(&s->rand, FT_SAF_HASH_P);
-	s->pair_salt = ft_rand_u64(&s->rand);
-	memset(s->leaf_off, 0, ((size_t)t->n + 1) * sizeof(u32));
-	for (i = 0; i < n; i++)
-		s->leaf_off[s->pkt[s->pend[i]].src + 1]++;
-	for (l = 0; l < t->n; l++) {
-		s->leaf_off[l + 1] += s->leaf_off[l];
+	do {
+		err = ft_saf_prepare(s, ~0U);
+	} while (!err);
+	if (err < 0)
+		return err;
+	n = s->prep.n;
+	for (l = 0; l < t->n; l++)
 		s->leaf_head[l] = s->leaf_off[l];
-	}
-	/* Counting sort by source keeps the add order: ids follow it. */
-	for (i = 0; i < n; i++) {
-		pk = &s->pkt[s->pend[i]];
-		pk->hh = (u8)ft_topo_common_level(t, pk->src, pk->dst);
-		pk->pos = 0;
-		pk->since = 0;
-		pk->state = FT_SAF_PKT_BATCH;
-		pk->key = (u64)ft_saf_rank(s, pk) << FT_SAF_KEY_RANK |
-			  (u64)pk->dst << FT_SAF_KEY_DST | (u64)i << FT_SAF_KEY_ID;
-		pk->route = ft_saf_route(s, pk->dst);
-		s->batch[s->leaf_head[pk->src]++] = s->pend[i];
-	}
-	for (l = 0; l < t->n; l++) {
-		ft_saf_sort_leaf(s, s->leaf_off[l], s->leaf_off[l + 1]);
-		s->leaf_head[l] = s->leaf_off[l];
-	}
 	memset(s->carried, 0, (size_t)s->nlinks * sizeof(u32));
 	memset(&s->b, 0, sizeof(s->b));
 	s->b.packets = n;
-	s->npend = 0;
+	s->pend_head = (u32)(ft_saf_pend_at(s, n) - s->pend);
+	s->npend -= n;
+	s->prep.phase = FT_SAF_PREP_IDLE;
 	s->sinks_done = 0;
 	s->running = 1;
 	return 0;
@@ -533,16 +737,13 @@ int ft_saf_start(struct ft_saf *s)
 /* Empty every queue, reset every node, free the batch's packets. */
 static void ft_saf_reset(struct ft_saf *s)
 {
-	u32 i, pi;
+	u32 i;
 
 	for (i = 0; i < s->nnodes; i++)
 		s->node[i].state = FT_SAF_ACTIVE;
 	memset(s->eq, 0, (size_t)s->nedges * sizeof(*s->eq));
-	for (i = 0; i < s->b.packets; i++) {
-		pi = s->batch[i];
-		s->pkt[pi].state = FT_SAF_PKT_FREE;
-		s->free[s->nfree++] = pi;
-	}
+	for (i = 0; i < s->b.packets; i++)
+		ft_saf_free_entry(s, s->batch[i]);
 	s->running = 0;
 }
 
@@ -569,7 +770,9 @@ void ft_saf_finish(struct ft_saf *s)
  * @arg: its first argument.
  *
  * For a fabric going away or changing its parameters, or a batch that
- * stalled (no ghosts).  The batch in flight is abandoned, not counted.
+ * stalled (no ghosts).  The batch in flight is abandoned, not counted;
+ * a preparation under way is dropped with the packets it had.  Entries
+ * reserved (ft_saf_reserve()) stay reserved.
  *
  * Return: the packets handed back.
  */
@@ -585,11 +788,11 @@ u32 ft_saf_flush(struct ft_saf *s, ft_saf_deliver_fn fn, void *arg)
 		if (fn)
 			fn(arg, &s->pkt[i], 0);
 	}
-	for (i = 0; i < s->npend; i++) {
-		s->pkt[s->pend[i]].state = FT_SAF_PKT_FREE;
-		s->free[s->nfree++] = s->pend[i];
-	}
+	for (i = 0; i < s->npend; i++)
+		ft_saf_free_entry(s, *ft_saf_pend_at(s, i));
 	s->npend = 0;
+	s->pend_head = 0;
+	s->prep.phase = FT_SAF_PREP_IDLE;
 	if (s->running)
 		ft_saf_reset(s);
 	return n;

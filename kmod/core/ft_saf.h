@@ -61,11 +61,24 @@
  * (every packet delivered).  All memory comes from the caller, sized by
  * ft_saf_mem_size(); a step never allocates or sleeps.
  *
+ * Starting a batch ranks, routes and sorts every packet in it: O(n log n)
+ * for a pool of up to 2^23.  A caller that must not hold its lock that
+ * long prepares the batch in pieces first, ft_saf_prepare() with a budget
+ * of work units per call, letting its lock go between calls; packets
+ * added meanwhile wait for the batch after.  Whatever the pieces, the
+ * batch is the one ft_saf_start() makes in one go from the same packets
+ * (same order, ranks, routes and draws of the generator), provided
+ * nothing but ft_saf_add() and ft_saf_add_reserved() touches the engine
+ * between them.  Likewise a caller that adds many packets in pieces
+ * reserves their entries first (ft_saf_reserve()), so that nobody else's
+ * ft_saf_add() takes them meanwhile.
+ *
  * Use, for a fabric: ft_saf_mem_size(), ft_zalloc(), ft_saf_init() at
  * creation (the struct is the caller's and may move).  On transmit,
  * under the fabric's lock, ft_saf_add() with the skb as cookie;
  * -FT_ENOSPC is back-pressure.  Each delivery cycle, under the lock, one
- * ft_saf_step(): its callback gets every packet delivered, with its
+ * ft_saf_step() (after ft_saf_prepare() in pieces, if the caller
+ * prepares): its callback gets every packet delivered, with its
  * cookie and its steps since its batch began.  Counters: @st (occupancy
  * per level, ghosts, EOS, hops, steps to deliver, packets delivered) and
  * @b (the batch: packets, T, congestion).  At deletion or a change of
@@ -365,6 +378,37 @@ struct ft_saf_step_result {
 	u32 stalled;
 };
 
+/* Phases of a batch's preparation (struct ft_saf_prep). */
+#define FT_SAF_PREP_IDLE	0	/* none under way */
+#define FT_SAF_PREP_COUNT	1	/* packets per source */
+#define FT_SAF_PREP_OFFSETS	2	/* each source's first place */
+#define FT_SAF_PREP_KEYS	3	/* ranks, keys, routes, places */
+#define FT_SAF_PREP_SORT	4	/* each initial queue sorted */
+#define FT_SAF_PREP_READY	5	/* the next step starts it */
+
+/* Stages of one initial queue's heap sort. */
+#define FT_SAF_SORT_FILL	0
+#define FT_SAF_SORT_HEAPIFY	1
+#define FT_SAF_SORT_POP		2
+
+/**
+ * struct ft_saf_prep - the next batch, while it is prepared.
+ * @phase: FT_SAF_PREP_*.
+ * @n: its packets: the first @n of @pend when its preparation began.
+ * @i: the next packet (count, keys) or leaf (offsets, sort) to do.
+ * @stage: FT_SAF_SORT_* of leaf @i.
+ * @k: how far that stage has gone.
+ * @hn: entries in the heap of leaf @i.
+ */
+struct ft_saf_prep {
+	u32 phase;
+	u32 n;
+	u32 i;
+	u32 stage;
+	u32 k;
+	u32 hn;
+};
+
 /**
  * struct ft_saf - a store-and-forward engine over one fabric shape.
  * @topo: the fat-tree (a copy).
@@ -386,15 +430,20 @@ struct ft_saf_step_result {
  * @slot: q slots per edge queue.
  * @in_link: incoming links of every node.
  * @pkt: the packet pool.
- * @pend: packets queued for the next batch, in the order added.
+ * @pend: packets queued for the next batches, in the order added: a ring
+ *        of p.max_pkts entries, @npend from @pend_head on (those of a
+ *        batch being prepared first).
+ * @pend_head: the ring's first.
  * @npend: how many.
- * @free: free pool entries.
- * @nfree: how many.
+ * @free: free pool entries, a stack of @nfree + @nres.
+ * @nfree: how many ft_saf_add() may take (those not reserved).
+ * @nres: how many are reserved for ft_saf_add_reserved().
  * @batch: the batch's packets by source, each source's in forwarding
  *         order: the initial queues.
  * @leaf_off: first packet of each leaf's initial queue in @batch, 0..n.
  * @leaf_head: head of each leaf's initial queue.
  * @heap: working memory of a node step and of the initial sort.
+ * @prep: the next batch's preparation.
  * @running: a batch is in flight.
  * @sinks_done: sinks that have selected their EOS.
  * @hash_a: coefficients of path(x).
@@ -422,13 +471,16 @@ struct ft_saf {
 	u32 *in_link;
 	struct ft_saf_pkt *pkt;
 	u32 *pend;
+	u32 pend_head;
 	u32 npend;
 	u32 *free;
 	u32 nfree;
+	u32 nres;
 	u32 *batch;
 	u32 *leaf_off;
 	u32 *leaf_head;
 	struct ft_saf_he *heap;
+	struct ft_saf_prep prep;
 	u32 running;
 	u32 sinks_done;
 	u32 hash_a[FT_MAX_LEVELS];
@@ -473,6 +525,11 @@ size_t ft_saf_mem_size(const struct ft_topo *t, const struct ft_saf_params *p);
 int ft_saf_init(struct ft_saf *s, const struct ft_topo *t,
 		const struct ft_saf_params *p, void *mem, size_t size);
 int ft_saf_add(struct ft_saf *s, u32 src, u32 dst, u64 cookie, u32 *id);
+int ft_saf_reserve(struct ft_saf *s, u32 n);
+void ft_saf_unreserve(struct ft_saf *s, u32 n);
+int ft_saf_add_reserved(struct ft_saf *s, u32 src, u32 dst, u64 cookie,
+			u32 *id);
+int ft_saf_prepare(struct ft_saf *s, u32 budget);
 int ft_saf_start(struct ft_saf *s);
 int ft_saf_step(struct ft_saf *s, ft_saf_deliver_fn fn, void *arg,
 		struct ft_saf_step_result *res);

@@ -785,26 +785,41 @@ static void count_steps(void *arg, const struct ft_saf_pkt *p, u32 steps)
 	(*(u32 *)arg)++;
 }
 
+/*
+ * An engine of 16 leaves (4-ary, 2 levels) with a pool of 40, ranks by
+ * pair, q @q and seed @seed, in @s; returns its memory.
+ */
+static void *small_engine(struct ft_saf *s, struct ft_saf_params *p, u32 q,
+			  u64 seed)
+{
+	static const u32 m[] = { 4, 4 }, w[] = { 1, 1 }, c[] = { 2, 4 };
+	struct ft_topo t;
+	size_t sz;
+	void *mem;
+
+	ft_topo_init(&t, 2, m, w, c);
+	params(p, q, FT_SAF_RANK, 1, 0, FT_SAF_PATH_HASH, FT_SAF_RANKS_PAIR,
+	       seed);
+	p->max_pkts = 40;
+	sz = ft_saf_mem_size(&t, p);
+	mem = malloc(sz);
+	if (mem)
+		ft_saf_init(s, &t, p, mem, sz);
+	return mem;
+}
+
 /* Batches: adds while one is in flight, auto-start, a full pool. */
 static void test_batches(void)
 {
-	static const u32 m[] = { 4, 4 }, w[] = { 1, 1 }, c[] = { 2, 4 };
 	struct ft_saf_step_result res;
 	struct ft_saf_params p;
-	struct ft_topo t;
 	struct ft_saf s;
 	struct ft_rand g;
 	u32 got = 0, i, k, batches = 0, steps = 0, added = 0;
-	size_t sz;
 	void *mem;
 	int ok = 1, full = 0, busy = 1;
 
-	ft_topo_init(&t, 2, m, w, c);
-	params(&p, 3, FT_SAF_RANK, 1, 0, FT_SAF_PATH_HASH, FT_SAF_RANKS_PAIR, 3);
-	p.max_pkts = 40;
-	sz = ft_saf_mem_size(&t, &p);
-	mem = malloc(sz);
-	ft_saf_init(&s, &t, &p, mem, sz);
+	mem = small_engine(&s, &p, 3, 3);
 	ft_rand_seed(&g, 5);
 	ft_saf_step(&s, count_steps, &got, &res);
 	ok &= !res.started && !res.done && !s.running && s.st.steps == 1 &&
@@ -1049,6 +1064,212 @@ static void test_rescue(void)
 	       rescued, stalls);
 }
 
+/*
+ * A random input for a batch: packets from anywhere to anywhere, or most
+ * from a few sources (long initial queues, sorted in many pieces).
+ */
+static int add_random(struct run *r, struct ft_rand *g, u32 n)
+{
+	u32 nl = r->s.topo.n, few = ft_rand_below(g, 2), i, src;
+
+	for (i = 0; i < n; i++) {
+		src = few ? ft_rand_below(g, nl < 3 ? nl : 3) :
+			    ft_rand_below(g, nl);
+		if (run_add(r, src, ft_rand_below(g, nl)))
+			return -1;
+	}
+	return 0;
+}
+
+/* The batch in flight of @a and of @b: the same packets, places, keys. */
+static int same_batch(const struct ft_saf *a, const struct ft_saf *b)
+{
+	u32 k;
+
+	if (a->b.packets != b->b.packets ||
+	    memcmp(a->leaf_off, b->leaf_off, (a->topo.n + 1) * sizeof(u32)) ||
+	    memcmp(a->batch, b->batch, a->b.packets * sizeof(u32)) ||
+	    memcmp(&a->rand, &b->rand, sizeof(a->rand)))
+		return 0;
+	for (k = 0; k < a->b.packets; k++) {
+		const struct ft_saf_pkt *x = &a->pkt[a->batch[k]];
+		const struct ft_saf_pkt *y = &b->pkt[b->batch[k]];
+
+		if (x->key != y->key || x->route != y->route ||
+		    x->hh != y->hh || x->cookie != y->cookie ||
+		    x->state != FT_SAF_PKT_BATCH || y->state != FT_SAF_PKT_BATCH)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * A batch prepared in pieces of random budgets (ft_saf_prepare()) is the
+ * batch ft_saf_start() makes in one go: same order, ranks, keys, routes
+ * and draws, then the same run.  Packets added between the pieces wait
+ * for the next batch, which delivers them: none is lost, none twice.
+ */
+static void test_prepare(void)
+{
+	static struct run a, b;
+	struct ft_saf_params p;
+	struct ft_topo t;
+	struct ft_rand g, cut;
+	u32 run, n, extra, pieces, k, most = 0;
+	u32 same = 1, later = 1, all = 1, runs = 0, calls = 0;
+	char why[600] = "";
+	int rc;
+
+	ft_rand_seed(&cut, 99);
+	for (run = 0; run < 48; run++) {
+		make_topo(&t, &shapes[run % NSHAPES]);
+		params(&p, 1 + run % 3, run % FT_SAF_DISC_NR, 1, run % 2,
+		       (run / 3) % FT_SAF_PATH_NR, (run / 2) % FT_SAF_RANKS_NR,
+		       run);
+		if (run_init(&a, &t, &p) || run_init(&b, &t, &p))
+			continue;
+		ft_rand_seed(&g, run);
+		n = 1 + ft_rand_below(&g, 1200);
+		add_random(&a, &g, n);
+		ft_rand_seed(&g, run);
+		ft_rand_below(&g, 1200);
+		add_random(&b, &g, n);
+		ft_saf_start(&a.s);
+		/* b: in pieces, packets added between them */
+		extra = 0;
+		pieces = 0;
+		do {
+			rc = ft_saf_prepare(&b.s, 1 + ft_rand_below(&cut, 64));
+			pieces++;
+			if (rc == 0 && !ft_rand_below(&cut, 8) &&
+			    !run_add(&b, ft_rand_below(&cut, t.n),
+				     ft_rand_below(&cut, t.n)))
+				extra++;
+		} while (rc == 0);
+		calls += pieces;
+		if (pieces > most)
+			most = pieces;
+		rc = ft_saf_start(&b.s);
+		runs++;
+		if (rc || !same_batch(&a.s, &b.s)) {
+			same = 0;
+			snprintf(why, sizeof(why), "run %u: %u packets, %u pieces: another batch",
+				 run, n, pieces);
+		}
+		if (b.s.npend != extra || b.s.b.packets != n)
+			later = 0;
+		if (run_batch(&a, 20000) || run_batch(&b, 20000) ||
+		    memcmp(a.steps, b.steps, n * sizeof(u32)) ||
+		    a.s.b.last != b.s.b.last) {
+			same = 0;
+			snprintf(why, sizeof(why), "run %u: %s%s", run, a.why,
+				 b.why);
+		}
+		/* the packets added meanwhile: the next batch */
+		if (extra && (run_batch(&b, 20000) || b.s.b.packets != extra))
+			later = 0;
+		for (k = 0; k < b.n; k++)
+			all &= b.got[k] == 1;
+		all &= !b.bad_intact && !b.s.npend && !b.s.running &&
+		       b.s.nfree == p.max_pkts && b.s.st.delivered == b.n;
+		run_free(&a);
+		run_free(&b);
+	}
+	if (why[0])
+		tap_diag("%s", why);
+	tap_ok(same && runs == 48,
+	       "a batch prepared in pieces (%u calls, up to %u for one batch) is the one-shot batch: order, keys, routes, draws, then every step (%u runs)",
+	       calls, most, runs);
+	tap_ok(later, "packets added during a preparation wait for the next batch");
+	tap_ok(all, "... which delivers them: every packet once, the pool whole again");
+}
+
+/*
+ * ft_saf_flush() during a preparation hands back every packet once, the
+ * prepared and those queued after, and the engine runs again.
+ */
+static void test_prepare_flush(void)
+{
+	static struct run r;
+	struct ft_saf_params p;
+	struct ft_topo t;
+	struct ft_rand g;
+	u32 k, back, ok = 1, budget;
+
+	make_topo(&t, &shapes[5]);
+	for (budget = 1; budget < 5000; budget *= 7) {
+		params(&p, 2, FT_SAF_RANK, 1, 0, FT_SAF_PATH_RANDOM,
+		       FT_SAF_RANKS_PACKET, budget);
+		run_init(&r, &t, &p);
+		ft_rand_seed(&g, budget);
+		add_random(&r, &g, 900);
+		ok &= ft_saf_prepare(&r.s, budget) == 0;
+		add_random(&r, &g, 100);
+		back = ft_saf_flush(&r.s, count_flushed, &r);
+		for (k = 0; k < r.n; k++)
+			ok &= r.got[k] == 100;
+		ok &= back == 1000 && !r.bad_intact && !r.s.running &&
+		      !r.s.npend && r.s.nfree == p.max_pkts &&
+		      r.s.prep.phase == FT_SAF_PREP_IDLE;
+		r.n = 0;
+		memset(r.got, 0, sizeof(r.got));
+		add_random(&r, &g, 50);
+		ok &= !run_batch(&r, 5000) && r.s.b.packets == 50;
+		for (k = 0; k < r.n; k++)
+			ok &= r.got[k] == 1;
+		run_free(&r);
+	}
+	tap_ok(ok, "a flush during a preparation hands back every packet once, prepared or queued after; the engine runs again");
+}
+
+/*
+ * Reserved entries: ft_saf_add() leaves them, ft_saf_add_reserved() takes
+ * only them, a batch that ends meanwhile frees into the common part, and
+ * the free stack stays a set of distinct entries.
+ */
+static void test_reserve(void)
+{
+	struct ft_saf_step_result res;
+	struct ft_saf_params p;
+	struct ft_saf s;
+	u32 got = 0, i, ok = 1, plain = 0, taken = 0;
+	u8 seen[40] = { 0 };
+	void *mem;
+
+	mem = small_engine(&s, &p, 2, 1);
+	/* 10 in flight, then 30 reserved of the 30 left */
+	for (i = 0; i < 10; i++)
+		ok &= !ft_saf_add(&s, i, 15 - i, i, NULL);
+	ft_saf_step(&s, count_steps, &got, &res);
+	ok &= ft_saf_reserve(&s, 31) == -FT_ENOSPC && s.nfree == 30 && !s.nres;
+	ok &= !ft_saf_reserve(&s, 30) && !s.nfree && s.nres == 30;
+	ok &= ft_saf_add(&s, 1, 2, 99, NULL) == -FT_ENOSPC;
+	/* the batch ends: its 10 entries are anyone's */
+	while (s.running)
+		ft_saf_step(&s, count_steps, &got, &res);
+	ok &= s.nfree == 10 && s.nres == 30;
+	while (!ft_saf_add(&s, 2, 3, 100 + plain, NULL))
+		plain++;
+	while (!ft_saf_add_reserved(&s, 3, 4, 200 + taken, NULL))
+		taken++;
+	ok &= plain == 10 && taken == 30 && !s.nfree && !s.nres &&
+	      s.npend == 40;
+	ok &= ft_saf_add_reserved(&s, 16, 0, 0, NULL) == -FT_EINVAL;
+	while (s.running || s.npend)
+		ft_saf_step(&s, count_steps, &got, &res);
+	ok &= got == 50 && s.nfree == 40;
+	/* reserve, use some, give the rest back */
+	ok &= !ft_saf_reserve(&s, 25) && !ft_saf_add_reserved(&s, 0, 1, 0, NULL);
+	ft_saf_unreserve(&s, 24);
+	ok &= s.nfree == 39 && !s.nres && s.npend == 1;
+	ft_saf_flush(&s, NULL, NULL);
+	for (i = 0; i < s.nfree; i++)
+		ok &= s.free[i] < 40 && !seen[s.free[i]]++;
+	tap_ok(ok && s.nfree == 40,
+	       "reserved entries: plain adds leave them, reserved adds take only them, batches free into the common part, the free stack stays whole");
+	free(mem);
+}
+
 int main(void)
 {
 	test_params();
@@ -1061,5 +1282,8 @@ int main(void)
 	test_hash();
 	test_stall();
 	test_rescue();
+	test_prepare();
+	test_prepare_flush();
+	test_reserve();
 	return tap_done();
 }
