@@ -2,14 +2,30 @@
 /*
  * ftmpi_jobs: small MPI jobs whose every byte is checked, for running on a
  * fabric's leaves with ftmpirun. Each job repeats one communication
- * pattern ITERS times with BYTES per message:
+ * pattern ITERS times with BYTES per message, among its P ranks:
  *   alltoall  MPI_Alltoall, every rank to every rank
  *   ring      each rank to rank + 1 (MPI_Sendrecv), the last to the first
- *   shift     the permutation exchange rank -> rank + n/2
+ *   shift     the permutation exchange rank -> rank + P/2
  *   stencil   nearest neighbours on a ring: both sides each iteration
+ *   transpose a distributed matrix transpose on a q x q process grid
+ *             (P = q^2): rank (i, j) = i*q + j swaps blocks with (j, i)
+ *   bitrev    rank r swaps with r's log2 P bits reversed (P = 2^b)
+ *   fft       a radix-2 FFT's butterflies, the binary-exchange algorithm
+ *             (P = 2^b): b exchanges, the s-th with rank r XOR 2^s
+ *   pingpong  the first rank sends to the last, which sends it back
+ *   stream    the first rank sends to the last, with up to 8 messages in
+ *             flight (MPI_Isend/MPI_Irecv), as a bandwidth benchmark does
+ * A job whose P does not fit (transpose, bitrev, fft; pingpong and stream
+ * want 2 or more) is refused before anything runs. A rank whose partner
+ * is itself (transpose's diagonal, bitrev's palindromes) exchanges with
+ * itself, which no fabric sees. Before every job but alltoall each rank
+ * exchanges one byte with each of its partners, outside the job's time
+ * and FTMPI_HOOK's window: Open MPI's TCP transport opens a connection at
+ * a pair's first message, and the job should time moving data.
  * JOB/S runs the job among every S-th rank only (ranks 0, S, 2S, ...), the
- * others wait: on a fabric, an all-to-all over fewer ranks spread across
- * the tree. Payload bytes are a function of (source, destination, iteration,
+ * others wait: on a fabric, a job over fewer ranks spread across the tree;
+ * with S the k of a kary fabric, one rank per leaf switch, on its first
+ * leaf. Payload bytes are a function of (source, destination, iteration,
  * offset), so a lost, stale or misrouted byte is found. Rank 0 prints one
  * line per job: job ranks bytes iters seconds errors, where seconds is the
  * job's span, from the first rank's start (leaving the barrier before the
@@ -202,38 +218,79 @@ static void hook_end(int me, int n, int k)
 	}
 }
 
+/* The jobs, by name. */
+enum kind {
+	J_ALLTOALL, J_RING, J_SHIFT, J_STENCIL, J_TRANSPOSE, J_BITREV, J_FFT, J_PINGPONG,
+	J_STREAM, J_KINDS,
+};
+static const char *const kind_name[J_KINDS] = {
+	"alltoall", "ring", "shift", "stencil", "transpose", "bitrev", "fft", "pingpong", "stream",
+};
+
+/* Messages stream keeps in flight, and the most bytes it buffers for them. */
+enum { STREAM_WINDOW = 8, STREAM_BUF = 16 << 20 };
+/* The tag of the one-byte exchanges that open a job's connections. */
+enum { WARM_TAG = 32767 };
+
 static int usage(void)
 {
 	fprintf(stderr, "usage: ftmpi_jobs JOB[/S] BYTES ITERS [JOB[/S] BYTES ITERS]...\n"
-		"JOB: alltoall, ring, shift or stencil; /S: among every S-th rank only\n");
+		"JOB: alltoall, ring, shift, stencil, transpose (a square number of ranks),\n"
+		"bitrev or fft (a power of two), pingpong or stream (first rank to last,\n"
+		"at least 2 ranks); /S: among every S-th rank only\n");
 	return 2;
 }
 
 /* A job from the command line. */
 struct job {
 	const char *spec;	/* as given: JOB[/S] */
-	char name[16];
+	enum kind kind;
 	long stride;
+	int ranks;		/* in the job: every stride-th of the world's */
 	size_t len;		/* bytes per message */
 	int iters;
 };
+
+/* The square root of @n when it is a square, else -1. */
+static int square_root(int n)
+{
+	int q = 0;
+
+	while ((q + 1) * (q + 1) <= n)
+		q++;
+	return q * q == n ? q : -1;
+}
+
+/* log2 @n when @n is a power of two, else -1. */
+static int log2_exact(int n)
+{
+	int b = 0;
+
+	while ((1 << b) < n)
+		b++;
+	return n == 1 << b ? b : -1;
+}
 
 /* Parse one JOB[/S] BYTES ITERS; every rank gets the same answer. */
 static int parse(struct job *j, const char *spec, const char *bytes, const char *iters,
 		 int me, int n)
 {
 	size_t k = strcspn(spec, "/");
+	const char *want = NULL;
 	char *end;
+	int p;
 
 	j->spec = spec;
 	j->stride = 1;
-	snprintf(j->name, sizeof(j->name), "%.*s", (int)(k < sizeof(j->name) ? k : 0), spec);
-	if (strcmp(j->name, "alltoall") && strcmp(j->name, "ring") &&
-	    strcmp(j->name, "shift") && strcmp(j->name, "stencil")) {
+	for (p = 0; p < J_KINDS; p++)
+		if (strlen(kind_name[p]) == k && !strncmp(spec, kind_name[p], k))
+			break;
+	if (p == J_KINDS) {
 		if (!me)
 			fprintf(stderr, "ftmpi_jobs: no job '%s'\n", spec);
 		return -1;
 	}
+	j->kind = p;
 	if (spec[k]) {
 		j->stride = strtol(spec + k + 1, &end, 10);
 		if (*end || j->stride < 1 || j->stride > n) {
@@ -242,6 +299,21 @@ static int parse(struct job *j, const char *spec, const char *bytes, const char 
 					spec, n);
 			return -1;
 		}
+	}
+	j->ranks = (n + (int)j->stride - 1) / (int)j->stride;
+	if (j->kind == J_TRANSPOSE && square_root(j->ranks) < 0)
+		want = "a square number of ranks (a q x q grid)";
+	else if ((j->kind == J_BITREV || j->kind == J_FFT) && log2_exact(j->ranks) < 0)
+		want = "a power-of-two number of ranks";
+	else if ((j->kind == J_PINGPONG || j->kind == J_STREAM) && j->ranks < 2)
+		want = "at least 2 ranks";
+	if (want) {
+		if (!me && j->stride > 1)
+			fprintf(stderr, "ftmpi_jobs: '%s' wants %s; it has %d (ranks 0, %ld, ... of %d)\n",
+				spec, want, j->ranks, j->stride, n);
+		else if (!me)
+			fprintf(stderr, "ftmpi_jobs: '%s' wants %s; it has %d\n", spec, want, n);
+		return -1;
 	}
 	j->len = strtoul(bytes, &end, 10);
 	j->iters = atoi(iters);
@@ -253,12 +325,172 @@ static int parse(struct job *j, const char *spec, const char *bytes, const char 
 	return 0;
 }
 
+/* Exchanges per iteration of a pairwise job on @n ranks. */
+static int steps(const struct job *j, int n)
+{
+	switch (j->kind) {
+	case J_STENCIL:
+		return 2;
+	case J_FFT:
+		return log2_exact(n);
+	default:
+		return 1;
+	}
+}
+
+/*
+ * Exchange @step of a pairwise job on @n ranks: rank @me sends to *@to
+ * and receives from *@from (the same rank for the involutions).
+ */
+static void peers(const struct job *j, int me, int n, int step, int *to, int *from)
+{
+	int q, b, r, i;
+
+	switch (j->kind) {
+	case J_RING:
+		*to = (me + 1) % n;
+		*from = (me + n - 1) % n;
+		return;
+	case J_SHIFT:
+		*to = (me + n / 2) % n;
+		*from = (me + n - n / 2) % n;
+		return;
+	case J_STENCIL:
+		*to = (me + (step ? n - 1 : 1)) % n;
+		*from = (me + (step ? 1 : n - 1)) % n;
+		return;
+	case J_TRANSPOSE:
+		q = square_root(n);
+		*to = *from = (me % q) * q + me / q;
+		return;
+	case J_BITREV:
+		b = log2_exact(n);
+		for (r = 0, i = 0; i < b; i++)
+			r |= ((me >> i) & 1) << (b - 1 - i);
+		*to = *from = r;
+		return;
+	case J_FFT:
+		*to = *from = me ^ (1 << step);
+		return;
+	default:	/* pingpong, stream: first and last */
+		*to = *from = me ? 0 : n - 1;
+		return;
+	}
+}
+
+/*
+ * One byte each way with every partner of the job, outside its window:
+ * Open MPI's TCP transport opens a pair's connection at its first
+ * message, and the job should time moving data, not handshakes.
+ */
+static long warm_up(const struct job *j, MPI_Comm comm, int me, int n)
+{
+	unsigned char s, r;
+	long bad = 0;
+	int step, to, from;
+
+	if (j->kind == J_PINGPONG || j->kind == J_STREAM) {
+		if (me && me != n - 1)
+			return 0;
+		peers(j, me, n, 0, &to, &from);
+		return exchange(comm, &s, &r, 1, me, to, from, WARM_TAG);
+	}
+	for (step = 0; step < steps(j, n); step++) {
+		peers(j, me, n, step, &to, &from);
+		bad += exchange(comm, &s, &r, 1, me, to, from, WARM_TAG);
+	}
+	return bad;
+}
+
+/* ITERS round trips of @len bytes between the first rank and the last. */
+static long pingpong(MPI_Comm comm, unsigned char *s, unsigned char *r, size_t len, int me,
+		     int n, int iters)
+{
+	int last = n - 1, it;
+	long bad = 0;
+
+	for (it = 0; it < iters; it++) {
+		memset(r, 0, len);
+		if (!me) {
+			fill(s, len, 0, last, it);
+			MPI_Send(s, (int)len, MPI_BYTE, last, it, comm);
+			MPI_Recv(r, (int)len, MPI_BYTE, last, it, comm, MPI_STATUS_IGNORE);
+			bad += check(r, len, last, 0, it);
+		} else {
+			MPI_Recv(r, (int)len, MPI_BYTE, 0, it, comm, MPI_STATUS_IGNORE);
+			bad += check(r, len, 0, last, it);
+			fill(s, len, last, 0, it);
+			MPI_Send(s, (int)len, MPI_BYTE, 0, it, comm);
+		}
+	}
+	return bad;
+}
+
+/* Messages stream has in flight at once: up to STREAM_WINDOW, STREAM_BUF bytes. */
+static int window(const struct job *j)
+{
+	size_t w = STREAM_BUF / j->len;
+
+	if (w > STREAM_WINDOW)
+		w = STREAM_WINDOW;
+	if (w > (size_t)j->iters)
+		w = j->iters;
+	return w ? (int)w : 1;
+}
+
+/*
+ * @iters messages of @len bytes from the first rank to the last, @w at a
+ * time: the sender posts @w sends, the receiver @w receives, each waits
+ * for all of its own, and the receiver checks them.
+ */
+static long stream(MPI_Comm comm, unsigned char *s, unsigned char *r, size_t len, int me,
+		   int n, int iters, int w)
+{
+	MPI_Request req[STREAM_WINDOW];
+	int last = n - 1, it, c, i;
+	long bad = 0;
+
+	for (it = 0; it < iters; it += c) {
+		c = iters - it < w ? iters - it : w;
+		for (i = 0; i < c; i++) {
+			if (!me) {
+				fill(s + i * len, len, 0, last, it + i);
+				MPI_Isend(s + i * len, (int)len, MPI_BYTE, last, it + i, comm,
+					  &req[i]);
+			} else {
+				memset(r + i * len, 0, len);
+				MPI_Irecv(r + i * len, (int)len, MPI_BYTE, 0, it + i, comm,
+					  &req[i]);
+			}
+		}
+		MPI_Waitall(c, req, MPI_STATUSES_IGNORE);
+		for (i = 0; me && i < c; i++)
+			bad += check(r + i * len, len, 0, last, it + i);
+	}
+	return bad;
+}
+
+/* One iteration of a pairwise job: its exchanges, each checked. */
+static long pairwise(const struct job *j, MPI_Comm comm, unsigned char *s, unsigned char *r,
+		     int me, int n, int it)
+{
+	int nstep = steps(j, n), step, to, from;
+	long bad = 0;
+
+	for (step = 0; step < nstep; step++) {
+		peers(j, me, n, step, &to, &from);
+		bad += exchange(comm, s + step % 2 * j->len, r + step % 2 * j->len, j->len, me,
+				to, from, it * nstep + step);
+	}
+	return bad;
+}
+
 /*
  * Job @k, timed, its errors counted on rank 0. @comm holds the job's
  * ranks (MPI_COMM_NULL on the others, which only meet the hooks and the
- * reductions); it and the buffers are made before the hook opens the
- * job's window, so that setting them up is not counted as the job's
- * traffic, and the reductions come after it closes.
+ * reductions); it, the buffers and the connections are made before the
+ * hook opens the job's window, so that setting them up is not counted
+ * as the job's traffic, and the reductions come after it closes.
  */
 static long run(const struct job *j, int k, MPI_Comm comm, int me_world, int n_world)
 {
@@ -267,43 +499,42 @@ static long run(const struct job *j, int k, MPI_Comm comm, int me_world, int n_w
 	double t0 = DBL_MAX, t1 = -DBL_MAX, first = 0, last = 0;
 	long bad = 0, bad_all = 0;
 	size_t len = j->len;
-	const char *job = j->name;
-	int iters = j->iters, it, p, me = 0, n = 0;
+	int iters = j->iters, it, p, me = 0, n = 0, idle;
 
 	if (comm != MPI_COMM_NULL) {
 		MPI_Comm_rank(comm, &me);
 		MPI_Comm_size(comm, &n);
-		p = strcmp(job, "alltoall") ? 2 : n;
+		p = j->kind == J_ALLTOALL ? n : j->kind == J_STREAM ? window(j) : 2;
 		s = malloc(len * p);
 		r = malloc(len * p);
 		if (!s || !r) {
 			fprintf(stderr, "ftmpi_jobs: rank %d: out of memory\n", me_world);
 			MPI_Abort(MPI_COMM_WORLD, 1);
 		}
+		if (j->kind != J_ALLTOALL)
+			bad += warm_up(j, comm, me, n);
 	}
 	hook_begin(me_world, n_world, k);
-	if (comm == MPI_COMM_NULL)
+	/* pingpong's and stream's other ranks only wait: no start, no end */
+	idle = (j->kind == J_PINGPONG || j->kind == J_STREAM) && me && me != n - 1;
+	if (comm == MPI_COMM_NULL || idle)
 		goto done;
 	t0 = now();
-	for (it = 0; it < iters; it++) {
-		if (!strcmp(job, "alltoall")) {
-			for (int d = 0; d < n; d++)
-				fill(s + d * len, len, me, d, it);
-			memset(r, 0, len * n);
-			MPI_Alltoall(s, (int)len, MPI_BYTE, r, (int)len, MPI_BYTE, comm);
-			for (int src = 0; src < n; src++)
-				bad += check(r + src * len, len, src, me, it);
-		} else if (!strcmp(job, "ring")) {
-			bad += exchange(comm, s, r, len, me, (me + 1) % n, (me + n - 1) % n, it);
-		} else if (!strcmp(job, "shift")) {
-			bad += exchange(comm, s, r, len, me, (me + n / 2) % n,
-					(me + n - n / 2) % n, it);
-		} else {
-			bad += exchange(comm, s, r, len, me, (me + 1) % n, (me + n - 1) % n, it);
-			bad += exchange(comm, s + len, r + len, len, me, (me + n - 1) % n,
-					(me + 1) % n, it);
-		}
+	if (j->kind == J_PINGPONG)
+		bad += pingpong(comm, s, r, len, me, n, iters);
+	else if (j->kind == J_STREAM)
+		bad += stream(comm, s, r, len, me, n, iters, window(j));
+	for (it = 0; j->kind == J_ALLTOALL && it < iters; it++) {
+		for (int d = 0; d < n; d++)
+			fill(s + d * len, len, me, d, it);
+		memset(r, 0, len * n);
+		MPI_Alltoall(s, (int)len, MPI_BYTE, r, (int)len, MPI_BYTE, comm);
+		for (int src = 0; src < n; src++)
+			bad += check(r + src * len, len, src, me, it);
 	}
+	for (it = 0; j->kind != J_ALLTOALL && j->kind != J_PINGPONG && j->kind != J_STREAM &&
+	     it < iters; it++)
+		bad += pairwise(j, comm, s, r, me, n, it);
 	t1 = now();
 	if (bad)
 		fprintf(stderr, "ftmpi_jobs: rank %d: %ld bytes wrong\n", me_world, bad);
@@ -314,8 +545,7 @@ done:
 	MPI_Reduce(&t1, &last, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
 	if (!me_world)
 		printf("job %s ranks %d bytes %zu iters %d seconds %.6f errors %ld\n",
-		       j->spec, (n_world + (int)j->stride - 1) / (int)j->stride, len, iters,
-		       last - first, bad_all);
+		       j->spec, j->ranks, len, iters, last - first, bad_all);
 	fflush(stdout);
 	free(s);
 	free(r);
