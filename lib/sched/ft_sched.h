@@ -44,20 +44,22 @@
  *    switch at level H: Valiant on minimal paths, seed 000 section 6);
  *    granted when every link of that path has the lanes, else refused and
  *    nothing is taken.
- *  - OPTIMAL: beyond the papers.  When every request wants one lane and
- *    the free lanes are uniform per level (F_i on every link of level i,
- *    e.g. no circuits yet): per level, the requests still alive form a
- *    bipartite multigraph between source-side and destination-side nodes
- *    of level i - 1; it is edge-coloured with w_i * F_i colours by
- *    alternating paths (Koenig), colour c giving P_i = c / F_i.  On a
- *    full-bisection k-ary n-tree every permutation has degree <= k at
- *    every level, so every permutation is granted.  A vertex of degree
- *    above w_i * F_i (non-permutation demand, slimmed trees) first drops
+ *  - OPTIMAL: beyond the papers.  When every request wants the same k
+ *    lanes (usually one) and the free lanes are uniform per level (F_i on
+ *    every link of level i, e.g. no circuits yet): per level, the
+ *    requests still alive form a bipartite multigraph between
+ *    source-side and destination-side nodes of level i - 1; it is
+ *    edge-coloured with w_i * S_i colours (S_i = floor(F_i / k) slots of
+ *    k lanes a link) by alternating paths (Koenig), colour c giving
+ *    P_i = c / S_i.  On a full-bisection k-ary n-tree every permutation
+ *    has degree <= k at every level, so every permutation is granted
+ *    (with L lanes a link and L lanes a request too).  A vertex of degree
+ *    above w_i * S_i (non-permutation demand, slimmed trees) first drops
  *    requests greedily in request order; when it had to, the fallback
  *    below is also run from the same state and the better of the two
- *    (more granted) is kept.  Otherwise (lanes > 1, uneven free lanes:
- *    circuits in place) the fallback alone: LEVELWISE farthest-first
- *    with release on failure.  Then, for each request still refused, in
+ *    (more granted) is kept.  Otherwise (requests of different lanes,
+ *    uneven free lanes: circuits in place) the fallback alone: LEVELWISE
+ *    farthest-first with release on failure.  Then, for each request still refused, in
  *    request order: an exhaustive search for any free path, then a
  *    rearrangement: a path blocked only by one request of this batch is
  *    taken if that request finds another free path.  Both searches stop

@@ -2,16 +2,19 @@
 /*
  * The rearrangeable scheduler.
  *
- * Exact pass (every request one lane, free lanes F_i uniform on level i):
- * level by level, the requests still alive are the edges of a bipartite
+ * Exact pass (every request the same k lanes, free lanes F_i uniform on
+ * level i): level by level, the requests still alive are the edges of a bipartite
  * multigraph whose left vertices are the source-side nodes of level i - 1
  * and right vertices the destination-side ones (a request's two nodes
  * share their Y, so the graph is a disjoint union over the upper
  * sub-trees: this is the recursion into sub-trees, done for all of them
- * at once).  With maximum degree <= D = w_i * F_i it is D-edge-colourable
- * (Koenig); colour c is lane c mod F_i of port P_i = c / F_i on both the
- * up link of the left node and the down link of the right node, so every
- * link carries at most F_i requests.  Colouring by alternating paths: an
+ * at once).  With S_i = floor(F_i / k) slots of k lanes on every link and
+ * maximum degree <= D = w_i * S_i it is D-edge-colourable (Koenig);
+ * colour c is slot c mod S_i of port P_i = c / S_i on both the up link of
+ * the left node and the down link of the right node, so every link
+ * carries at most S_i requests, S_i * k <= F_i lanes.  (k = 1 is the
+ * usual case; a batch of k-lane requests on k-lane links is the same
+ * problem as one-lane requests on one-lane links.)  Colouring by alternating paths: an
  * edge (u, v) takes a colour a free at u; if a is busy at v, take b free
  * at v; if b is busy at u, swap a and b along the a/b path from v (it
  * cannot reach u in a bipartite graph) and take a.  On FT(l, k) with one
@@ -204,21 +207,30 @@ static u32 uniform_free(const struct ft_sched *s, u32 i)
 	return f;
 }
 
+/*
+ * Whether the exact pass applies: every request still refused wants the
+ * same lanes k (into fl[0]) and every level it climbs has uniform free
+ * lanes; fl[i] := the slots S_i = F_i / k of a link of level i.
+ */
 static bool exact_applies(const struct ft_sched *s,
 			  const struct ft_sched_req *req, u32 n,
 			  const struct ft_sched_out *out, u32 *fl)
 {
-	u32 j, i, hmax = 0;
+	u32 j, i, hmax = 0, k = 0;
 
 	for (j = 0; j < n; j++) {
 		if (out[j].status != FT_SCHED_REFUSED)
 			continue;
-		if (req[j].lanes != 1)
+		if (k && req[j].lanes != k)
 			return false;
+		k = req[j].lanes;
 		hmax = ft_max_u32(hmax, out[j].hh);
 	}
+	fl[0] = k ? k : 1;
 	for (i = 1; i <= hmax; i++) {
 		fl[i] = uniform_free(s, i);
+		if (fl[i] != SCHED_NONE)
+			fl[i] /= fl[0];
 		if (fl[i] == SCHED_NONE ||
 		    (u64)s->t.nodes[i - 1] * s->t.w[i] * fl[i] >
 		    COLOUR_MAX_ENTRIES)
@@ -229,13 +241,13 @@ static bool exact_applies(const struct ft_sched *s,
 
 /*
  * The lanes of level @i's coloured edges 0..k-1 (edge j is request
- * act[j]): lane col mod F_i of port col / F_i, which fits by the
- * colouring; sched_take_port() with the level's constants in locals.
- * Returns the requests left for the next level, kept in act[].
+ * act[j]): @lanes of slot col mod S_i (@fl) of port col / S_i, which
+ * fits by the colouring; sched_take_port() with the level's constants in
+ * locals.  Returns the requests left for the next level, kept in act[].
  */
 static u32 take_level(struct ft_sched *s, u32 i, const struct colour *g,
-		      u32 fl, struct ft_sched_out *out, u32 *y, u32 *act,
-		      u32 k)
+		      u32 fl, u32 lanes, struct ft_sched_out *out, u32 *y,
+		      u32 *act, u32 k)
 {
 	u64 *vu = s->vec[i][FT_UP], *vd = s->vec[i][FT_DOWN], b;
 	u32 j, r, p, w = s->t.w[i], vb = s->vb[i], keep = 0;
@@ -251,8 +263,8 @@ static u32 take_level(struct ft_sched *s, u32 i, const struct colour *g,
 			b = (u64)g->ev[j] * vb + p;
 			vd[b >> 6] &= ~(1ULL << (b & 63));
 		} else {
-			sched_take(s, i, g->eu[j], p, FT_UP, 1);
-			sched_take(s, i, g->ev[j], p, FT_DOWN, 1);
+			sched_take(s, i, g->eu[j], p, FT_UP, lanes);
+			sched_take(s, i, g->ev[j], p, FT_DOWN, lanes);
 		}
 		out[r].port[i - 1] = (u16)p;
 		y[r] = y[r] * w + p;
@@ -356,14 +368,14 @@ u32 xcolour_path(struct xcolour *g, u32 u, u32 v)
 	return c;
 }
 
-/* The fast copy applies to levels 1..@hmax with free lanes @fl. */
+/* The fast copy applies to levels 1..@hmax with slots @fl. */
 static bool exact_fast_ok(const struct ft_sched *s,
 			  const struct ft_sched_opts *o, const u32 *fl,
 			  u32 hmax)
 {
 	u32 i;
 
-	if (o->force_general || !s->pow2)
+	if (o->force_general || !s->pow2 || fl[0] != 1)
 		return false;
 	for (i = 1; i <= hmax; i++)
 		if (!s->bitmode[i] || s->nw[i] != 1 || fl[i] != 1)
@@ -531,7 +543,7 @@ static int optimal_exact(struct ft_sched *s, const struct ft_sched_opts *o,
 				sched_refuse(&out[r], i, where);
 				/* Give back the lanes it took below. */
 				sched_give_levels(s, req[r].src, req[r].dst,
-						  out[r].port, i - 1, 1);
+						  out[r].port, i - 1, fl[0]);
 				(*dropped)++;
 				continue;
 			}
@@ -548,7 +560,7 @@ static int optimal_exact(struct ft_sched *s, const struct ft_sched_opts *o,
 		}
 		k = keep;
 		keep = 0;
-		k = take_level(s, i, &g, fl[i], out, y, act, k);
+		k = take_level(s, i, &g, fl[i], fl[0], out, y, act, k);
 	}
 	return 0;
 }
@@ -865,7 +877,8 @@ static int optimal_best(struct ft_sched *s, const struct ft_sched_opts *o,
 		for (j = 0; j < n; j++)
 			if (eo[j].status == FT_SCHED_GRANTED && eo[j].hh)
 				sched_take_path(s, req[j].src, req[j].dst,
-						eo[j].hh, eo[j].port, 1);
+						eo[j].hh, eo[j].port,
+						req[j].lanes);
 		memcpy(out, eo, (size_t)n * sizeof(*eo));
 	} else {
 		st->exact = 0;

@@ -14,7 +14,12 @@ static struct ft_sched_out out[MAXQ];
 static u32 perm[MAXQ];
 static char why[256];
 
-static void test_perms(u32 l, u32 k, u32 trials, u32 lanes)
+/*
+ * @trials random permutations of FT(@l,@k) with @lanes per link, each
+ * request @want lanes: with @want dividing @lanes every one is granted
+ * by the colouring (floor(lanes / want) slots per link).
+ */
+static void test_perms_want(u32 l, u32 k, u32 trials, u32 lanes, u32 want)
 {
 	struct ft_rand r;
 	struct ft_topo t;
@@ -31,7 +36,7 @@ static void test_perms(u32 l, u32 k, u32 trials, u32 lanes)
 	for (i = 0; i < trials; i++) {
 		ft_sched_reset(s);
 		ft_rand_perm(&r, perm, t.n);
-		perm_reqs(q, perm, t.n, 1);
+		perm_reqs(q, perm, t.n, want);
 		o.order = i % FT_SCHED_NORDERS;
 		o.seed = i;
 		if (run_checked(s, &o, q, t.n, out, &st, why, sizeof(why))) {
@@ -44,9 +49,71 @@ static void test_perms(u32 l, u32 k, u32 trials, u32 lanes)
 		min = ft_min_u32(min, st.granted);
 	}
 	tap_ok(!bad && full == trials && exact == trials,
-	       "optimal FT(%u,%u)%s: %u of %u random permutations fully "
-	       "granted (min %u of %u)", l, k, lanes > 1 ? " lanes 2" : "",
-	       full, trials, min, t.n);
+	       "optimal FT(%u,%u) lanes %u, %u per request: %u of %u random "
+	       "permutations fully granted by the colouring (min %u of %u)",
+	       l, k, lanes, want, full, trials, min, t.n);
+	ft_sched_destroy(s);
+}
+
+static void test_perms(u32 l, u32 k, u32 trials, u32 lanes)
+{
+	test_perms_want(l, k, trials, lanes, 1);
+}
+
+/*
+ * Requests of k lanes: a 2-relation of 2-lane requests on 4-lane links
+ * (two slots a link) fully granted; k-lane requests on links with fewer
+ * lanes get nothing from the colouring, so the fallback's result stands;
+ * mixed lanes take the fallback; every schedule valid.
+ */
+static void test_lanes(void)
+{
+	struct ft_rand r;
+	struct ft_topo t;
+	struct ft_sched *s;
+	struct ft_sched_opts o;
+	struct ft_sched_stats st;
+	u32 i, n, good = 1, full = 0, trials = 50;
+
+	ft_rand_seed(&r, 44);
+	ft_lw(&t, 3, 4, 4);
+	s = ft_sched_create(&t);
+	ft_sched_opts_default(&o, FT_SCHED_OPTIMAL);
+	o.rearrange = 0;
+	for (i = 0; i < trials; i++) {
+		ft_sched_reset(s);
+		ft_rand_perm(&r, perm, t.n);
+		perm_reqs(q, perm, t.n, 2);
+		ft_rand_perm(&r, perm, t.n);
+		perm_reqs(q + t.n, perm, t.n, 2);
+		good &= !run_checked(s, &o, q, 2 * t.n, out, &st, why, sizeof(why));
+		full += st.granted == 2 * t.n && st.exact;
+	}
+	tap_ok(good && full == trials, "optimal FT(3,4) lanes 4: %u of %u "
+	       "2-relations of 2-lane requests fully granted %s", full, trials,
+	       good ? "" : why);
+	ft_sched_destroy(s);
+
+	ft_lw(&t, 2, 4, 2);
+	s = ft_sched_create(&t);
+	ft_rand_perm(&r, perm, t.n);
+	perm_reqs(q, perm, t.n, 3);
+	good = !run_checked(s, &o, q, t.n, out, &st, why, sizeof(why));
+	n = 0;
+	for (i = 0; i < t.n; i++)
+		n += out[i].status == FT_SCHED_GRANTED && out[i].hh;
+	tap_ok(good && n == 0, "optimal: 3-lane requests on 2-lane links: "
+	       "none granted (%u), valid %s", n, good ? "" : why);
+
+	ft_sched_reset(s);
+	ft_rand_perm(&r, perm, t.n);
+	perm_reqs(q, perm, t.n, 1);
+	for (i = 0; i < t.n; i += 2)
+		q[i].lanes = 2;
+	good = !run_checked(s, &o, q, t.n, out, &st, why, sizeof(why));
+	tap_ok(good && !st.exact, "optimal: mixed lanes take the fallback, "
+	       "valid (%u of %u granted) %s", st.granted, t.n,
+	       good ? "" : why);
 	ft_sched_destroy(s);
 }
 
@@ -156,6 +223,10 @@ int main(void)
 	test_perms(4, 4, 100, 1);
 	test_perms(3, 16, 5, 1);
 	test_perms(3, 4, 50, 2);
+	test_perms_want(3, 4, 50, 2, 2);
+	test_perms_want(2, 8, 50, 4, 4);
+	test_perms_want(3, 8, 20, 4, 2);
+	test_lanes();
 	test_structured();
 	test_general();
 	return tap_done();
