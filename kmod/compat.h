@@ -94,4 +94,15 @@ struct genl_split_ops {
 }
 #endif
 
+/*
+ * The CAP_NET_ADMIN check of a multicast group at bind (genl_bind()): in
+ * 6.7, and in 6.1's stable series since December 2023. A 6.1 from before
+ * has no such flag, and there the groups stay open (fattree(4)).
+ */
+#ifdef GENL_MCAST_CAP_NET_ADMIN
+#define FT_COMPAT_MCAST_ADMIN	GENL_MCAST_CAP_NET_ADMIN
+#else
+#define FT_COMPAT_MCAST_ADMIN	0
+#endif
+
 #endif /* _FATTREE_COMPAT_H */

@@ -226,10 +226,9 @@ static struct ft_fab *ft_fab_alloc(struct net *net, const struct ft_fab_params *
 	if (!fab)
 		return NULL;
 	/*
-	 * The 16 bits of a leaf's MAC that name its fabric: at most
-	 * max_fabrics (1,024) live fabrics hold one, and a fabric gives its
-	 * id back when it is freed, so only a pile of fabrics deleted but
-	 * not yet freed could run them out; that is told apart.
+	 * The 16 bits of a leaf's MAC that name its fabric, shared by every
+	 * namespace (max_fabrics bounds each namespace's fabrics, not all
+	 * of them): when all 65,535 are in use, that is what is told.
 	 */
 	id = ida_alloc_range(&ft_fab_ida, 1, 0xffff, GFP_KERNEL);
 	if (id < 0) {
@@ -375,7 +374,7 @@ int ft_fab_create(struct net *net, struct ft_fab_params *p,
 		err = PTR_ERR(fab);
 		if (err == -ENOSPC)
 			NL_SET_ERR_MSG_MOD(extack,
-					   "no fabric id free: deleted fabrics are still being freed");
+					   "all 65535 fabric ids are in use (the namespaces' fabrics share them)");
 		else
 			NL_SET_ERR_MSG_MOD(extack, "not enough memory for the fabric ids");
 		goto out;

@@ -86,10 +86,13 @@ static s64 ft_leaf_by_mac(const struct ft_fab *fab, const u8 *mac)
  * has that address) and from every frame the leaf sends from it, and,
  * as a bridge's local entry, it does not age. An address that names a
  * leaf (02:ii:ii:ll:ll:ll) routes to that leaf without a look-up, until
- * another leaf sends from it: an active-backup bond's slaves share the
- * first slave's address, and after a failover the new active slave's
- * gratuitous ARP moves it, as it does on a switch (fdb_named counts such
- * entries; the owner sending from its own address again takes it back).
+ * another leaf that has it as its own address sends from it: an
+ * active-backup bond's slaves share the first slave's address, and after
+ * a failover the new active slave's gratuitous ARP moves it, as it does
+ * on a switch (fdb_named counts such entries; the owner sending from its
+ * own address again takes it back). A frame that only claims an address
+ * another leaf has (a raw socket's, a LAN's from another host) moves
+ * nothing.
  *
  * The table is fixed per fabric (FT_FDB_SETS sets of FT_FDB_WAYS, salted
  * hash, no allocation on the data path): a new station takes a free or
@@ -208,6 +211,16 @@ static void ft_fdb_learn(struct ft_leaf *leaf, const u8 *mac, bool local,
 	/* The scan only reads (under the lock): readers wait for the stores. */
 	spin_lock_bh(&fab->fdb_lock);
 	e = ft_fdb_victim(set, mac, now);
+	/*
+	 * Another leaf's own address is not taken by a frame from a station
+	 * that merely uses it, as a bridge ignores frames from its local
+	 * entries' addresses (br_fdb_update()).
+	 */
+	if (e->used && e->local && e->leaf != leaf->index && !local &&
+	    ether_addr_equal(e->mac, mac)) {
+		spin_unlock_bh(&fab->fdb_lock);
+		return;
+	}
 	write_seqcount_begin(&fab->fdb_seq);
 	ft_fdb_clear(fab, e);
 	ether_addr_copy(e->mac, mac);
@@ -313,6 +326,7 @@ static void ft_fdb_heard(struct ft_leaf *leaf, const u8 *mac)
 {
 	struct ft_fab *fab = leaf->fab;
 	s64 named = ft_leaf_by_mac(fab, mac);
+	bool local;
 
 	if (likely(named == leaf->index)) {
 		/* Its own address: taken back from a leaf that sent from it. */
@@ -323,8 +337,16 @@ static void ft_fdb_heard(struct ft_leaf *leaf, const u8 *mac)
 	}
 	if (!is_valid_ether_addr(mac))
 		return;
-	ft_fdb_learn(leaf, mac, ether_addr_equal(mac, leaf->dev->dev_addr),
-		     named >= 0);
+	local = ether_addr_equal(mac, leaf->dev->dev_addr);
+	/*
+	 * Another leaf's address moves only with a leaf that has it as its
+	 * own (a bond's slave), not with any frame that claims it (a
+	 * container's raw socket, a LAN bridged in from another host whose
+	 * fabric ids are the same).
+	 */
+	if (named >= 0 && !local)
+		return;
+	ft_fdb_learn(leaf, mac, local, named >= 0);
 }
 
 /*
@@ -947,25 +969,21 @@ static void ft_leaf_get_stats64(struct net_device *dev,
 
 /*
  * Packets queued before the leaf went down still wait in the fabric and
- * count against its backlog: the queue starts only if there is room, or
- * down/up would let a leaf hold more than its bound.
+ * count against its backlog. The queue starts in any case: the qdisc the
+ * leaf will have is not attached yet (the core activates it after
+ * ndo_open), and a leaf without one must never be stopped; a transmit
+ * past the bound stops a leaf that has one (ft_leaf_xmit()).
  */
 static int ft_leaf_open(struct net_device *dev)
 {
 	struct ft_leaf *leaf = netdev_priv(dev);
-	struct ft_fab *fab = leaf->fab;
 
 	ft_leaf_purge_rx(leaf);
 	ft_leaf_rx_hold(leaf, false);	/* as ndo_stop left it, in any case */
 	napi_enable(&leaf->napi);
 	ft_fdb_claim(leaf);
 	netif_carrier_on(dev);
-	spin_lock_bh(&fab->lock);
-	if (ft_leaf_has_room(leaf))
-		netif_start_queue(dev);
-	else
-		netif_stop_queue(dev);
-	spin_unlock_bh(&fab->lock);
+	netif_start_queue(dev);
 	return 0;
 }
 

@@ -157,7 +157,7 @@ int __init ft_genl_register(void)
 
 	for (i = 0; i < ARRAY_SIZE(ft_mcgrps); i++) {
 		ft_mcgrps[i] = fattree_nl_mcgrps[i];
-		ft_mcgrps[i].flags |= GENL_MCAST_CAP_NET_ADMIN;
+		ft_mcgrps[i].flags |= FT_COMPAT_MCAST_ADMIN;
 	}
 
 	return err ?: genl_register_family(&ft_genl_family);

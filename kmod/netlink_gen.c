@@ -257,7 +257,7 @@ const struct genl_split_ops fattree_nl_ops[16] = {
 		.dumpit		= fattree_nl_demand_get_dumpit,
 		.policy		= fattree_demand_get_nl_policy,
 		.maxattr	= FATTREE_A_DEMAND_FABRIC,
-		.flags		= GENL_CMD_CAP_DUMP,
+		.flags		= GENL_UNS_ADMIN_PERM | GENL_CMD_CAP_DUMP,
 	},
 	{
 		.cmd		= FATTREE_CMD_LINK_SET,

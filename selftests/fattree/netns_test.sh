@@ -7,7 +7,7 @@
 # (every pair's backlog, containers' leaves included).
 top=$(cd "$(dirname "$0")" && pwd)
 . "$top/ft_lib.sh"
-tap_begin 11
+tap_begin 12
 y=ftns-y-$$ a=ftns-a-$$ b=ftns-b-$$
 trap 'ip netns del $a 2>/dev/null; ip netns del $b 2>/dev/null; ip netns del $y 2>/dev/null' EXIT
 ip netns add $y && ip netns add $a && ip netns add $b || exit 1
@@ -50,6 +50,10 @@ out=$(ip netns exec $y setpriv --reuid=65534 --regid=65534 --clear-groups \
 rc=$?
 check "nobody may not: the join is refused (EPERM), not left to wait" \
 	'[ $rc != 0 ] && [ $rc != 124 ] && echo "$out" | grep -q "not permitted"' "status $rc: $out"
+out=$(ip netns exec $y setpriv --reuid=65534 --regid=65534 --clear-groups \
+	"$ftctl" demand show fy 2>&1)
+rc=$?
+check "... nor dump it (EPERM)" '[ $rc != 0 ] && echo "$out" | grep -qi "not permitted"' "status $rc: $out"
 
 # Y goes away with a leaf still in B: the fabric and that leaf go too.
 ip netns del $y

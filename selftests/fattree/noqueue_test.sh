@@ -10,7 +10,7 @@
 # the leaf holds its senders back again and loses nothing.
 top=$(cd "$(dirname "$0")" && pwd)
 . "$top/ft_lib.sh"
-tap_begin 8
+tap_begin 9
 a=ftnq-a-$$ b=ftnq-b-$$
 cleanup() {
 	ip netns del $a 2>/dev/null
@@ -43,9 +43,9 @@ for i in range(int(sys.argv[1])):
 print(" ".join("%d:%d" % kv for kv in sorted(errs.items())))
 ' "$2"
 }
-dmesg -C 2>/dev/null
+crit0=$(dmesg | grep -c "asks to queue packet")
 res=$(send $a 20)
-crit=$(dmesg | grep -c "asks to queue packet")
+crit=$(($(dmesg | grep -c "asks to queue packet") - crit0))
 busy=$(st $a nq-l0 drop_busy) queued=$(st $a nq-l0 queued)
 echo "# 20 sends under noqueue, backlog 4: errno:count $res; drop_busy $busy; queued $queued"
 check "under noqueue a full leaf answers no send with an error (ENETDOWN before)" \
@@ -55,6 +55,18 @@ check "... takes its backlog, 4, and drops the rest, counted: drop_busy 16" \
 	'[ "$queued" = 4 ] && [ "$busy" = 16 ]' "queued $queued drop_busy $busy"
 txd=$(ip -n $a -s -j link show nq-l0 | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["stats64"]["tx"]["dropped"])')
 check "... in the leaf's tx_dropped" '[ "$txd" = 16 ]' "tx_dropped $txd"
+# Down and up while full: a leaf opened without room must not be stopped
+# either (the qdisc it will have is attached only after it opens).
+ip -n $a link set nq-l0 down && ip -n $a link set nq-l0 up
+tc -n $a qdisc replace dev nq-l0 root noqueue
+ip -n $a neigh replace 10.87.0.2 lladdr "$(ip -n $b -j link show nq-l3 |
+	python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["address"])')" dev nq-l0
+res=$(send $a 5)
+crit=$(($(dmesg | grep -c "asks to queue packet") - crit0))
+busy=$(st $a nq-l0 drop_busy)
+check "a full noqueue leaf brought down and up still takes sends: no error, no log" \
+	'[ "$res" = "0:5" ] && [ "$crit" = 0 ] && [ "$busy" = 21 ]' "$res, $crit lines, drop_busy $busy"
+
 "$ftctl" fabric step nq 8 > /dev/null
 del=$(st $b nq-l3 delivered)
 check "what it took is delivered" '[ "$del" = 4 ]' "delivered $del"
@@ -64,7 +76,7 @@ tc -n $a qdisc replace dev nq-l0 root pfifo limit 100 || exit 1
 res=$(send $a 20)
 busy2=$(st $a nq-l0 drop_busy)
 check "under pfifo the same sends all go and nothing more is dropped" \
-	'[ "$res" = "0:20" ] && [ "$busy2" = 16 ]' "$res drop_busy $busy2"
+	'[ "$res" = "0:20" ] && [ "$busy2" = 21 ]' "$res drop_busy $busy2"
 # Each step frees room; the qdisc refills the leaf between steps.
 stepped() { "$ftctl" fabric step nq 4 > /dev/null; [ "$(st $b nq-l3 delivered)" = 24 ]; }
 check "... and all 20 are delivered as cycles free room" \
