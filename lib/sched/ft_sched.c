@@ -393,6 +393,24 @@ int ft_sched_give(struct ft_sched *s, u32 src, u32 dst, const u32 *port,
 	return 0;
 }
 
+u32 ft_sched_path_free(const struct ft_sched *s, u32 src, u32 dst,
+		       const u32 *port)
+{
+	u16 p16[FT_MAX_LEVELS];
+	u32 hh, i, y = 0, f = FT_MAX_LANES;
+
+	if (sched_check_path(s, src, dst, port, 1, &hh, p16))
+		return 0;
+	for (i = 1; i <= hh; i++) {
+		f = ft_min_u32(f, sched_free(s, i, sched_node(s, i, src, y),
+					     p16[i - 1], FT_UP));
+		f = ft_min_u32(f, sched_free(s, i, sched_node(s, i, dst, y),
+					     p16[i - 1], FT_DOWN));
+		y = y * s->t.w[i] + p16[i - 1];
+	}
+	return f;
+}
+
 void sched_avail(const struct ft_sched *s, u32 i, u32 dir, u32 node,
 		 u32 lanes, u64 *v)
 {

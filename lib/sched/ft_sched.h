@@ -254,6 +254,14 @@ int ft_sched_give(struct ft_sched *s, u32 src, u32 dst, const u32 *port,
 		  u32 lanes);
 
 /*
+ * The fewest scratch free lanes of a link on the path of (@src, @dst)
+ * through @port: the most lanes ft_sched_take() could take there now.
+ * 0 for a bad pair or port; FT_MAX_LANES for @src == @dst (no link).
+ */
+u32 ft_sched_path_free(const struct ft_sched *s, u32 src, u32 dst,
+		       const u32 *port);
+
+/*
  * Schedule @n requests: fill @out[0..n-1] and @st (may be NULL), and take
  * the lanes of every granted request (and, without release_on_failure,
  * those kept by refused LEVELWISE/LOCAL ones) out of the scratch free
