@@ -19,7 +19,8 @@ enum {
 	O_HELP = 'h', O_VERSION = 'V', O_VERBOSE = 'v',
 	O_ORDER = 256, O_RELEASE, O_RANDOM_FIT, O_SEED, O_LEASE, O_IDLE,
 	O_ROUND_MS, O_MAX_REQ, O_PID_FILE, O_STATUS_FILE, O_SYSLOG, O_LOG_LEVEL,
-	O_STATUS, O_METRICS_FILE, O_ROUNDS, O_FREE_LANES,
+	O_STATUS, O_METRICS_FILE, O_ROUNDS, O_FREE_LANES, O_THRESHOLD, O_COLLIDING,
+	O_MAX_LANES,
 };
 
 static const struct option ftd_opts[] = {
@@ -33,6 +34,9 @@ static const struct option ftd_opts[] = {
 	{ "idle", required_argument, NULL, O_IDLE },
 	{ "round-ms", required_argument, NULL, O_ROUND_MS },
 	{ "max-requests", required_argument, NULL, O_MAX_REQ },
+	{ "max-lanes", required_argument, NULL, O_MAX_LANES },
+	{ "threshold", required_argument, NULL, O_THRESHOLD },
+	{ "colliding", optional_argument, NULL, O_COLLIDING },
 	{ "rounds", required_argument, NULL, O_ROUNDS },
 	{ "free-lanes", required_argument, NULL, O_FREE_LANES },
 	{ "config", required_argument, NULL, O_CONFIG },
@@ -54,13 +58,15 @@ void ftd_usage(FILE *f)
 	fprintf(f,
 		"usage: fattreed --fabric NAME [options]\n"
 		"The centralized scheduler of a fattree fabric: it reads the fabric's\n"
-		"demand, schedules circuits with the chosen algorithm, installs them in\n"
-		"atomic batches with leases, and releases the ones that go idle.\n\n"
+		"demand, serves the heaviest and oldest pairs first with as many lanes as\n"
+		"their backlogs want and their paths have, grows and shrinks circuits\n"
+		"round by round, installs them in atomic batches with leases, and\n"
+		"releases the ones that go idle.\n\n"
 		"  -f, --fabric NAME          the fabric to schedule (required)\n"
 		"  -a, --algorithm A          levelwise (default), local-greedy, local-random,\n"
 		"                             random, optimal\n"
-		"      --order O              source (default), random, farthest, given\n"
-		"                             (given: oldest demand first)\n"
+		"      --order O              given (default: heaviest backlog first, then\n"
+		"                             oldest), source, random, farthest\n"
 		"      --release-on-failure   a refused request gives back the lanes it took\n"
 		"      --random-fit           a random available port instead of the first\n"
 		"      --seed S               seed of the algorithms' randomness (default 1)\n"
@@ -70,7 +76,13 @@ void ftd_usage(FILE *f)
 		"                             too (default 32; 0: never)\n"
 		"      --round-ms MS          longest wait between rounds (default 10);\n"
 		"                             demand notifications start a round sooner\n"
-		"      --max-requests N       requests per round (default 0: all)\n"
+		"      --max-requests N       new circuits asked per round (default 0: all)\n"
+		"      --max-lanes N          lanes per circuit at most (default 0: as many as\n"
+		"                             the backlog wants and the links have)\n"
+		"      --threshold N          on a scheduled fabric, only pairs whose backlog\n"
+		"                             is above N messages (default 0: every pair)\n"
+		"      --colliding[=yes|no]   on a scheduled fabric, only pairs whose default\n"
+		"                             paths collide in the current demand (default no)\n"
 		"      --rounds N             stop after N rounds (default 0: never)\n"
 		"      --free-lanes F         where the links' free lanes come from: circuits\n"
 		"                             (default: the circuits' paths, a link dump while\n"
@@ -203,6 +215,12 @@ static int ftd_apply(struct ftd_config *c, int opt, const char *name, const char
 		return parse_u32(name, v, 60000, "needs at least 1 ms", &c->round_ms);
 	case O_MAX_REQ:
 		return parse_u32(name, v, UINT32_MAX, NULL, &c->max_requests);
+	case O_MAX_LANES:
+		return parse_u32(name, v, FT_MAX_LANES, NULL, &c->max_lanes);
+	case O_THRESHOLD:
+		return parse_u32(name, v, UINT32_MAX, NULL, &c->threshold);
+	case O_COLLIDING:
+		return parse_bool(name, v, &c->colliding);
 	case O_FREE_LANES:
 		if (strcmp(v, "circuits") && strcmp(v, "dump"))
 			return no_choice(name, "source", v, "circuits, dump");
@@ -295,12 +313,30 @@ bad:
 
 static void ftd_defaults(struct ftd_config *c)
 {
+	struct ft_round_opts o;
+
 	memset(c, 0, sizeof(*c));
-	ft_sched_opts_default(&c->sched, FT_SCHED_LEVELWISE);
-	c->lease = 64;
-	c->idle = 32;
+	ft_round_opts_default(&o, FT_SCHED_LEVELWISE);
+	c->sched = o.sched;	/* order given: by weight */
+	c->lease = o.lease;
+	c->idle = o.idle;
+	c->threshold = o.threshold;
+	c->colliding = o.colliding;
 	c->round_ms = 10;
 	c->log_level = LOG_INFO;
+}
+
+const char *ftd_select_desc(const struct ftd_config *c)
+{
+	static _Thread_local char buf[96];
+
+	if (!c->threshold && !c->colliding)
+		return "every pair in demand";
+	if (!c->threshold)
+		return "the pairs whose default paths collide";
+	snprintf(buf, sizeof(buf), "the pairs with more than %u waiting%s", c->threshold,
+		 c->colliding ? " whose default paths collide" : "");
+	return buf;
 }
 
 int ftd_config_parse(struct ftd_config *c, int argc, char **argv)

@@ -15,7 +15,8 @@
 
 #include "ftnl.h"
 #include "ftobj.h"
-#include "sched/ft_sched.h"
+#include "ftnames.h"
+#include "sched/ft_round.h"
 #include "linux/fattree_structs.h"
 
 
@@ -26,6 +27,9 @@ struct ftd_config {
 	uint32_t idle;			/* release a circuit idle this long */
 	uint32_t round_ms;		/* longest wait between rounds */
 	uint32_t max_requests;		/* requests per round, 0: all */
+	uint32_t max_lanes;		/* lanes per circuit, 0: as its links have */
+	uint32_t threshold;		/* only pairs with a larger backlog */
+	bool colliding;			/* only pairs whose default paths collide */
 	uint64_t rounds;		/* stop after this many rounds, 0: never */
 	bool links_dump;		/* free lanes from a link dump every round */
 	bool daemonize;
@@ -42,6 +46,8 @@ struct ftd_config {
 int ftd_config_parse(struct ftd_config *c, int argc, char **argv);
 int ftd_config_file(struct ftd_config *c, const char *path);
 void ftd_usage(FILE *f);
+/* Which pairs --threshold and --colliding select, in words. */
+const char *ftd_select_desc(const struct ftd_config *c);
 
 /* log.c */
 void ftd_log_init(const struct ftd_config *c);
@@ -77,9 +83,14 @@ void ftd_demand_wait(struct nl_sock *sk, struct ftd_wake *w, uint32_t ms);
 /* round.c: the scheduler's state across rounds. */
 struct ftd_round_stats {
 	uint64_t round;
-	uint32_t demand;		/* pairs in demand */
-	uint32_t requests;		/* asked of the algorithm */
-	uint32_t granted;
+	uint32_t demand;		/* demand entries read */
+	uint32_t pairs;			/* pairs in demand between two leaves */
+	uint32_t colliding;		/* of them, colliding (with --colliding) */
+	uint32_t selected;		/* passed --threshold and --colliding */
+	uint32_t requests;		/* new circuits asked of the algorithm */
+	uint32_t granted;		/* new circuits installed */
+	uint64_t lanes_wanted, lanes_granted;	/* of the requests, the new circuits */
+	uint32_t grown, moved, shrunk;	/* circuits replaced by other lanes */
 	uint32_t released;		/* idle circuits deleted */
 	uint32_t circuits;		/* in the kernel after the round */
 	/* Where the round's time went, µs: the circuit dump and the idle
@@ -87,6 +98,7 @@ struct ftd_round_stats {
 	 * algorithm, the batch install, and the whole round.
 	 */
 	double circuits_us, demand_us, links_us, sched_us, install_us, round_us;
+	bool links_read;		/* the links' free lanes were worked out */
 	bool links_dumped;		/* free lanes from a link dump, not circuits */
 	uint64_t cycle;
 };
@@ -100,6 +112,8 @@ struct ftd_metrics {
 	uint64_t sched_count;
 	double sched_sum, install_sum;	/* seconds */
 	uint64_t released_total;
+	uint64_t resized_total;		/* grown, moved and shrunk */
+	uint64_t lanes_granted_total;	/* lanes of the new circuits */
 	double written;			/* CLOCK_MONOTONIC of the last write */
 };
 
@@ -108,7 +122,7 @@ struct ftd {
 	struct ftnl nl;
 	struct ftobj_fabric fab;
 	struct ft_topo topo;
-	struct ft_sched *sched;
+	struct ft_round *round;
 	uint32_t *free;			/* free lanes per directed link */
 	uint32_t *cap;			/* lanes of each link, from the last dump */
 	bool cap_stale;			/* a link failed since the last dump */

@@ -72,11 +72,15 @@ void ftd_metrics_format(FILE *f, const struct ftd *d)
 		ft_sched_algo_name(d->cfg.sched.algo), FT_VERSION);
 	sample(f, d, "rounds_total", "counter", "Scheduling rounds run.", d->rounds);
 	sample(f, d, "requests_total", "counter",
-	       "Circuit requests asked of the algorithm.", d->requests_total);
+	       "New circuits asked of the algorithm.", d->requests_total);
 	sample(f, d, "granted_total", "counter",
 	       "Requests granted and installed as circuits.", d->granted_total);
 	sample(f, d, "released_total", "counter",
 	       "Idle circuits the daemon deleted.", m->released_total);
+	sample(f, d, "resized_total", "counter",
+	       "Circuits replaced by more or fewer lanes.", m->resized_total);
+	sample(f, d, "lanes_granted_total", "counter",
+	       "Lanes of the new circuits installed.", m->lanes_granted_total);
 	sample(f, d, "schedulability_ratio", "gauge",
 	       "Granted over requested since start (1 when nothing was asked).",
 	       d->requests_total ? (double)d->granted_total / d->requests_total : 1.0);
