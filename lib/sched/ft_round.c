@@ -56,6 +56,16 @@ struct ft_round {
 	struct ft_circuit_req *add;
 };
 
+void ft_round_held_of(struct ft_round_held *h, const struct ft_circuit *c, u64 now)
+{
+	*h = (struct ft_round_held){
+		.src = c->src, .dst = c->dst, .lanes = c->lanes,
+		.created = c->created, .expires = c->expires,
+		.carried = c->carried, .idle = now - c->last_used,
+	};
+	memcpy(h->port, c->port, sizeof(h->port));
+}
+
 void ft_round_opts_default(struct ft_round_opts *o, enum ft_sched_algo algo)
 {
 	memset(o, 0, sizeof(*o));

@@ -99,6 +99,9 @@ struct ft_round_held {
 	u64 idle;
 };
 
+/* @h := the engine core's circuit @c as a dump shows it at cycle @now. */
+void ft_round_held_of(struct ft_round_held *h, const struct ft_circuit *c, u64 now);
+
 /**
  * struct ft_round_opts - how to decide a round.
  * @sched: the algorithm and its options (order GIVEN: by weight).

@@ -88,16 +88,8 @@ static int st_round(struct state *s)
 				  .held = s->held, .free = s->free };
 	u32 j, k;
 
-	for (j = 0; j < s->cs.n; j++) {
-		const struct ft_circuit *c = &s->cs.c[s->cs.active[j]];
-
-		s->held[j] = (struct ft_round_held){
-			.src = c->src, .dst = c->dst, .lanes = c->lanes,
-			.created = c->created, .expires = c->expires,
-			.carried = c->carried, .idle = s->now - c->last_used,
-		};
-		memcpy(s->held[j].port, c->port, sizeof(c->port));
-	}
+	for (j = 0; j < s->cs.n; j++)
+		ft_round_held_of(&s->held[j], &s->cs.c[s->cs.active[j]], s->now);
 	in.nheld = s->cs.n;
 	for (k = 0; k < ft_topo_dlinks(&s->t); k++)
 		s->free[k] = ft_lanes_free(&s->l, k);
