@@ -23,9 +23,13 @@
  * and FTMPI_HOOK's window: Open MPI's TCP transport opens a connection at
  * a pair's first message, and the job should time moving data.
  * JOB/S runs the job among every S-th rank only (ranks 0, S, 2S, ...), the
- * others wait: on a fabric, a job over fewer ranks spread across the tree;
- * with S the k of a kary fabric, one rank per leaf switch, on its first
- * leaf. Payload bytes are a function of (source, destination, iteration,
+ * others wait: on a fabric, a job over fewer ranks spread across the tree.
+ * With S the k of a k-ary tree, one rank per leaf switch, on its first
+ * leaf: under d-mod-k every rank's traffic leaves its switch by up-port
+ * 0 (all its destinations are multiples of k), a link no other rank's
+ * shares, so whether paths collide is up to the pattern a level higher
+ * (transpose/4 on FT(3,4) puts 3 pairs on one link; shift/4, fft/4 none).
+ * Payload bytes are a function of (source, destination, iteration,
  * offset), so a lost, stale or misrouted byte is found. Rank 0 prints one
  * line per job: job ranks bytes iters seconds errors, where seconds is the
  * job's span, from the first rank's start (leaving the barrier before the
