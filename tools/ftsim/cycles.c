@@ -16,6 +16,13 @@
  * Reported: cycles used, lambda, cycles / lambda (every algorithm needs
  * at least ceil(lambda)).
  *
+ * A set is built to a target lambda (--messages) or is a traffic
+ * pattern with --count messages per flow (--pattern: its points are the
+ * counts). With path circuit, scheduled or scheduled-random a scheduler
+ * runs beside the engine: fattreed's round (ft_round_run(), rounds.c)
+ * every --round-period cycles, its circuits in place --round-delay cycles
+ * after it read the fabric.
+ *
  * Every algorithm of a point runs on the same message sets; a set
  * depends only on --seed, the profile, the target and the set number.
  * The sets are the units of the work (par.c): --jobs threads and MPI
@@ -34,6 +41,7 @@
 #include "ft_rand.h"
 #include "sched/ft_sched.h"
 #include "sched/ft_sched_check.h"
+#include "rounds.h"
 
 #define CMD		"cycles"
 #define MAX_PROFILES	16
@@ -90,7 +98,18 @@ struct cyc_args {
 	u32 r_q16, k1_q16, k2_q16;
 	bool json;
 	unsigned int jobs;
+	int pattern;		/* -1: sets to a lambda; else its points are counts */
+	u32 hot_pct;
+	bool sched;		/* a scheduler runs: @rounds */
+	struct ftsim_rounds rounds;
 };
+
+/* The patterns cycles runs (one destination per source). */
+static const enum ft_pattern cyc_patterns[] = {
+	FT_PATTERN_PERMUTATION, FT_PATTERN_BIT_REVERSAL, FT_PATTERN_TRANSPOSE,
+	FT_PATTERN_SHIFT, FT_PATTERN_HOT_SPOT, FT_PATTERN_UNIFORM,
+};
+#define CYC_NPATTERNS	(sizeof(cyc_patterns) / sizeof(cyc_patterns[0]))
 
 /* One message set and what every algorithm did with it. */
 struct set_run {
@@ -100,10 +119,11 @@ struct set_run {
 	u64 cycles[INJ_N];
 	bool drained[INJ_N];
 	u32 spilled[2];		/* offline, offline-compact; w > 1 trees */
+	struct ftsim_rounds_res sched[INJ_N];	/* the scheduler's, engine runs */
 };
 
 struct point {
-	u64 target;		/* thousandths */
+	u64 target;		/* thousandths; with --pattern, messages per flow */
 	struct set_run *run;	/* seeds, in the work's results */
 };
 
@@ -119,7 +139,14 @@ void ftsim_cycles_usage(FILE *f)
 		"usage: ftsim cycles [--shape SPEC] [--profile LIST] [--lanes c1,...,cH]\n"
 		"                    [--injection LIST] [--lambda LIST] [--seeds N]\n"
 		"                    [--messages fill|random|permutation|adversarial]\n"
-		"                    [--path dmodk|random|firstfree|scheduled|scheduled-random]\n"
+		"                    [--pattern permutation|bit-reversal|transpose|shift|hot-spot|uniform]\n"
+		"                    [--count LIST] [--hot-percent P]\n"
+		"                    [--path dmodk|random|firstfree|scheduled|scheduled-random|circuit]\n"
+		"                    [--algorithm levelwise|local-greedy|local-random|random|optimal|none]\n"
+		"                    [--order given|source|random|farthest] [--release-on-failure]\n"
+		"                    [--random-fit] [--round-period R] [--round-delay D]\n"
+		"                    [--lease L] [--idle I] [--threshold N] [--colliding]\n"
+		"                    [--max-lanes N]\n"
 		"                    [--arbitration random|fixed]\n"
 		"                    [--max-cycles N] [--seed S]\n"
 		"                    [--r R] [--k1 K1] [--k2 K2] [--json] [--jobs N]\n"
@@ -161,11 +188,34 @@ void ftsim_cycles_usage(FILE *f)
 		"                      fixed arbitration serves last) recurses; the proof\n"
 		"                      wants the standard profile, --arbitration fixed and\n"
 		"                      lambda >= 12\n"
+		"  --pattern P         instead of --messages: a traffic pattern, one\n"
+		"                      destination per leaf: permutation (uniform),\n"
+		"                      bit-reversal, transpose (the leaf's digits reversed,\n"
+		"                      their halves swapped: bits on power-of-two shapes,\n"
+		"                      base K on FT(L,K)), shift (i -> i + n/2), hot-spot,\n"
+		"                      uniform (a random leaf per source); a new draw per\n"
+		"                      set\n"
+		"  --count LIST        with --pattern, messages per flow, each a point\n"
+		"                      (default 4)\n"
+		"  --hot-percent P     hot-spot: sources sent to the hot leaf (default 10)\n"
 		"  --path P            how messages choose up-ports: dmodk (default),\n"
 		"                      random, firstfree (w = 1 trees have one path);\n"
-		"                      scheduled and scheduled-random: no scheduler grants\n"
-		"                      circuits here, so every pair keeps its default path,\n"
-		"                      dmodk's and random's\n"
+		"                      scheduled and scheduled-random: a pair's circuit,\n"
+		"                      else dmodk's or random's path, with a scheduler\n"
+		"                      granting circuits (below); circuit: only circuits\n"
+		"                      carry messages\n"
+		"  --algorithm A       the scheduler of those three: fattreed's round\n"
+		"                      (lib/sched/ft_round.h) with levelwise (default),\n"
+		"                      local-greedy, local-random, random or optimal;\n"
+		"                      none: no circuits (scheduled runs as its default\n"
+		"                      path)\n"
+		"  --order O, --release-on-failure, --random-fit, --lease L (default 64),\n"
+		"  --idle I (default 32), --threshold N, --colliding, --max-lanes N\n"
+		"                      the round's options, as fattreed's (fattreed(8));\n"
+		"                      order given (default) is by weight\n"
+		"  --round-period R    a round every R cycles (default 1)\n"
+		"  --round-delay D     a round's circuits are in place D cycles after it\n"
+		"                      read the fabric (default 1; 0: for the next cycle)\n"
 		"  --arbitration A     who wins a congested link: random (default), fixed\n"
 		"  --max-cycles N      give up on a run after N cycles (default %llu)\n"
 		"  --seed S            base seed (default 1); equal seeds, equal output\n"
@@ -262,6 +312,52 @@ static int parse_lanes(const char *s, struct cyc_args *a)
 	return 0;
 }
 
+/* The scheduler: on the three path choices made for one, unless none. */
+static int cyc_sched_args(struct cyc_args *a, int algo, const char *opt)
+{
+	bool for_sched = a->path == FT_PATH_CIRCUIT || a->path == FT_PATH_SCHEDULED ||
+			 a->path == FT_PATH_SCHEDULED_RANDOM;
+
+	if (opt && !for_sched)
+		return ftsim_usage_err(CMD, "%s is the scheduler's: it needs --path scheduled,"
+				       " scheduled-random or circuit, not %s", opt,
+				       ftn_path_names[a->path]);
+	if (a->path == FT_PATH_CIRCUIT && algo < 0)
+		return ftsim_usage_err(CMD, "--path circuit carries nothing without a"
+				       " scheduler (--algorithm none)");
+	a->sched = for_sched && algo >= 0;
+	if (!a->sched)
+		return 0;
+	a->rounds.o.sched.algo = algo;
+	a->rounds.o.path = a->path;
+	return 0;
+}
+
+static int count_item(void *ctx, int k, char *word)
+{
+	struct cyc_args *a = ctx;
+	u32 v;
+
+	if (ftsim_parse_u32(CMD, "--count item", word, 1, MAX_MSGS / a->sh.n, &v))
+		return -1;
+	a->lambda[k] = v;
+	return 0;
+}
+
+/* --pattern's shape and --count's points (in a->lambda[]). */
+static int cyc_pattern_args(struct cyc_args *a, const char *counts)
+{
+	u32 radix, nd;
+
+	if ((a->pattern == FT_PATTERN_BIT_REVERSAL || a->pattern == FT_PATTERN_TRANSPOSE) &&
+	    !ftsim_pattern_digits(&a->sh, &radix, &nd))
+		return ftsim_usage_err(CMD, "--pattern %s needs a power-of-two number of"
+				       " leaves or a kary shape, not %s",
+				       ft_pattern_name(a->pattern), a->sh.desc);
+	return ftsim_parse_list(CMD, "--count", counts, MAX_LAMBDAS, count_item, a,
+				&a->nlambda);
+}
+
 /* A Q16 constant from a decimal (thousandths). */
 static u32 q16(u64 milli)
 {
@@ -274,15 +370,21 @@ static int cyc_args(int argc, char **argv, struct cyc_args *a)
 		FTSIM_O_SHAPE, FTSIM_O_PROFILE, FTSIM_O_LANES, FTSIM_O_INJECTION,
 		FTSIM_O_LAMBDA, FTSIM_O_SEEDS, FTSIM_O_MESSAGES, FTSIM_O_PATH,
 		FTSIM_O_ARBITRATION, FTSIM_O_MAX_CYCLES, FTSIM_O_SEED, FTSIM_O_R,
-		FTSIM_O_K1, FTSIM_O_K2, 0,
+		FTSIM_O_K1, FTSIM_O_K2, FTSIM_O_PATTERN, FTSIM_O_COUNT,
+		FTSIM_O_HOT_PERCENT, FTSIM_O_ALGORITHM, FTSIM_O_ORDER, FTSIM_O_RELEASE,
+		FTSIM_O_RANDOM_FIT, FTSIM_O_ROUND_PERIOD, FTSIM_O_ROUND_DELAY,
+		FTSIM_O_LEASE, FTSIM_O_IDLE, FTSIM_O_THRESHOLD, FTSIM_O_COLLIDING,
+		FTSIM_O_MAX_LANES, 0,
 	};
 	struct ftsim_getopt g = {
 		.cmd = CMD, .opts = opts, .usage = ftsim_cycles_usage,
 		.json = &a->json, .jobs = &a->jobs, .seed = &a->seed,
 	};
-	const char *profiles = NULL, *lanes = NULL;
+	const char *profiles = NULL, *lanes = NULL, *counts = NULL, *lambdas = NULL;
+	const char *sched_opt = NULL, *msgs = NULL;
+	int c, algo = FT_SCHED_LEVELWISE;
+	bool hot_given = false;
 	u64 v;
-	int c;
 	u32 j;
 
 	memset(a, 0, sizeof(*a));
@@ -290,6 +392,11 @@ static int cyc_args(int argc, char **argv, struct cyc_args *a)
 	a->max_cycles = DEFAULT_CAP;
 	a->path = FT_PATH_DMODK;
 	a->arb = FT_ARB_RANDOM;
+	a->pattern = -1;
+	a->hot_pct = 10;
+	ft_round_opts_default(&a->rounds.o, FT_SCHED_LEVELWISE);
+	a->rounds.period = 1;
+	a->rounds.delay = 1;
 	for (j = 0; j < INJ_DEFAULT; j++)
 		a->inj[j] = (int)j;
 	a->ninj = INJ_DEFAULT;
@@ -313,7 +420,22 @@ static int cyc_args(int argc, char **argv, struct cyc_args *a)
 				return -1;
 			break;
 		case FTSIM_O_LAMBDA:
+			lambdas = optarg;
 			if (parse_lambdas(optarg, a))
+				return -1;
+			break;
+		case FTSIM_O_PATTERN:
+			if (ftsim_parse_pattern(CMD, optarg, cyc_patterns, CYC_NPATTERNS,
+						&a->pattern))
+				return -1;
+			a->pattern = (int)cyc_patterns[a->pattern];
+			break;
+		case FTSIM_O_COUNT:
+			counts = optarg;
+			break;
+		case FTSIM_O_HOT_PERCENT:
+			hot_given = true;
+			if (ftsim_parse_u32(CMD, "--hot-percent", optarg, 0, 100, &a->hot_pct))
 				return -1;
 			break;
 		case FTSIM_O_SEEDS:
@@ -322,19 +444,79 @@ static int cyc_args(int argc, char **argv, struct cyc_args *a)
 				return -1;
 			break;
 		case FTSIM_O_MESSAGES:
+			msgs = optarg;
 			if (ftsim_parse_name(CMD, "--messages", optarg, msgs_names, MSGS_N,
 					     &a->msgs))
 				return -1;
 			break;
 		case FTSIM_O_PATH:
-			/*
-			 * circuit would carry nothing: no circuits here (the
-			 * scheduled choices run as their default paths)
-			 */
-			if (ftsim_parse_name(CMD, "--path", optarg, ftn_path_names + 1,
-					     FT_PATH_NR - 1, &a->path))
+			if (ftsim_parse_name(CMD, "--path", optarg, ftn_path_names,
+					     FT_PATH_NR, &a->path))
 				return -1;
-			a->path++;
+			break;
+		case FTSIM_O_ALGORITHM:
+			sched_opt = "--algorithm";
+			algo = strcmp(optarg, "none") ? ft_sched_algo_parse(optarg) : -1;
+			if (algo < 0 && strcmp(optarg, "none"))
+				return ftsim_usage_err(CMD, "bad --algorithm '%s': expected levelwise,"
+						       " local-greedy, local-random, random, optimal"
+						       " or none", optarg);
+			break;
+		case FTSIM_O_ORDER:
+			sched_opt = "--order";
+			c = ft_sched_order_parse(optarg);
+			if (c < 0)
+				return ftsim_usage_err(CMD, "bad --order '%s': expected given,"
+						       " source, random or farthest", optarg);
+			a->rounds.o.sched.order = c;
+			break;
+		case FTSIM_O_RELEASE:
+			sched_opt = "--release-on-failure";
+			a->rounds.o.sched.release_on_failure = true;
+			break;
+		case FTSIM_O_RANDOM_FIT:
+			sched_opt = "--random-fit";
+			a->rounds.o.sched.random_fit = true;
+			break;
+		case FTSIM_O_ROUND_PERIOD:
+			sched_opt = "--round-period";
+			if (ftsim_parse_u32(CMD, "--round-period", optarg, 1, 1000000,
+					    &a->rounds.period))
+				return -1;
+			break;
+		case FTSIM_O_ROUND_DELAY:
+			sched_opt = "--round-delay";
+			if (ftsim_parse_u32(CMD, "--round-delay", optarg, 0, 1000000,
+					    &a->rounds.delay))
+				return -1;
+			break;
+		case FTSIM_O_LEASE:
+			sched_opt = "--lease";
+			if (ftsim_parse_u32(CMD, "--lease", optarg, 1, UINT32_MAX,
+					    &a->rounds.o.lease))
+				return -1;
+			break;
+		case FTSIM_O_IDLE:
+			sched_opt = "--idle";
+			if (ftsim_parse_u32(CMD, "--idle", optarg, 0, UINT32_MAX,
+					    &a->rounds.o.idle))
+				return -1;
+			break;
+		case FTSIM_O_THRESHOLD:
+			sched_opt = "--threshold";
+			if (ftsim_parse_u32(CMD, "--threshold", optarg, 0, UINT32_MAX,
+					    &a->rounds.o.threshold))
+				return -1;
+			break;
+		case FTSIM_O_COLLIDING:
+			sched_opt = "--colliding";
+			a->rounds.o.colliding = true;
+			break;
+		case FTSIM_O_MAX_LANES:
+			sched_opt = "--max-lanes";
+			if (ftsim_parse_u32(CMD, "--max-lanes", optarg, 0, FT_MAX_LANES,
+					    &a->rounds.o.max_lanes))
+				return -1;
 			break;
 		case FTSIM_O_ARBITRATION:
 			if (ftsim_parse_name(CMD, "--arbitration", optarg, ftn_arbitration_names,
@@ -364,6 +546,18 @@ static int cyc_args(int argc, char **argv, struct cyc_args *a)
 		}
 	}
 	if (c < 0)
+		return -1;
+	if (cyc_sched_args(a, algo, sched_opt))
+		return -1;
+	if (a->pattern < 0 && counts)
+		return ftsim_usage_err(CMD, "--count needs --pattern");
+	if (a->pattern >= 0 && (lambdas || msgs))
+		return ftsim_usage_err(CMD, "--pattern makes its own sets: no %s",
+				       lambdas ? "--lambda" : "--messages");
+	if (hot_given && a->pattern != FT_PATTERN_HOT_SPOT)
+		return ftsim_usage_err(CMD, "--hot-percent %u needs --pattern hot-spot",
+				       a->hot_pct);
+	if (a->pattern >= 0 && cyc_pattern_args(a, counts ? counts : "4"))
 		return -1;
 	if (a->msgs == MSGS_ADVERSARIAL && strcmp(a->sh.kind, "binary"))
 		return ftsim_usage_err(CMD, "--messages adversarial needs a binary:N shape, not %s",
@@ -467,6 +661,17 @@ static int make_set(const struct cyc_args *a, const struct ft_topo *t,
 		return -1;
 	for (i = 0; i < t->h; i++)
 		limit[i] = target * ft_topo_channel_cap(t, i) / 1000;
+	if (a->pattern >= 0) {	/* @target messages per flow */
+		perm = malloc((size_t)n * sizeof(u32));
+		if (!perm)
+			goto out;
+		ftsim_pattern_dsts(a->pattern, &a->sh, a->hot_pct, r, perm);
+		for (s = 0; s < n; s++)
+			for (j = 0; perm[s] != s && j < target; j++)
+				if (ftsim_msgs_push(m, s, perm[s]))
+					goto out;
+		goto done;
+	}
 	switch (a->msgs) {
 	case MSGS_ADVERSARIAL: {
 		struct ftsim_msgs all = { 0 };
@@ -574,12 +779,18 @@ static void engine_free(struct ft_fabric *fab)
 	free(fab);
 }
 
-/* Run @m through the engine with injection @rule until drained or cap. */
+/*
+ * Run @m through the engine with injection @rule until drained or cap;
+ * with a scheduler, fattreed's rounds beside it (its figures in @sr).
+ */
 static int run_engine(const struct cyc_args *a, const struct ftsim_profile *pr,
 		      const struct ft_topo *t, int rule, u64 seed,
-		      const struct ftsim_msgs *m, u64 *cycles, bool *drained)
+		      const struct ftsim_msgs *m, u64 *cycles, bool *drained,
+		      struct ftsim_rounds_res *sr)
 {
+	struct ftsim_daemon *dmn = NULL;
 	struct ft_cycle_result res;
+	struct ftsim_rounds cfg;
 	struct ft_fabric *fab;
 	struct ft_pairs q;
 	int rc = -1;
@@ -590,16 +801,31 @@ static int run_engine(const struct cyc_args *a, const struct ftsim_profile *pr,
 		engine_free(fab);
 		return -1;
 	}
+	if (a->sched) {
+		cfg = a->rounds;
+		cfg.o.sched.seed = ftsim_derive(seed, 0x5c4ed);
+		/* tag 1: the flows of ft_pairs_add() below */
+		dmn = ftsim_daemon_new(t, m->n, 2, &cfg);
+		if (!dmn)
+			goto out;
+	}
 	for (i = 0; i < m->n; i++)
 		if (ft_pairs_add(&q, m->src[i], m->dst[i], 1, 1, 0, NULL))
 			goto out;
-	while (q.queued && fab->cycle < a->max_cycles)
-		if (ft_pairs_cycle(&q, fab, NULL, NULL, NULL, &res))
+	while (q.queued && fab->cycle < a->max_cycles) {
+		if (dmn && ftsim_daemon_before_cycle(dmn, &q, fab))
 			goto out;
+		if (ft_pairs_cycle(&q, fab, dmn ? ftsim_daemon_circuits(dmn) : NULL, NULL,
+				   NULL, &res))
+			goto out;
+	}
 	*cycles = fab->cycle;
 	*drained = !q.queued;
+	if (dmn)
+		*sr = *ftsim_daemon_res(dmn);
 	rc = 0;
 out:
+	ftsim_daemon_free(dmn);
 	ft_pairs_destroy(&q);
 	engine_free(fab);
 	return rc;
@@ -727,8 +953,12 @@ static int run_set(void *ctx, void **ws, u64 u, void *result)
 	struct ft_rand r;
 	char where[160];
 
-	snprintf(where, sizeof(where), "profile %s, lambda %" PRIu64 ".%03" PRIu64 ", set %u",
-		 pr->desc, target / 1000, target % 1000, k + 1);
+	if (a->pattern >= 0)
+		snprintf(where, sizeof(where), "profile %s, %s, count %" PRIu64 ", set %u",
+			 pr->desc, ft_pattern_name(a->pattern), target, k + 1);
+	else
+		snprintf(where, sizeof(where), "profile %s, lambda %" PRIu64 ".%03" PRIu64
+			 ", set %u", pr->desc, target / 1000, target % 1000, k + 1);
 	if (!m) {
 		*ws = m = calloc(1, sizeof(*m));
 		if (!m) {
@@ -744,7 +974,7 @@ static int run_set(void *ctx, void **ws, u64 u, void *result)
 		return -1;
 	}
 	/* By construction; ft_lambda() is the authority. */
-	if ((u64)lam.load * 1000 > target * lam.cap) {
+	if (a->pattern < 0 && (u64)lam.load * 1000 > target * lam.cap) {
 		ftsim_err("ftsim cycles: %s: lambda %u/%" PRIu64 " above the target\n",
 			  where, lam.load, lam.cap);
 		return -1;
@@ -764,9 +994,15 @@ static int run_set(void *ctx, void **ws, u64 u, void *result)
 			continue;
 		}
 		if (run_engine(a, pr, &pres->t, inj, ftsim_derive(set_seed, 1 + inj), m,
-			       &run->cycles[inj], &run->drained[inj])) {
+			       &run->cycles[inj], &run->drained[inj], &run->sched[inj])) {
 			ftsim_err("ftsim cycles: %s: %s: the engine failed\n", where,
 				  inj_titles[inj]);
+			return -1;
+		}
+		if (run->sched[inj].refused) {
+			ftsim_err("ftsim cycles: %s: %s: the circuit table refused %" PRIu64
+				  " of the scheduler's batches\n", where, inj_titles[inj],
+				  run->sched[inj].refused);
 			return -1;
 		}
 	}
@@ -864,6 +1100,56 @@ static void lanes_str(const struct ft_topo *t, char *buf, size_t len)
 					i > 1 ? "," : "", t->lanes[i]);
 }
 
+/* A point's value: its target lambda, or with --pattern its count. */
+static double point_value(const struct cyc_args *a, const struct point *pt)
+{
+	return a->pattern >= 0 ? (double)pt->target : pt->target / 1000.0;
+}
+
+/* What the sets are, in words. */
+static const char *sets_name(const struct cyc_args *a)
+{
+	return a->pattern >= 0 ? ft_pattern_name(a->pattern) : msgs_names[a->msgs];
+}
+
+/* The scheduler's mean figures over a point's sets, run by @inj. */
+static void sched_means(const struct cyc_args *a, const struct point *pt, int inj,
+			double *v)
+{
+	u32 k;
+
+	memset(v, 0, 6 * sizeof(*v));
+	for (k = 0; k < a->seeds; k++) {
+		const struct ftsim_rounds_res *r = &pt->run[k].sched[inj];
+
+		v[0] += r->rounds;
+		v[1] += r->requests;
+		v[2] += r->granted;
+		v[3] += r->lanes;
+		v[4] += r->resized;
+		v[5] += r->released;
+	}
+	for (k = 0; k < 6; k++)
+		v[k] /= a->seeds;
+}
+
+static void print_sched(const struct cyc_args *a)
+{
+	const struct ft_round_opts *o = &a->rounds.o;
+
+	printf("scheduler: fattreed's round with %s, order %s%s%s, a round every %u"
+	       " cycle%s, in effect %u later; lease %u, idle %u, max lanes %u, %s",
+	       ft_sched_algo_name(o->sched.algo), ft_sched_order_name(o->sched.order),
+	       o->sched.release_on_failure ? ", release on failure" : "",
+	       o->sched.random_fit ? ", random fit" : "", a->rounds.period,
+	       a->rounds.period > 1 ? "s" : "", a->rounds.delay, o->lease, o->idle,
+	       o->max_lanes, a->path == FT_PATH_CIRCUIT ? "every pair" :
+	       o->colliding ? "colliding pairs" : "every pair");
+	if (o->threshold && a->path != FT_PATH_CIRCUIT)
+		printf(" above %u waiting", o->threshold);
+	printf("\n");
+}
+
 static void print_tables(const struct cyc_args *a, const struct prof_res *res)
 {
 	struct ftsim_stat lam, msgs;
@@ -873,9 +1159,11 @@ static void print_tables(const struct cyc_args *a, const struct prof_res *res)
 	u64 ceil_max;
 	u32 p, l, j;
 
-	printf("ftsim cycles: %s, messages %s, path %s, arbitration %s\n",
-	       a->sh.desc, msgs_names[a->msgs], ftn_path_names[a->path],
-	       ftn_arbitration_names[a->arb]);
+	printf("ftsim cycles: %s, %s %s, path %s, arbitration %s\n",
+	       a->sh.desc, a->pattern >= 0 ? "pattern" : "messages", sets_name(a),
+	       ftn_path_names[a->path], ftn_arbitration_names[a->arb]);
+	if (a->sched)
+		print_sched(a);
 	printf("%u message set%s per point, seed %" PRIu64 ", at most %" PRIu64
 	       " cycles per run\n", a->seeds, a->seeds > 1 ? "s" : "",
 	       a->seed, a->max_cycles);
@@ -891,7 +1179,8 @@ static void print_tables(const struct cyc_args *a, const struct prof_res *res)
 		printf("\nprofile %s: lanes per level %s; RANDOM's r = %.2f\n",
 		       a->prof[p].desc, lanes, pr->r_q16 / 65536.0);
 		printf("%7s %8s %5s %9s  %-11s %8s %8s %8s %13s %8s\n",
-		       "target", "lambda", "ceil", "messages", "injection",
+		       a->pattern >= 0 ? "count" : "target", "lambda", "ceil", "messages",
+		       "injection",
 		       "cycles", "min", "max", "cycles/lambda", "drained");
 		for (l = 0; l < a->nlambda; l++) {
 			const struct point *pt = &pr->pt[l];
@@ -902,7 +1191,7 @@ static void print_tables(const struct cyc_args *a, const struct prof_res *res)
 				summarize(a, pt, inj, &s, &lam, &msgs, &ceil_max);
 				if (!j)
 					printf("%7.3g %8.3f %5" PRIu64 " %9.1f  ",
-					       pt->target / 1000.0, lam.mean,
+					       point_value(a, pt), lam.mean,
 					       ceil_max, msgs.mean);
 				else
 					printf("%7s %8s %5s %9s  ", "", "", "", "");
@@ -913,12 +1202,20 @@ static void print_tables(const struct cyc_args *a, const struct prof_res *res)
 				else
 					printf("%13s", "-");
 				printf(" %4u/%u\n", s.drained, a->seeds);
+				if (a->sched && inj < INJ_OFFLINE) {
+					double v[6];
+
+					sched_means(a, pt, inj, v);
+					printf("%7s %8s %5s %9s    rounds %.1f, circuits %.1f of %.1f"
+					       " asked, lanes %.1f, resized %.1f, released %.1f\n",
+					       "", "", "", "", v[0], v[2], v[1], v[3], v[4], v[5]);
+				}
 			}
 		}
 	}
 	/* cycles / lambda at a glance */
 	printf("\ncycles/lambda (mean over the sets)\n");
-	printf("%-16s %7s %8s", "profile", "target", "lambda");
+	printf("%-16s %7s %8s", "profile", a->pattern >= 0 ? "count" : "target", "lambda");
 	for (j = 0; j < a->ninj; j++)
 		printf(" %11s", inj_titles[a->inj[j]]);
 	printf("\n");
@@ -935,7 +1232,7 @@ static void print_tables(const struct cyc_args *a, const struct prof_res *res)
 					off += (size_t)snprintf(row + off, sizeof(row) - off,
 								"%-16s %7.3g %8.3f",
 								a->prof[p].desc,
-								pt->target / 1000.0,
+								point_value(a, pt),
 								lam.mean);
 				if (off >= sizeof(row))
 					break;
@@ -997,12 +1294,32 @@ static void print_json(const struct cyc_args *a, const struct prof_res *res)
 	ftsim_json_u32s(&j, "m", a->sh.m, a->sh.h);
 	ftsim_json_u32s(&j, "w", a->sh.w, a->sh.h);
 	ftsim_json_end(&j, '}');
-	ftsim_json_str(&j, "messages", msgs_names[a->msgs]);
+	ftsim_json_str(&j, "messages", sets_name(a));
+	ftsim_json_str(&j, "sets", a->pattern >= 0 ? "pattern" : "lambda");
+	if (a->pattern == FT_PATTERN_HOT_SPOT)
+		ftsim_json_u64(&j, "hot_percent", a->hot_pct);
 	ftsim_json_str(&j, "path", ftn_path_names[a->path]);
 	ftsim_json_str(&j, "arbitration", ftn_arbitration_names[a->arb]);
 	ftsim_json_u64(&j, "sets_per_point", a->seeds);
 	ftsim_json_u64(&j, "seed", a->seed);
 	ftsim_json_u64(&j, "max_cycles", a->max_cycles);
+	if (a->sched) {
+		const struct ft_round_opts *o = &a->rounds.o;
+
+		ftsim_json_obj(&j, "scheduler");
+		ftsim_json_str(&j, "algorithm", ft_sched_algo_name(o->sched.algo));
+		ftsim_json_str(&j, "order", ft_sched_order_name(o->sched.order));
+		ftsim_json_bool(&j, "release_on_failure", o->sched.release_on_failure);
+		ftsim_json_bool(&j, "random_fit", o->sched.random_fit);
+		ftsim_json_u64(&j, "round_period", a->rounds.period);
+		ftsim_json_u64(&j, "round_delay", a->rounds.delay);
+		ftsim_json_u64(&j, "lease", o->lease);
+		ftsim_json_u64(&j, "idle", o->idle);
+		ftsim_json_u64(&j, "threshold", o->threshold);
+		ftsim_json_bool(&j, "colliding", o->colliding);
+		ftsim_json_u64(&j, "max_lanes", o->max_lanes);
+		ftsim_json_end(&j, '}');
+	}
 	ftsim_json_arr(&j, "profiles");
 	for (p = 0; p < a->nprof; p++) {
 		const struct prof_res *pr = &res[p];
@@ -1019,7 +1336,10 @@ static void print_json(const struct cyc_args *a, const struct prof_res *res)
 			const struct point *pt = &pr->pt[l];
 
 			ftsim_json_obj(&j, NULL);
-			ftsim_json_num(&j, "target", pt->target / 1000.0, 3);
+			if (a->pattern >= 0)
+				ftsim_json_u64(&j, "count", pt->target);
+			else
+				ftsim_json_num(&j, "target", pt->target / 1000.0, 3);
 			ftsim_json_arr(&j, "sets");
 			for (k = 0; k < a->seeds; k++) {
 				const struct set_run *run = &pt->run[k];
@@ -1042,6 +1362,25 @@ static void print_json(const struct cyc_args *a, const struct prof_res *res)
 					ftsim_json_bool(&j, inj_names[a->inj[i]],
 							run->drained[a->inj[i]]);
 				ftsim_json_end(&j, '}');
+				for (i = 0; a->sched && i < a->ninj; i++) {
+					const struct ftsim_rounds_res *r =
+						&run->sched[a->inj[i]];
+
+					if (a->inj[i] >= INJ_OFFLINE)
+						continue;
+					if (!i)
+						ftsim_json_obj(&j, "scheduler");
+					ftsim_json_obj(&j, inj_names[a->inj[i]]);
+					ftsim_json_u64(&j, "rounds", r->rounds);
+					ftsim_json_u64(&j, "requests", r->requests);
+					ftsim_json_u64(&j, "granted", r->granted);
+					ftsim_json_u64(&j, "lanes", r->lanes);
+					ftsim_json_u64(&j, "resized", r->resized);
+					ftsim_json_u64(&j, "released", r->released);
+					ftsim_json_end(&j, '}');
+				}
+				if (a->sched && a->inj[0] < INJ_OFFLINE)
+					ftsim_json_end(&j, '}');
 				if (!a->sh.w1) {
 					ftsim_json_u64(&j, "offline_spilled",
 						       run->spilled[0]);

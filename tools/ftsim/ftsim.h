@@ -17,6 +17,8 @@
 #include "ftshape.h"
 #include "ftnames.h"
 
+struct ft_rand;
+
 /* Exit codes: 0 done, 1 failed (a check, memory), 2 usage. */
 #define FTSIM_EXIT_FAIL		1
 #define FTSIM_EXIT_USAGE	2
@@ -57,7 +59,10 @@ enum ftsim_opt {
 	FTSIM_O_PATTERN, FTSIM_O_SEEDS, FTSIM_O_SEED, FTSIM_O_TIMING,
 	/* cycles */
 	FTSIM_O_LAMBDA, FTSIM_O_MESSAGES, FTSIM_O_MAX_CYCLES, FTSIM_O_R,
-	FTSIM_O_K1, FTSIM_O_K2,
+	FTSIM_O_K1, FTSIM_O_K2, FTSIM_O_COUNT,
+	/* cycles' scheduler (fattreed's round) */
+	FTSIM_O_ALGORITHM, FTSIM_O_ROUND_PERIOD, FTSIM_O_ROUND_DELAY, FTSIM_O_LEASE,
+	FTSIM_O_IDLE, FTSIM_O_THRESHOLD, FTSIM_O_COLLIDING, FTSIM_O_MAX_LANES,
 	/* saf */
 	FTSIM_O_Q, FTSIM_O_GHOSTS, FTSIM_O_DISCIPLINE, FTSIM_O_RANKS,
 	FTSIM_O_PICKS, FTSIM_O_RANK_RANGE, FTSIM_O_LOAD, FTSIM_O_MAX_STEPS,
@@ -216,6 +221,20 @@ double ftsim_median(double *v, u64 n);	/* sorts @v */
 void ftsim_sort(double *v, u64 n);
 /* Nearest-rank percentile @pct of @n sorted values; 0 when n is 0. */
 double ftsim_percentile(const double *v, u64 n, u32 pct);
+
+/*
+ * The one-destination-per-leaf patterns of ftsim sched and cycles:
+ * dst[i] for every leaf i of @sh. bit-reversal and transpose reverse the
+ * digits of a leaf's number, or swap their halves (radix 2 with lg n
+ * digits on power-of-two shapes, else radix K with L digits on FT(L,K):
+ * ftsim_pattern_digits() says whether a shape has such digits);
+ * permutation is uniform (drawn from @r), shift is i + n/2, hot-spot a
+ * uniform permutation whose sources go to one random leaf with
+ * probability @hot_pct %, uniform a uniform random leaf for each source.
+ */
+bool ftsim_pattern_digits(const struct ftsim_shape *sh, u32 *radix, u32 *nd);
+void ftsim_pattern_dsts(enum ft_pattern p, const struct ftsim_shape *sh, u32 hot_pct,
+			struct ft_rand *r, u32 *dst);
 
 /* A set of messages, message i from leaf src[i] to leaf dst[i], i < @n. */
 struct ftsim_msgs {

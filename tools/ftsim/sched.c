@@ -368,73 +368,14 @@ static int sched_args(int argc, char **argv, struct sched_args *a)
 
 /* --- request patterns --- */
 
-static bool pow2(u32 n)
-{
-	return !(n & (n - 1));
-}
-
-static u32 lg2(u32 n)
-{
-	u32 b = 0;
-
-	while ((1U << b) < n)
-		b++;
-	return b;
-}
-
-/* Reverse the @nd digits of @x in radix @r. */
-static u32 reverse_digits(u32 x, u32 r, u32 nd)
-{
-	u32 y = 0, i;
-
-	for (i = 0; i < nd; i++) {
-		y = y * r + x % r;
-		x /= r;
-	}
-	return y;
-}
-
-/* x = hi * r^lo_d + lo  ->  lo * r^(nd - lo_d) + hi, lo_d = nd / 2. */
-static u32 transpose_digits(u32 x, u32 r, u32 nd)
-{
-	u32 lo_d = nd / 2, plo = 1, phi = 1, i;
-
-	for (i = 0; i < lo_d; i++)
-		plo *= r;
-	for (i = lo_d; i < nd; i++)
-		phi *= r;
-	return (x % plo) * phi + x / plo;
-}
-
 /* Requests i -> dst(i) for every leaf i. */
 static void make_requests(const struct sched_args *a, struct ft_rand *r,
 			  const struct size_res *sz, u32 *perm,
 			  struct ft_sched_req *q)
 {
-	u32 n = sz->sh.n, i, hot;
-	bool p2 = pow2(n);
-	u32 radix = p2 ? 2 : sz->k, nd = p2 ? lg2(n) : sz->l;
+	u32 n = sz->sh.n, i;
 
-	switch (a->pattern) {
-	case PAT_BITREVERSAL:
-		for (i = 0; i < n; i++)
-			perm[i] = reverse_digits(i, radix, nd);
-		break;
-	case PAT_TRANSPOSE:
-		for (i = 0; i < n; i++)
-			perm[i] = transpose_digits(i, radix, nd);
-		break;
-	case PAT_HOTSPOT:
-		ft_rand_perm(r, perm, n);
-		hot = ft_rand_below(r, n);
-		for (i = 0; i < n; i++)
-			if (ft_rand_below(r, 100) < a->hot_pct)
-				perm[i] = hot;
-		break;
-	default:
-		ft_rand_perm(r, perm, n);
-		break;
-	}
+	ftsim_pattern_dsts(patterns[a->pattern], &sz->sh, a->hot_pct, r, perm);
 	for (i = 0; i < n; i++)
 		q[i] = (struct ft_sched_req){ .src = i, .dst = perm[i],
 					      .lanes = 1 };
