@@ -53,7 +53,6 @@ ip -n $b link set bd-l5 down
 # bond MODE: a bond over leaves 9 and 13 in B, 10.88.0.2 (an error when
 # enslaving a leaf fails); no bonding driver at all is a skip.
 bond() {
-	ip -n $b link del ftbond 2>/dev/null
 	ip -n $b link set bd-l9 down
 	ip -n $b link set bd-l13 down
 	ip -n $b link set bd-l9 master ftbond &&

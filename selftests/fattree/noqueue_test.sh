@@ -86,7 +86,7 @@ check "... and all 20 are delivered as cycles free room" \
 # synthetic messages fill. The frame the leaf answers busy for goes back
 # to the qdisc still charged to its socket (SIOCOUTQ counts it), as the
 # frames behind it are (before: orphaned, one fewer).
-"$ftctl" fabric add nqs kary 2 2 mode saf period manual backlog 4 || exit 1
+"$ftctl" fabric add nqs kary 2 2 mode saf q 2 period manual backlog 4 || exit 1
 ip link set nqs-l0 netns $a && ip -n $a link set nqs-l0 up &&
 	ip -n $a addr add 10.87.1.1/24 dev nqs-l0 || exit 1
 ip -n $a neigh add 10.87.1.2 lladdr "$(cat /sys/class/net/nqs-l3/address)" dev nqs-l0
