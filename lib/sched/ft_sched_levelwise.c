@@ -887,6 +887,31 @@ static void lw_fast_order(struct ft_sched *s, const struct ft_sched_req *req,
 		s->words, s->wide, 0);
 }
 
+/*
+ * Of the ports in @cand (a free lane on node @us's up link and @ds's down
+ * link of level @i, a counted level), those with @lanes free both ways;
+ * with @first only the lowest of them.
+ */
+static u64 lw_ports_with(const struct ft_sched *s, u32 i, u32 us, u32 ds,
+			 u32 lanes, u64 cand, bool first)
+{
+	const u32 *fu = s->free + ((s->t.link_base[i] + us * s->t.w[i]) << 1) + FT_UP;
+	const u32 *fd = s->free + ((s->t.link_base[i] + ds * s->t.w[i]) << 1) + FT_DOWN;
+	u64 m = 0, b;
+	u32 p;
+
+	for (; cand; cand &= cand - 1) {
+		p = (u32)__builtin_ctzll(cand);
+		if (fu[2 * p] < lanes || fd[2 * p] < lanes)
+			continue;
+		b = 1ULL << p;
+		if (first)
+			return b;
+		m |= b;
+	}
+	return m;
+}
+
 int sched_levelwise(struct ft_sched *s, const struct ft_sched_opts *o,
 		    const struct ft_sched_req *req, u32 n,
 		    struct ft_sched_out *out)
@@ -923,6 +948,27 @@ int sched_levelwise(struct ft_sched *s, const struct ft_sched_opts *o,
 					p = sched_pick(s, &a, 1);
 				else
 					p = (u32)__builtin_ctzll(a);
+			} else if (nw == 1 && !s->bitmode[i]) {
+				/*
+				 * More lanes: the ports with a free lane both
+				 * ways, then their counters, lowest first (the
+				 * ports sched_avail() would give, without
+				 * reading every port's counters twice).
+				 */
+				a = lw_ports_with(s, i, us, ds, rq->lanes,
+						  sched_word(s, i, FT_UP, us) &
+						  sched_word(s, i, FT_DOWN, ds),
+						  !o->random_fit);
+				if (!a)
+					p = SCHED_NONE;
+				else if (o->random_fit)
+					p = sched_pick(s, &a, 1);
+				else
+					p = (u32)__builtin_ctzll(a);
+				if (p == SCHED_NONE) {	/* for @where below */
+					sched_avail(s, i, FT_UP, us, rq->lanes, uv);
+					sched_avail(s, i, FT_DOWN, ds, rq->lanes, dv);
+				}
 			} else {
 				sched_avail(s, i, FT_UP, us, rq->lanes, uv);
 				sched_avail(s, i, FT_DOWN, ds, rq->lanes, dv);
