@@ -937,35 +937,27 @@ int sched_levelwise(struct ft_sched *s, const struct ft_sched_opts *o,
 			rq = &req[r];
 			us = sched_node(s, i, rq->src, y[r]);
 			ds = sched_node(s, i, rq->dst, y[r]);
-			if (nw == 1 && rq->lanes == 1) {
+			if (nw == 1 && (rq->lanes == 1 || !s->bitmode[i])) {
 				/* The paper's case: one AND of two words. */
 				uv[0] = sched_word(s, i, FT_UP, us);
 				dv[0] = sched_word(s, i, FT_DOWN, ds);
 				a = uv[0] & dv[0];
-				if (!a)
-					p = SCHED_NONE;
-				else if (o->random_fit)
-					p = sched_pick(s, &a, 1);
-				else
-					p = (u32)__builtin_ctzll(a);
-			} else if (nw == 1 && !s->bitmode[i]) {
 				/*
-				 * More lanes: the ports with a free lane both
-				 * ways, then their counters, lowest first (the
-				 * ports sched_avail() would give, without
-				 * reading every port's counters twice).
+				 * More lanes: of those ports, the ones whose
+				 * counters have them both ways (the ports
+				 * sched_avail() would give, without reading
+				 * every port's counters twice).
 				 */
-				a = lw_ports_with(s, i, us, ds, rq->lanes,
-						  sched_word(s, i, FT_UP, us) &
-						  sched_word(s, i, FT_DOWN, ds),
-						  !o->random_fit);
+				if (rq->lanes > 1)
+					a = lw_ports_with(s, i, us, ds, rq->lanes, a,
+							  !o->random_fit);
 				if (!a)
 					p = SCHED_NONE;
 				else if (o->random_fit)
 					p = sched_pick(s, &a, 1);
 				else
 					p = (u32)__builtin_ctzll(a);
-				if (p == SCHED_NONE) {	/* for @where below */
+				if (p == SCHED_NONE && rq->lanes > 1) {	/* for @where */
 					sched_avail(s, i, FT_UP, us, rq->lanes, uv);
 					sched_avail(s, i, FT_DOWN, ds, rq->lanes, dv);
 				}
