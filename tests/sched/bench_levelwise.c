@@ -34,6 +34,7 @@
 #include "../../lib/sched/ft_sched.h"
 #include "../../lib/sched/ft_sched_check.h"
 #include "../../kmod/core/ft_rand.h"
+#include "bench.h"
 
 #define NPERM	64
 
@@ -248,21 +249,6 @@ static void base_free(struct base *b)
 		free(b->up[i]);
 		free(b->down[i]);
 	}
-}
-
-static u64 now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 /* Nearest-rank percentiles of @v (sorted in place). */
