@@ -5,6 +5,7 @@
  * the invariant check.
  */
 #include "ft_saf_int.h"
+#include "ft_math.h"
 
 #define FT_SAF_HASH_P	0x7fffffffU	/* 2^31 - 1, prime, above any leaf */
 
@@ -539,15 +540,18 @@ static u64 ft_saf_sort_key(const struct ft_saf *s, const struct ft_saf_pkt *pk)
 /*
  * Some of the heap sort of leaf @l's initial queue, @batch[@from..@to),
  * as it stands in @s->prep: fill the heap, heapify, pop in key order
- * back into the queue.  Return: the work done (entries filled, sifted
- * or popped), at most @budget; the stage is FT_SAF_SORT_POP with @k at
- * the queue's length once it is sorted.
+ * back into the queue.  Return: the work done, about @budget units at
+ * most: one per entry filled, and for each sift or pop the levels of the
+ * heap, which it may go down (what a unit of the other phases costs);
+ * the stage is FT_SAF_SORT_POP with @k at the queue's length once it is
+ * sorted.
  */
 static u32 ft_saf_sort_some(struct ft_saf *s, u32 l, u32 budget)
 {
 	struct ft_saf_prep *pr = &s->prep;
 	struct ft_saf_he *hp = s->heap;
 	u32 from = s->leaf_off[l], n = s->leaf_off[l + 1] - from, done = 0;
+	u32 levels = ft_ilog2_floor(n) + 1;
 
 	while (done < budget) {
 		if (pr->stage == FT_SAF_SORT_FILL) {
@@ -561,19 +565,21 @@ static u32 ft_saf_sort_some(struct ft_saf *s, u32 l, u32 budget)
 			hp[pr->k].key = ft_saf_sort_key(s, &s->pkt[hp[pr->k].ref]);
 			hp[pr->k].link = 0;
 			pr->k++;
+			done++;
 		} else if (pr->stage == FT_SAF_SORT_HEAPIFY) {
 			if (!pr->k) {
 				pr->stage = FT_SAF_SORT_POP;
 				continue;
 			}
 			ft_saf_heap_sift(hp, --pr->k, n);
+			done += levels;
 		} else {
 			if (pr->k == n)
 				break;
 			s->batch[from + pr->k++] = hp[0].ref;
 			ft_saf_heap_pop(hp, &pr->hn);
+			done += levels;
 		}
-		done++;
 	}
 	return done;
 }
@@ -661,9 +667,9 @@ static u32 ft_saf_prep_some(struct ft_saf *s, u32 budget)
 /**
  * ft_saf_prepare() - prepare the next batch, a piece at a time.
  * @s: engine with no batch in flight.
- * @budget: work units at most (at least one is done): a packet counted,
- *          keyed or placed, a leaf's offsets, a heap entry filled,
- *          sifted or popped.
+ * @budget: work units, about (at least one is done): a packet counted,
+ *          keyed and placed, a leaf's offsets, a heap entry filled, a
+ *          level of a heap a sift or a pop may go down.
  *
  * Begins a preparation with every packet queued if none is under way,
  * and takes it on by up to @budget units: ranks and paths drawn, each
