@@ -40,8 +40,9 @@ struct ft_round {
 	struct ft_sched *s;
 	u32 ndl;
 	u32 nchan;
-	u32 *load;	/* per directed link, or per channel */
+	u64 *load;	/* per directed link, or per channel: offered, FX units */
 	u32 *cfree;	/* per channel: free lanes of its links */
+	u64 *leaf;	/* per leaf: offered from it, then offered to it */
 	u32 cap;	/* entries of the arrays below */
 	struct rpair *pair;
 	u32 *order;	/* selected pairs by weight */
@@ -66,6 +67,13 @@ void ft_round_held_of(struct ft_round_held *h, const struct ft_circuit *c, u64 n
 	memcpy(h->port, c->port, sizeof(h->port));
 }
 
+u32 ft_round_idle(const struct ft_round_opts *o)
+{
+	if (o->idle != FT_ROUND_IDLE_AUTO)
+		return o->idle;
+	return o->path == FT_PATH_CIRCUIT ? FT_ROUND_IDLE_CIRCUIT : FT_ROUND_IDLE_SCHEDULED;
+}
+
 void ft_round_opts_default(struct ft_round_opts *o, enum ft_sched_algo algo)
 {
 	memset(o, 0, sizeof(*o));
@@ -73,7 +81,8 @@ void ft_round_opts_default(struct ft_round_opts *o, enum ft_sched_algo algo)
 	o->sched.order = FT_SCHED_ORDER_GIVEN;
 	o->path = FT_PATH_CIRCUIT;
 	o->lease = 64;
-	o->idle = 32;
+	o->idle = FT_ROUND_IDLE_AUTO;
+	o->colliding = true;
 }
 
 struct ft_round *ft_round_create(const struct ft_topo *t)
@@ -86,9 +95,10 @@ struct ft_round *ft_round_create(const struct ft_topo *t)
 	r->s = ft_sched_create(t);
 	r->ndl = ft_topo_dlinks(t);
 	r->nchan = ft_topo_channels_total(t);
-	r->load = calloc(r->ndl > r->nchan ? r->ndl : r->nchan, sizeof(u32));
+	r->load = calloc(r->ndl > r->nchan ? r->ndl : r->nchan, sizeof(u64));
 	r->cfree = calloc(r->nchan ? r->nchan : 1, sizeof(u32));
-	if (!r->s || !r->load || !r->cfree) {
+	r->leaf = calloc(2 * (size_t)t->n, sizeof(u64));
+	if (!r->s || !r->load || !r->cfree || !r->leaf) {
 		ft_round_destroy(r);
 		return NULL;
 	}
@@ -117,6 +127,7 @@ void ft_round_destroy(struct ft_round *r)
 	ft_sched_destroy(r->s);
 	free(r->load);
 	free(r->cfree);
+	free(r->leaf);
 	round_free_arrays(r);
 	free(r);
 }
@@ -259,8 +270,8 @@ static u32 link_channel(const struct ft_topo *t, u32 id)
 
 /*
  * The links (d-mod-k) or channels (otherwise) of @p's default path at
- * the levels a scheduler could change, into @id with what one pair can
- * offer each (@cap); returns how many.
+ * the levels a scheduler could change, into @id with the lanes of one of
+ * their links (@cap); returns how many.
  */
 static u32 default_units(const struct ft_topo *t, const struct rpair *p,
 			 bool dmodk, u32 *id, u32 *cap)
@@ -287,9 +298,9 @@ static u32 default_units(const struct ft_topo *t, const struct rpair *p,
 		if (t->wprod[i + 1] <= 1)
 			continue;
 		id[n] = ft_load_channel(t, i, p->src / t->mprod[i], FT_UP);
-		cap[n++] = (u32)ft_min_u64(ft_topo_channel_cap(t, i), FT_MAX_LANES);
+		cap[n++] = t->lanes[i + 1];
 		id[n] = ft_load_channel(t, i, p->dst / t->mprod[i], FT_DOWN);
-		cap[n++] = (u32)ft_min_u64(ft_topo_channel_cap(t, i), FT_MAX_LANES);
+		cap[n++] = t->lanes[i + 1];
 	}
 	return n;
 }
@@ -302,6 +313,42 @@ static u32 excess(const struct rpair *p, const struct ft_round_held *held)
 	return p->backlog > l ? p->backlog - l : 0;
 }
 
+/* Fixed point of the collision test: lanes in 1/FX. */
+#define FX	1024ULL
+
+/* The free lanes of @leaf's own links (level 1) in direction @dir. */
+static u64 leaf_free(const struct ft_topo *t, const u32 *fr, u32 leaf, u32 dir)
+{
+	u64 f = 0;
+	u32 p;
+
+	for (p = 0; p < t->w[1]; p++)
+		f += fr[ft_topo_link(t, 1, leaf, p, dir)];
+	return f;
+}
+
+/*
+ * What pair @p can offer a cycle, FX units: its excess, shared with the
+ * other pairs of its source and of its destination by their leaves' own
+ * links (r->leaf: what every leaf's pairs offer from it, then to it). A
+ * hot spot's pairs offer the hot leaf's link between them, not each its
+ * lanes: the links above it carry no more than it takes.
+ */
+static u64 offer(const struct ft_round *r, const u32 *fr, const struct rpair *p,
+		 const struct ft_round_held *held)
+{
+	const struct ft_topo *t = &r->t;
+	u64 f = ft_min_u64(excess(p, held), (u64)t->lanes[1] * t->w[1]) * FX;
+	u64 out = r->leaf[p->src], in = r->leaf[t->n + p->dst];
+	u64 cs = leaf_free(t, fr, p->src, FT_UP) * FX, cd = leaf_free(t, fr, p->dst, FT_DOWN) * FX;
+
+	if (out > cs)
+		f = f * cs / out;
+	if (in > cd)
+		f = f * cd / in;
+	return f;
+}
+
 /*
  * Step 3's collision test, into each pair's @sel (true: it collides);
  * returns how many do.  See ft_round.h.
@@ -312,26 +359,39 @@ static u32 mark_colliding(struct ft_round *r, const struct ft_round_opts *o,
 	const struct ft_topo *t = &r->t;
 	const u32 *fr = ft_sched_free_lanes(r->s);
 	bool dmodk = ft_path_default(o->path) == FT_PATH_DMODK;
-	u32 id[FT_PATH_MAX], cap[FT_PATH_MAX], j, k, n, e, ncoll = 0;
+	u32 id[FT_PATH_MAX], cap[FT_PATH_MAX], j, k, n, ncoll = 0;
 	const u32 *room = dmodk ? fr : r->cfree;
+	u64 e, *f = r->leaf;
 
-	memset(r->load, 0, (size_t)(dmodk ? r->ndl : r->nchan) * sizeof(u32));
+	memset(r->load, 0, (size_t)(dmodk ? r->ndl : r->nchan) * sizeof(u64));
 	if (!dmodk) {
 		memset(r->cfree, 0, (size_t)r->nchan * sizeof(u32));
 		for (k = 0; k < r->ndl; k++)
 			r->cfree[link_channel(t, k)] += fr[k];
 	}
+	memset(f, 0, 2 * (size_t)t->n * sizeof(u64));
 	for (j = 0; j < np; j++) {
-		e = excess(&r->pair[j], held);
+		e = ft_min_u64(excess(&r->pair[j], held), (u64)t->lanes[1] * t->w[1]) * FX;
+		f[r->pair[j].src] += e;
+		f[t->n + r->pair[j].dst] += e;
+	}
+	for (j = 0; j < np; j++) {
+		e = offer(r, fr, &r->pair[j], held);
 		n = default_units(t, &r->pair[j], dmodk, id, cap);
 		for (k = 0; k < n; k++)
-			r->load[id[k]] += ft_min_u32(e, cap[k]);
+			r->load[id[k]] += dmodk ? ft_min_u64(e, cap[k] * FX) : e;
 	}
+	/*
+	 * d-mod-k: a link offered more than it has free. Random: a channel
+	 * offered more than one of its links' lanes (random ports can put
+	 * that on one link) or than its links have free.
+	 */
 	for (j = 0; j < np; j++) {
 		r->pair[j].sel = false;
 		n = default_units(t, &r->pair[j], dmodk, id, cap);
 		for (k = 0; k < n && !r->pair[j].sel; k++)
-			r->pair[j].sel = r->load[id[k]] > room[id[k]];
+			r->pair[j].sel = r->load[id[k]] > room[id[k]] * FX ||
+					 (!dmodk && r->load[id[k]] > cap[k] * FX);
 		ncoll += r->pair[j].sel;
 	}
 	return ncoll;
@@ -376,8 +436,8 @@ static void release_and_shrink(struct ft_round *r, const struct ft_round_opts *o
 			       const struct ft_round_in *in,
 			       struct ft_round_stats *st)
 {
+	u32 j, port[FT_MAX_LEVELS], idle = ft_round_idle(o);
 	const struct ft_round_held *h;
-	u32 j, port[FT_MAX_LEVELS];
 	u64 age, need;
 
 	for (j = 0; j < in->nheld; j++) {
@@ -385,7 +445,7 @@ static void release_and_shrink(struct ft_round *r, const struct ft_round_opts *o
 		if (r->hwhat[j] == H_PINNED && !held_fits(&r->t, h))
 			continue;
 		held_ports(h, port);
-		if (o->idle && h->idle >= o->idle) {
+		if (idle && h->idle >= idle) {
 			r->hwhat[j] = H_RELEASE;
 			ft_sched_give(r->s, h->src, h->dst, port, h->lanes);
 			st->released++;

@@ -18,7 +18,12 @@
  *
  * The round, in order:
  *  1. Release: circuits idle for @idle cycles or more are deleted, their
- *     lanes free for the rest of the round.
+ *     lanes free for the rest of the round.  By default (FT_ROUND_IDLE_AUTO)
+ *     that is 32 cycles on a circuit fabric, where a pair whose circuit
+ *     goes waits a round trip for the next one, and 1 on the others,
+ *     where it takes its default path at once and an idle circuit's
+ *     reserved lanes only keep the others' default traffic out (ftsim
+ *     cycles measured 1 against 2 and 32: scripts/bench/sched-cycles).
  *  2. Shrink: a circuit whose pair is not in demand (its backlog fits
  *     its lanes) and that has lived FT_ROUND_SHRINK_AGE cycles is
  *     replaced by one of ceil(carried / age) lanes (at least 1) on the
@@ -27,8 +32,10 @@
  *     this is since its last resize).
  *  3. Select: the pairs in demand between two leaves, each once; on a
  *     fabric whose path choice is not circuit, only those whose backlog
- *     is above @threshold and, with @colliding, only those whose default
- *     path collides (below).  Under path circuit every pair is selected
+ *     is above @threshold and, with @colliding (the default), only those
+ *     whose default path collides (below): measured against every pair
+ *     and Hedera's threshold, it was the fastest over ftsim cycles'
+ *     patterns (scripts/bench/sched-cycles, section select).  Under path circuit every pair is selected
  *     (a pair without a circuit moves nothing there).  Sorted by weight:
  *     the heaviest backlog first, then the oldest, then by pair.
  *  4. Lanes: a pair wants min(backlog, the lanes of the links of its
@@ -53,13 +60,20 @@
  *
  * Collision (@colliding): each pair in demand offers min(excess, lanes)
  * on every link of its default path (excess = backlog - its circuit's
- * lanes; ft_path_default() of @path).  Under a d-mod-k default a pair
+ * lanes; ft_path_default() of @path), its excess first shared out by
+ * its source's and its destination's own links: the pairs of one leaf
+ * offer at most what its links have free between them (a hot spot's
+ * pairs do not collide above the hot leaf: its link is their bottleneck,
+ * and no path choice changes that).  Under a d-mod-k default a pair
  * collides when a link of its path whose choice a scheduler could change
- * (a link of level i with W_i > 1) is offered more than its free lanes;
- * under a random (or first-free) default, when a channel it crosses at
- * such a level is offered more than the free lanes of the channel's
- * links.  The links no choice avoids (a leaf's own link when w_1 = 1) are
- * not counted: no circuit relieves them.
+ * (a link of level i with W_i > 1) is offered more than its free lanes.
+ * Under a random (or first-free) default its messages spread over the
+ * links of the channel it crosses at such a level, and random ports
+ * collide by chance: a pair collides when a channel it crosses is
+ * offered more than one of its links' lanes (random ports can put that
+ * much on one link) or more than its links have free.
+ * The links no choice avoids (a leaf's own link when w_1 = 1) are not
+ * counted: no circuit relieves them.
  *
  * A pair's messages are never lost or reordered by what a round does:
  * the engine keeps a pair's order whatever carries it, and a pair whose
@@ -76,6 +90,11 @@
 
 /* Cycles a circuit lives before its lanes are sized by what it carried. */
 #define FT_ROUND_SHRINK_AGE	8U
+
+/* @idle: 32 cycles under path circuit, 1 under the others. */
+#define FT_ROUND_IDLE_AUTO	0xffffffffU
+#define FT_ROUND_IDLE_CIRCUIT	32U
+#define FT_ROUND_IDLE_SCHEDULED	1U
 
 /**
  * struct ft_round_held - a circuit in place, as a circuit dump gives it.
@@ -108,9 +127,10 @@ void ft_round_held_of(struct ft_round_held *h, const struct ft_circuit *c, u64 n
  * @path: the fabric's path choice (circuit, or the default path of the
  *        pairs without circuits).
  * @lease: lease of every circuit admitted, cycles (>= 1).
- * @idle: release circuits idle this long (0: never).
+ * @idle: release circuits idle this long (0: never; FT_ROUND_IDLE_AUTO:
+ *        by the path choice, ft_round_idle()).
  * @threshold: only pairs whose backlog is above it (0: every pair).
- * @colliding: only pairs whose default paths collide.
+ * @colliding: only pairs whose default paths collide (default true).
  * @max_lanes: lanes per circuit at most (0: as many as its links have).
  * @max_requests: new circuits asked per round at most (0: all).
  */
@@ -198,10 +218,13 @@ struct ft_round_out {
 
 struct ft_round;
 
-/* Defaults: @algo with order GIVEN, path circuit, lease 64, idle 32,
- * every pair, lanes as the links have, every request.
+/* Defaults: @algo with order GIVEN, path circuit, lease 64, idle by the
+ * path choice, colliding pairs (on scheduled fabrics), lanes as the
+ * links have, every request.
  */
 void ft_round_opts_default(struct ft_round_opts *o, enum ft_sched_algo algo);
+/* The idle time @o releases circuits at, FT_ROUND_IDLE_AUTO resolved. */
+u32 ft_round_idle(const struct ft_round_opts *o);
 
 /* A round object for topology @t (copied); NULL on a bad one or no memory. */
 struct ft_round *ft_round_create(const struct ft_topo *t);

@@ -41,6 +41,7 @@ static void st_init(struct state *s, const struct ft_topo *t, enum ft_sched_algo
 	s->r = ft_round_create(&s->t);
 	ft_round_opts_default(&s->o, a);
 	s->o.path = path;
+	s->o.colliding = false;	/* every pair, unless a test says */
 	s->free = calloc(ft_topo_dlinks(t), sizeof(u32));
 	s->now = 100;
 }
@@ -144,6 +145,7 @@ static void test_grow_shrink(void)
 
 	/* Grows in place with the backlog, round by round. */
 	st_init(&s, &t, FT_SCHED_LEVELWISE, FT_PATH_SCHEDULED);
+	s.o.idle = 0;
 	st_hold(&s, 0, 15, 1, p1, 64, 2, 2, 0);
 	st_hold(&s, 2, 13, 2, p1, 0, 2, 2, 0);	/* no lease: pinned */
 	st_demand(&s, 0, 15, 3, 2);
@@ -222,6 +224,22 @@ static void test_idle(void)
 	ok = !st_round(&s);
 	tap_ok(ok && s.out.ndel == 0, "idle 0: never released");
 	st_fini(&s);
+
+	/* By default: 32 cycles under path circuit, 2 under scheduled. */
+	st_init(&s, &t, FT_SCHED_LEVELWISE, FT_PATH_CIRCUIT);
+	st_hold(&s, 0, 4, 1, p0, 64, 40, 3, 31);
+	st_hold(&s, 1, 5, 1, (u8[]){ 0, 1 }, 64, 40, 3, 32);
+	ok = !st_round(&s) && !st_apply(&s);
+	tap_ok(ok && s.out.st.released == 1 && lanes_of(&s, 0, 4) && !lanes_of(&s, 1, 5),
+	       "path circuit: idle 32 goes, 31 stays (by default)");
+	st_fini(&s);
+	st_init(&s, &t, FT_SCHED_LEVELWISE, FT_PATH_SCHEDULED_RANDOM);
+	st_hold(&s, 0, 4, 1, p0, 64, 40, 3, 0);
+	st_hold(&s, 1, 5, 1, (u8[]){ 0, 1 }, 64, 40, 3, 1);
+	ok = !st_round(&s) && !st_apply(&s);
+	tap_ok(ok && s.out.st.released == 1 && lanes_of(&s, 0, 4) && !lanes_of(&s, 1, 5),
+	       "path scheduled-random: idle 1 goes, 0 stays (by default)");
+	st_fini(&s);
 }
 
 /* Threshold and colliding selection; path circuit serves every pair. */
@@ -286,19 +304,33 @@ static void test_select(void)
 	/* scheduled-random: by channels; a leaf's own link never counts. */
 	st_init(&s, &t, FT_SCHED_LEVELWISE, FT_PATH_SCHEDULED_RANDOM);
 	s.o.colliding = true;
-	for (u32 i = 0; i < 4; i++)
-		st_demand(&s, i, 4 + i, 1, 1);	/* switch 0's channel: 4 lanes */
-	st_demand(&s, 8, 12, 1, 1);
-	st_demand(&s, 9, 12, 1, 1);		/* 12's own link: no circuit helps */
+	st_demand(&s, 0, 4, 3, 1);
+	st_demand(&s, 8, 12, 3, 1);
+	st_demand(&s, 9, 13, 0, 1);	/* nothing waiting: nothing offered */
+	st_demand(&s, 12, 1, 2, 1);
+	st_demand(&s, 13, 1, 2, 1);	/* 1's own link takes one a cycle */
 	ok = !st_round(&s);
 	tap_ok(ok && s.out.st.colliding == 0,
-	       "scheduled-random: 4 pairs in a 4-lane channel, 2 on one leaf"
-	       " link: nothing a circuit would fix (%u)", s.out.st.colliding);
-	st_demand(&s, 0, 8, 1, 1);
-	ok = !st_round(&s);
-	tap_ok(ok && s.out.st.colliding == 5,
-	       "a fifth pair out of switch 0: its channel's 5 pairs collide (%u)",
+	       "scheduled-random: one message a cycle in each channel, two pairs"
+	       " sharing a leaf's link: nothing a circuit would fix (%u)",
 	       s.out.st.colliding);
+	st_demand(&s, 1, 5, 1, 1);	/* with 0 -> 4: two in 1-lane links' channel */
+	ok = !st_round(&s);
+	tap_ok(ok && s.out.st.colliding == 2,
+	       "two a cycle into a channel of 1-lane links: random ports may"
+	       " collide (%u)", s.out.st.colliding);
+	st_fini(&s);
+
+	/* A hot spot: its pairs share the hot leaf's link, nothing above it. */
+	st_init(&s, &t, FT_SCHED_LEVELWISE, FT_PATH_SCHEDULED);
+	s.o.colliding = true;
+	for (u32 i = 4; i < 16; i += 4)
+		st_demand(&s, i, 1, 4, 1);	/* d-mod-k: all down root 1 */
+	ok = !st_round(&s) && !st_apply(&s);
+	tap_ok(ok && s.out.st.colliding == 0 && !s.out.nadd,
+	       "d-mod-k hot spot: three pairs share the root's link to the hot"
+	       " leaf's switch, which carries what the leaf's link takes: no"
+	       " collision (%u)", s.out.st.colliding);
 	st_fini(&s);
 }
 
@@ -453,6 +485,23 @@ static void test_random(void)
 	free(s);
 }
 
+/* fattreed's and ftsim's defaults: colliding pairs, idle by path choice. */
+static void test_defaults(void)
+{
+	struct ft_round_opts o;
+	u32 c, sc;
+
+	ft_round_opts_default(&o, FT_SCHED_OPTIMAL);
+	c = ft_round_idle(&o);
+	o.path = FT_PATH_SCHEDULED;
+	sc = ft_round_idle(&o);
+	tap_ok(o.colliding && !o.threshold && !o.max_lanes && o.lease == 64 &&
+	       o.sched.algo == FT_SCHED_OPTIMAL && o.sched.order == FT_SCHED_ORDER_GIVEN &&
+	       c == 32 && sc == 1,
+	       "defaults: colliding pairs, order by weight, lease 64, idle 32 on"
+	       " circuit fabrics and 1 on scheduled ones");
+}
+
 /* Bad input changes nothing and says so. */
 static void test_bad(void)
 {
@@ -482,6 +531,7 @@ int main(void)
 	test_weight();
 	test_free();
 	test_random();
+	test_defaults();
 	test_bad();
 	return tap_done();
 }
