@@ -56,6 +56,7 @@ static int ftd_pid_file(const char *path)
 static void ftd_reload_config(struct ftd *d, int argc, char **argv)
 {
 	struct ftd_config c;
+	char idle[16];
 
 	if (!*d->cfg.config_file) {
 		ftd_log(LOG_INFO, "SIGHUP: no config file to reload");
@@ -73,8 +74,11 @@ static void ftd_reload_config(struct ftd *d, int argc, char **argv)
 	c.daemonize = d->cfg.daemonize;
 	d->cfg = c;
 	ftd_log_init(&d->cfg);
-	ftd_log(LOG_INFO, "SIGHUP: reloaded %s: %s, lease %u, idle %u", c.config_file,
-		ft_sched_algo_name(c.sched.algo), c.lease, c.idle);
+	snprintf(idle, sizeof(idle), "%u", c.idle);
+	ftd_log(LOG_INFO, "SIGHUP: reloaded %s: %s, lease %u, idle %s, %s", c.config_file,
+		ft_sched_algo_name(c.sched.algo), c.lease,
+		c.idle == FT_ROUND_IDLE_AUTO ? "by path choice" : idle,
+		ftd_select_desc(&c));
 }
 
 int main(int argc, char **argv)

@@ -44,8 +44,11 @@ static const char *ftd_path_name(uint32_t path)
 	return path < FT_PATH_NR ? ftn_path_names[path] : "unknown";
 }
 
+static void ftd_round_opts(const struct ftd *d, uint32_t path, struct ft_round_opts *o);
+
 int ftd_setup(struct ftd *d)
 {
+	struct ft_round_opts o;
 	uint32_t failed;
 	int err;
 
@@ -82,10 +85,12 @@ int ftd_setup(struct ftd *d)
 		ftd_log(LOG_WARNING, "fabric %s has path choice %s: its circuits only add"
 			" reserved lanes (circuit, scheduled or scheduled-random are made"
 			" for a scheduler)", d->cfg.fabric, ftd_path_name(d->fab.path));
+	ftd_round_opts(d, d->fab.path, &o);
 	ftd_log(LOG_INFO, "scheduling fabric %s (%u leaves, %u levels, path %s) with %s,"
 		" lease %u, idle %u, %s", d->cfg.fabric, d->topo.n, d->topo.h,
 		ftd_path_name(d->fab.path), ft_sched_algo_name(d->cfg.sched.algo),
-		d->cfg.lease, d->cfg.idle, ftd_select_desc(&d->cfg));
+		d->cfg.lease, ft_round_idle(&o), d->fab.path == FATTREE_PATH_CIRCUIT ?
+		"every pair in demand" : ftd_select_desc(&d->cfg));
 	return 0;
 }
 
