@@ -145,7 +145,7 @@ void ftsim_cycles_usage(FILE *f)
 		"                    [--algorithm levelwise|local-greedy|local-random|random|optimal|none]\n"
 		"                    [--order given|source|random|farthest] [--release-on-failure]\n"
 		"                    [--random-fit] [--round-period R] [--round-delay D]\n"
-		"                    [--lease L] [--idle I] [--threshold N] [--colliding]\n"
+		"                    [--lease L] [--idle I] [--threshold N] [--colliding[=yes|no]]\n"
 		"                    [--max-lanes N]\n"
 		"                    [--arbitration random|fixed]\n"
 		"                    [--max-cycles N] [--seed S]\n"
@@ -209,10 +209,12 @@ void ftsim_cycles_usage(FILE *f)
 		"                      local-greedy, local-random, random or optimal;\n"
 		"                      none: no circuits (scheduled runs as its default\n"
 		"                      path)\n"
-		"  --order O, --release-on-failure, --random-fit, --lease L (default 64),\n"
-		"  --idle I (default 32), --threshold N, --colliding, --max-lanes N\n"
-		"                      the round's options, as fattreed's (fattreed(8));\n"
-		"                      order given (default) is by weight\n"
+		"  --order O, --release-on-failure, --random-fit, --lease L, --idle I,\n"
+		"  --threshold N, --colliding[=yes|no], --max-lanes N\n"
+		"                      the round's options, as fattreed's (fattreed(8)):\n"
+		"                      order given (by weight), lease 64, idle 32 under\n"
+		"                      circuit and 1 under scheduled, colliding pairs, lanes\n"
+		"                      as the backlog wants, by default\n"
 		"  --round-period R    a round every R cycles (default 1)\n"
 		"  --round-delay D     a round's circuits are in place D cycles after it\n"
 		"                      read the fabric (default 1; 0: for the next cycle)\n"
@@ -510,7 +512,10 @@ static int cyc_args(int argc, char **argv, struct cyc_args *a)
 			break;
 		case FTSIM_O_COLLIDING:
 			sched_opt = "--colliding";
-			a->rounds.o.colliding = true;
+			if (optarg && strcmp(optarg, "yes") && strcmp(optarg, "no"))
+				return ftsim_usage_err(CMD, "bad --colliding '%s': expected yes or"
+						       " no", optarg);
+			a->rounds.o.colliding = !optarg || !strcmp(optarg, "yes");
 			break;
 		case FTSIM_O_MAX_LANES:
 			sched_opt = "--max-lanes";

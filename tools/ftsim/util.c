@@ -93,7 +93,7 @@ static const struct option ftsim_opts[] = {
 	{ "lease", required_argument, NULL, FTSIM_O_LEASE },
 	{ "idle", required_argument, NULL, FTSIM_O_IDLE },
 	{ "threshold", required_argument, NULL, FTSIM_O_THRESHOLD },
-	{ "colliding", no_argument, NULL, FTSIM_O_COLLIDING },
+	{ "colliding", optional_argument, NULL, FTSIM_O_COLLIDING },
 	{ "max-lanes", required_argument, NULL, FTSIM_O_MAX_LANES },
 	{ "q", required_argument, NULL, FTSIM_O_Q },
 	{ "ghosts", required_argument, NULL, FTSIM_O_GHOSTS },
