@@ -8,8 +8,10 @@
 # step. Prints, per N, the kernel's time for the inject and for the step
 # (the request's sendmsg under strace -T: a generic netlink request runs
 # inside it) and the longest wait of a stats read during each and during
-# 5 s idle before; the reader (a leaf's sysfs tx_packets every 5 ms,
-# ndo_get_stats64 under the fabric's lock) runs on CPU 1, ftctl on CPU 0:
+# 5 s idle before, each with that of a control read beside it (the
+# guest's own stalls); the reader (ft_lock.sh: a leaf's sysfs tx_packets
+# every 5 ms, ndo_get_stats64 under the fabric's lock, and its mtu, read
+# without it) runs on CPU 1, ftctl on CPU 0:
 #   tools/vm/ft-vm -- tools/bench/saf_hold.sh $PWD/kmod/fattree.ko 1048576 8388608
 set -u
 ko=$1
@@ -30,22 +32,27 @@ timed() {
 		"$tmp/strace"
 }
 # window NAME CMD...: CMD while ft_lock.sh's lock_reader reads leaf 0's
-# tx_packets on CPU 1; its worst wait goes to $tmp/NAME
+# tx_packets (and mtu) on CPU 1; its worst waits go to $tmp/NAME
 window() {
 	local name=$1
 	shift
-	lock_window "$tmp/$name" "$stats" "$@"
+	lock_window "$tmp/$name" hold-l0 "$@"
+}
+# worst NAME: the worst stats read of window NAME, then the control's
+worst() {
+	local w
+	read -r -a w < "$tmp/$1"
+	echo "${w[0]} (control ${w[1]})"
 }
 
 for n in "$@"; do
 	taskset -c 0 "$ftctl" fabric add hold kary 2 16 period manual mode saf q 2 \
 		backlog $(((n + 255) / 256)) || exit 1
-	stats=/sys/class/net/hold-l0/statistics/tx_packets
 	window idle sleep 5
 	window inject eval 'inject=$(timed fabric inject hold 0 1 $n)'
 	window step eval 'step=$(timed fabric step hold 1)'
 	echo "N=$n inject_ms=$inject first_step_ms=$step" \
-	     "worst_read_inject_ms=$(cat "$tmp/inject") worst_read_step_ms=$(cat "$tmp/step")" \
-	     "worst_read_idle_ms=$(cat "$tmp/idle")"
+	     "worst_read_inject_ms=$(worst inject) worst_read_step_ms=$(worst step)" \
+	     "worst_read_idle_ms=$(worst idle)"
 	"$ftctl" fabric del hold
 done
