@@ -384,13 +384,31 @@ u32 ft_fab_saf_cycle(struct ft_fab *fab, struct sk_buff_head *out)
 	return c.delivered;
 }
 
-/* Synthetic messages, all or nothing; under the fabric's lock. */
+/*
+ * Messages an inject adds per hold of the fabric's lock: the pool holds up
+ * to 2^23, which in one hold kept the lock, bottom halves off, for 0.5 s
+ * under emulation, a leaf's stats reader waiting as long; in chunks of
+ * this size, 19 ms at most (tools/bench/saf_hold.sh).
+ */
+#define FT_SAF_INJECT_CHUNK	8192
+
+/*
+ * Synthetic messages, all or nothing: refused unless the pool has room
+ * for them all, whose entries are then reserved, and added
+ * FT_SAF_INJECT_CHUNK at a time. Called and returning with the fabric's
+ * lock held, which it lets go between chunks: a transmit meanwhile finds
+ * the pool without the reserved entries (ft_saf_add() does not take
+ * them, and nfree does not count them), and a cycle may start a batch
+ * with the first chunks, as if they had come in requests of their own.
+ * Process context; every request holds its namespace's ft_net_lock(), so
+ * the fabric is not torn down meanwhile.
+ */
 int ft_fab_saf_inject(struct ft_fab *fab, const struct fattree_inject_row *rows,
 		      u32 nrows, struct netlink_ext_ack *extack)
 {
 	struct ft_fab_saf *sf = fab->saf;
+	u32 i, k, left, chunk = 0;
 	u64 total = 0;
-	u32 i, k;
 	int err;
 
 	for (i = 0; i < nrows; i++)
@@ -400,12 +418,27 @@ int ft_fab_saf_inject(struct ft_fab *fab, const struct fattree_inject_row *rows,
 				   "more synthetic messages than the fabric's store-and-forward pool has room for now");
 		return -ENOSPC;
 	}
+	left = (u32)total;
+	err = ft_saf_reserve(&sf->eng, left);
+	if (WARN_ON_ONCE(err))
+		return err;
 	for (i = 0; i < nrows; i++) {
 		for (k = 0; k < rows[i].count; k++) {
-			err = ft_saf_add(&sf->eng, rows[i].src, rows[i].dst, 0,
-					 NULL);
-			if (WARN_ON_ONCE(err))
+			if (++chunk > FT_SAF_INJECT_CHUNK) {
+				/* (the pause: ft_engine_saf_prepare()) */
+				spin_unlock_bh(&fab->lock);
+				cond_resched();
+				cpu_relax();
+				spin_lock_bh(&fab->lock);
+				chunk = 1;
+			}
+			err = ft_saf_add_reserved(&sf->eng, rows[i].src,
+						  rows[i].dst, 0, NULL);
+			if (WARN_ON_ONCE(err)) {
+				ft_saf_unreserve(&sf->eng, left);
 				return err;
+			}
+			left--;
 			sf->queued++;
 			fab->st.synth_queued++;
 		}
