@@ -3,7 +3,9 @@
 /*
  * The family's commands as the spec gives them: their names, indexed
  * by command (NULL where no operation has the value), and whether each
- * has a do, a dump, and admin-perm (GENL_ADMIN_PERM: it changes state).
+ * has a do, a dump, and admin-perm (GENL_ADMIN_PERM: it changes state)
+ * or uns-admin-perm (GENL_UNS_ADMIN_PERM: a read kept to CAP_NET_ADMIN
+ * over the namespace).
  * For the module's request counters and for userspace alike; FT_CMD_NR
  * is FATTREE_CMD_MAX + 1.
  */
@@ -16,6 +18,7 @@
 #define FT_CMD_DO	0x1
 #define FT_CMD_DUMP	0x2
 #define FT_CMD_ADMIN	0x4
+#define FT_CMD_PRIV	0x8
 
 extern const char * const ft_cmd_names[FT_CMD_NR];
 extern const u8 ft_cmd_flags[FT_CMD_NR];

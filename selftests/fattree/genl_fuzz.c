@@ -101,10 +101,22 @@ static const char *cname(int cmd)
 	return buf;
 }
 
+/* The phase fuzzed or reported runs in a user and network namespace of its own. */
+static bool in_own_userns;
+
+/*
+ * Commands an unprivileged caller must not reach: those that change state
+ * (admin-perm), and the reads kept to CAP_NET_ADMIN over the namespace
+ * (uns-admin-perm: the demand dump, every pair's backlog) but from the
+ * owner of a namespace of its own, which holds no fabric.
+ */
 static bool is_write(int cmd)
 {
-	return cmd > 0 && cmd < NCMD &&
-	       (!ft_cmd_names[cmd] || (ft_cmd_flags[cmd] & FT_CMD_ADMIN));
+	if (cmd <= 0 || cmd >= NCMD)
+		return false;
+	if (!ft_cmd_names[cmd] || (ft_cmd_flags[cmd] & FT_CMD_ADMIN))
+		return true;
+	return (ft_cmd_flags[cmd] & FT_CMD_PRIV) && !in_own_userns;
 }
 
 /* Commands with a handler: a do or a dump (not UNSPEC, not DEMAND_NTF). */
@@ -1313,6 +1325,7 @@ static int run_phase(enum phase ph, long count, uint64_t seed, struct stats *st,
 	memset(st, 0, sizeof(*st));
 	if (read_requests(before))
 		return -1;
+	in_own_userns = ph == IN_USERNS;
 	pid = fork();
 	if (pid < 0)
 		return -1;
