@@ -41,6 +41,11 @@ skip() { n=$((n + 1)); echo "ok $n $1 # SKIP $2"; }
 leaf_stat() { "$ftctl" leaf show "$1" | awk -v i="$2" -v k="$3" 'NR == 1 { for (c = 1; c <= NF; c++) col[$c] = c; next } $1 == i { print $col[k] }'; }
 # eth_stat DEV KEY: one of a leaf device's `ethtool -S` counters.
 eth_stat() { ethtool -S "$1" | awk -v k="$2:" '$1 == k { print $2 }'; }
+# ns_eth_stat NS DEV KEY: eth_stat of a leaf in network namespace NS.
+ns_eth_stat() { ip netns exec "$1" ethtool -S "$2" | awk -v k="$3:" '$1 == k { print $2 }'; }
+# ns_link_stat NS DEV NAME: a device's ip -s link counter in namespace NS
+# (/sys/class/net/DEV/statistics/NAME: tx_dropped, rx_bytes, multicast...).
+ns_link_stat() { ip netns exec "$1" cat "/sys/class/net/$2/statistics/$3"; }
 # until_t SECS CONDITION: poll CONDITION (a command line) until it holds
 # or SECS seconds have passed; the status is the last try's.
 until_t() {

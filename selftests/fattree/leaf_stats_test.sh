@@ -28,9 +28,7 @@ check "a leaf brought up is up, not unknown" \
 	"$(ip netns exec $a cat /sys/class/net/ls-l0/operstate)"
 ip -n $a addr add 10.90.0.1/24 dev ls-l0 && ip -n $b addr add 10.90.0.2/24 dev ls-l3
 stats() { # NS DEV DIR FIELD: rx/tx bytes, or multicast
-	f=$3_$4
-	[ "$4" = multicast ] && f=multicast
-	ip netns exec "$1" cat "/sys/class/net/$2/statistics/$f"
+	if [ "$4" = multicast ]; then ns_link_stat "$1" "$2" multicast; else ns_link_stat "$1" "$2" "$3_$4"; fi
 }
 tb0=$(stats $a ls-l0 tx bytes) rb0=$(stats $b ls-l3 rx bytes) mc0=$(stats $b ls-l3 rx multicast)
 # Ten broadcasts of 1,000 bytes of payload: 1,042-byte frames.

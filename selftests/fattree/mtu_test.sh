@@ -53,14 +53,13 @@ trap 'kill $rpid 2>/dev/null; cleanup; rm -f "$got"' EXIT
 until_t $((10 * scale)) grep -q ready "$got"
 ip netns exec $a ping -c 1 -W $((5 * scale)) 10.86.0.2 > /dev/null 2>&1
 
-st() { ip netns exec "$1" ethtool -S "$2" | awk -v k="$3:" '$1 == k { print $2 }'; }
-sent0=$(st $a mt-l0 sent)
+sent0=$(ns_eth_stat $a mt-l0 sent)
 send $a 10.86.0.2 9100 3000 100
 until_t $((10 * scale)) 'grep -q "^100$" "$got"'
-mtu=$(st $a mt-l0 drop_mtu) sent=$(($(st $a mt-l0 sent) - sent0))
-down=$(st $b mt-l3 drop_down)
-txd=$(ip -n $a -s -j link show mt-l0 | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["stats64"]["tx"]["dropped"])')
-rxd=$(ip -n $b -s -j link show mt-l3 | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["stats64"]["rx"]["dropped"])')
+mtu=$(ns_eth_stat $a mt-l0 drop_mtu) sent=$(($(ns_eth_stat $a mt-l0 sent) - sent0))
+down=$(ns_eth_stat $b mt-l3 drop_down)
+txd=$(ns_link_stat $a mt-l0 tx_dropped)
+rxd=$(ns_link_stat $b mt-l3 rx_dropped)
 check "a 3,042-byte frame to a leaf of MTU 1,500 is refused at its source: drop_mtu 1" \
 	'[ "$mtu" = 1 ]' "drop_mtu $mtu"
 check "... never counted sent (the small one was: sent +1)" '[ "$sent" = 1 ]' "sent +$sent"
@@ -72,28 +71,28 @@ check "... and the datagram that fits arrives alone" \
 # Taken at MTU 1,500, then the receiver's MTU falls to 1,000.
 "$ftctl" fabric set mt period manual > /dev/null
 send $a 10.86.0.2 9100 1400
-until_t $((10 * scale)) '[ "$(st $a mt-l0 queued)" = 1 ]'
+until_t $((10 * scale)) '[ "$(ns_eth_stat $a mt-l0 queued)" = 1 ]'
 ip -n $b link set mt-l3 mtu 1000
 "$ftctl" fabric step mt 4 > /dev/null
 check "a frame taken before the destination's MTU fell is still delivered" \
 	"until_t $((5 * scale)) 'grep -q \"^1400$\" \"$got\"'" "$(cat "$got")"
-rxd=$(ip -n $b -s -j link show mt-l3 | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["stats64"]["rx"]["dropped"])')
-check "... and nothing was dropped at the receiver" '[ "$rxd" = 0 ] && [ "$(st $b mt-l3 drop_down)" = 0 ]' \
+rxd=$(ns_link_stat $b mt-l3 rx_dropped)
+check "... and nothing was dropped at the receiver" '[ "$rxd" = 0 ] && [ "$(ns_eth_stat $b mt-l3 drop_down)" = 0 ]' \
 	"rx_dropped $rxd"
 
 # Broadcast floods skip a leaf whose MTU is too small, counted at the source.
 ip -n $b link set mt-l3 mtu 1500
-before=$(st $a mt-l0 drop_mtu) rx0=$(st $b mt-l3 control_rx)
+before=$(ns_eth_stat $a mt-l0 drop_mtu) rx0=$(ns_eth_stat $b mt-l3 control_rx)
 ip netns exec $a python3 -c '
 import socket
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 s.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
 s.sendto(b"b" * 3000, ("10.86.0.255", 9100))
 '
-after=$(st $a mt-l0 drop_mtu)
+after=$(ns_eth_stat $a mt-l0 drop_mtu)
 check "a 3,042-byte broadcast skips the leaf of MTU 1,500 up, counted at the source" \
 	'[ $((after - before)) = 1 ]' "drop_mtu $before -> $after"
-rx=$(st $b mt-l3 control_rx)
+rx=$(ns_eth_stat $b mt-l3 control_rx)
 check "... and does not reach it" '[ "$rx" = "$rx0" ] && ! grep -q "^3000$" "$got"' \
 	"control_rx $rx0 -> $rx"
 exit $((failed > 0))

@@ -27,7 +27,6 @@ ip -n $b link set nq-l3 up && ip -n $b addr add 10.87.0.2/24 dev nq-l3
 ip -n $a neigh add 10.87.0.2 lladdr "$(ip -n $b -j link show nq-l3 |
 	python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["address"])')" dev nq-l0
 tc -n $a qdisc replace dev nq-l0 root noqueue || exit 1
-st() { ip netns exec "$1" ethtool -S "$2" | awk -v k="$3:" '$1 == k { print $2 }'; }
 # send NS COUNT: COUNT datagrams, each send's errno (0 when it went).
 send() {
 	ip netns exec "$1" python3 -c '
@@ -46,14 +45,14 @@ print(" ".join("%d:%d" % kv for kv in sorted(errs.items())))
 crit0=$(dmesg | grep -c "asks to queue packet")
 res=$(send $a 20)
 crit=$(($(dmesg | grep -c "asks to queue packet") - crit0))
-busy=$(st $a nq-l0 drop_busy) queued=$(st $a nq-l0 queued)
+busy=$(ns_eth_stat $a nq-l0 drop_busy) queued=$(ns_eth_stat $a nq-l0 queued)
 echo "# 20 sends under noqueue, backlog 4: errno:count $res; drop_busy $busy; queued $queued"
 check "under noqueue a full leaf answers no send with an error (ENETDOWN before)" \
 	'[ "$res" = "0:20" ]' "$res"
 check "... logs no \"asks to queue packet\"" '[ "$crit" = 0 ]' "$crit lines"
 check "... takes its backlog, 4, and drops the rest, counted: drop_busy 16" \
 	'[ "$queued" = 4 ] && [ "$busy" = 16 ]' "queued $queued drop_busy $busy"
-txd=$(ip -n $a -s -j link show nq-l0 | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["stats64"]["tx"]["dropped"])')
+txd=$(ns_link_stat $a nq-l0 tx_dropped)
 check "... in the leaf's tx_dropped" '[ "$txd" = 16 ]' "tx_dropped $txd"
 # Down and up while full: a leaf opened without room must not be stopped
 # either (the qdisc it will have is attached only after it opens).
@@ -63,24 +62,24 @@ ip -n $a neigh replace 10.87.0.2 lladdr "$(ip -n $b -j link show nq-l3 |
 	python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["address"])')" dev nq-l0
 res=$(send $a 5)
 crit=$(($(dmesg | grep -c "asks to queue packet") - crit0))
-busy=$(st $a nq-l0 drop_busy)
+busy=$(ns_eth_stat $a nq-l0 drop_busy)
 check "a full noqueue leaf brought down and up still takes sends: no error, no log" \
 	'[ "$res" = "0:5" ] && [ "$crit" = 0 ] && [ "$busy" = 21 ]' "$res, $crit lines, drop_busy $busy"
 
 "$ftctl" fabric step nq 8 > /dev/null
-del=$(st $b nq-l3 delivered)
+del=$(ns_eth_stat $b nq-l3 delivered)
 check "what it took is delivered" '[ "$del" = 4 ]' "delivered $del"
 
 # Back under a qdisc: the queue stops and the qdisc holds the rest.
 tc -n $a qdisc replace dev nq-l0 root pfifo limit 100 || exit 1
 res=$(send $a 20)
-busy2=$(st $a nq-l0 drop_busy)
+busy2=$(ns_eth_stat $a nq-l0 drop_busy)
 check "under pfifo the same sends all go and nothing more is dropped" \
 	'[ "$res" = "0:20" ] && [ "$busy2" = 21 ]' "$res drop_busy $busy2"
 # Each step frees room; the qdisc refills the leaf between steps.
-stepped() { "$ftctl" fabric step nq 4 > /dev/null; [ "$(st $b nq-l3 delivered)" = 24 ]; }
+stepped() { "$ftctl" fabric step nq 4 > /dev/null; [ "$(ns_eth_stat $b nq-l3 delivered)" = 24 ]; }
 check "... and all 20 are delivered as cycles free room" \
-	"until_t $((20 * scale)) stepped" "delivered $(st $b nq-l3 delivered)"
+	"until_t $((20 * scale)) stepped" "delivered $(ns_eth_stat $b nq-l3 delivered)"
 
 # A busy answer: a store-and-forward fabric whose pool (4 leaves x 4)
 # synthetic messages fill. The frame the leaf answers busy for goes back
