@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <glob.h>
 #include <grp.h>
+#include <inttypes.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -500,4 +501,58 @@ int ft_child_run(enum ft_child_as as, int (*checks)(struct ftnl *nl, void *arg),
 	ret = checks(&nl, arg);
 	ftnl_close(&nl);
 	_exit(ret);
+}
+
+int ft_replay_compare(const char *cmd, const struct ft_fabric_info *fi,
+		      const struct ftobj_link *l, int n, char *why, size_t len)
+{
+	uint64_t cycle, drained, delivered, carried, saturated, blocked;
+	int seen = 0, bad = 0, status;
+	char line[256];
+	size_t off = 0;
+	unsigned int id, max;
+	FILE *p = popen(cmd, "r");
+
+	why[0] = '\0';
+	if (!p)
+		return -1;
+	if (!fgets(line, sizeof(line), p) ||
+	    sscanf(line, "cycle %" SCNu64 " drained %" SCNu64 " delivered %" SCNu64,
+		   &cycle, &drained, &delivered) != 3) {
+		pclose(p);
+		snprintf(why, len, "no first line from: %s", cmd);
+		return -1;
+	}
+	if (fi->cycle != cycle || fi->drained_cycle != drained ||
+	    fi->synth_delivered != delivered) {
+		bad++;
+		off += snprintf(why + off, len - off,
+				"cycle/drained/delivered: kernel %" PRIu64 "/%" PRIu64 "/%" PRIu64
+				" userspace %" PRIu64 "/%" PRIu64 "/%" PRIu64 "\n",
+				fi->cycle, fi->drained_cycle, fi->synth_delivered,
+				cycle, drained, delivered);
+	}
+	while (fgets(line, sizeof(line), p)) {
+		if (sscanf(line, "link %u carried %" SCNu64 " max %u saturated %" SCNu64
+			   " blocked %" SCNu64, &id, &carried, &max, &saturated, &blocked) != 5)
+			continue;
+		seen++;
+		if ((int)id < n && l[id].id == id && l[id].carried == carried &&
+		    l[id].max_cycle == max && l[id].saturated == saturated &&
+		    l[id].blocked == blocked)
+			continue;
+		if (bad++ < 5 && off < len && (int)id < n)
+			off += snprintf(why + off, len - off,
+					"link %u: kernel %" PRIu64 "/%u/%" PRIu64 "/%" PRIu64
+					" userspace %" PRIu64 "/%u/%" PRIu64 "/%" PRIu64 "\n", id,
+					l[id].carried, l[id].max_cycle, l[id].saturated,
+					l[id].blocked, carried, max, saturated, blocked);
+	}
+	status = pclose(p);
+	if (seen != n && off < len) {
+		bad++;
+		snprintf(why + off, len - off, "%d links from userspace, %d in the kernel\n",
+			 seen, n);
+	}
+	return status ? -1 : bad;
 }

@@ -162,6 +162,18 @@ int ft_fabric_run(struct ftnl *nl, const char *name, const struct fattree_inject
 		  uint32_t n, uint32_t steps, struct ft_fabric_info *fi);
 /* A fabric's links and circuits: ftobj_links(), ftobj_circuits(). */
 
+/*
+ * The kernel's run against userspace's (replay_test.c): @cmd, an ftsim
+ * replay, is run; its first line ("cycle C drained D delivered X") is
+ * compared with @fi, each "link ..." line with the link of that id in @l
+ * (@n links, l[i].id == i; its carried, max_cycle, saturated, blocked).
+ * Returns the disagreements, 0 when none, a missing link one of them; -1
+ * when @cmd did not run or exit with 0. @why says what differed, the
+ * first few, a line each.
+ */
+int ft_replay_compare(const char *cmd, const struct ft_fabric_info *fi,
+		      const struct ftobj_link *l, int n, char *why, size_t len);
+
 /* Circuits and demand (see circuit_test.c). */
 /* Admit @n circuits in one request; on a refusal *@bad (if set) is the
  * index of the entry the kernel pointed at, or -1.

@@ -7,7 +7,6 @@
  * arbitration and injection rule.
  */
 #include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,12 +70,9 @@ TEST_F(replay, kernel_equals_userspace)
 {
 	struct ft_fabric_info fi;
 	struct ftobj_link *l;
-	uint64_t cycle, drained, delivered, carried, saturated, blocked;
-	unsigned int id, max;
-	char cmd[512], line[256];
+	char cmd[512], why[1024];
 	struct ft_spec s;
-	int n, seen = 0, mismatches = 0;
-	FILE *p;
+	int n;
 
 	ft_spec_kary(&s, "r0", 3, 4);
 	s.lanes[0] = 2;
@@ -98,32 +94,9 @@ TEST_F(replay, kernel_equals_userspace)
 		 "--path %s --arbitration %s --injection %s --seed %d --rows %s --steps %d",
 		 ftn_path_names[s.path], ftn_arbitration_names[s.arbitration], ftn_injection_names[s.injection],
 		 0x5eed, self->rows_file, STEPS);
-	p = popen(cmd, "r");
-	ASSERT_NE(NULL, p);
-	ASSERT_NE(NULL, fgets(line, sizeof(line), p));
-	ASSERT_EQ(3, sscanf(line, "cycle %" SCNu64 " drained %" SCNu64 " delivered %" SCNu64,
-			    &cycle, &drained, &delivered));
-	EXPECT_EQ(fi.cycle, cycle);
-	EXPECT_EQ(fi.drained_cycle, drained);
-	EXPECT_EQ(fi.synth_delivered, delivered);
-	while (fgets(line, sizeof(line), p)) {
-		if (sscanf(line, "link %u carried %" SCNu64 " max %u saturated %" SCNu64
-			   " blocked %" SCNu64, &id, &carried, &max, &saturated, &blocked) != 5)
-			continue;
-		seen++;
-		if ((int)id >= n || l[id].id != id || l[id].carried != carried ||
-		    l[id].max_cycle != max || l[id].saturated != saturated ||
-		    l[id].blocked != blocked) {
-			if (mismatches++ < 5)
-				TH_LOG("link %u: kernel %" PRIu64 "/%u/%" PRIu64 "/%" PRIu64
-				       " userspace %" PRIu64 "/%u/%" PRIu64 "/%" PRIu64, id,
-				       l[id].carried, l[id].max_cycle, l[id].saturated,
-				       l[id].blocked, carried, max, saturated, blocked);
-		}
+	EXPECT_EQ(0, ft_replay_compare(cmd, &fi, l, n, why, sizeof(why))) {
+		TH_LOG("%s", why);
 	}
-	EXPECT_EQ(0, pclose(p));
-	EXPECT_EQ(n, seen);
-	EXPECT_EQ(0, mismatches);
 	/* The comparison means something only if the set was contended. */
 	EXPECT_GT(fi.blocked, 0);
 	free(l);
