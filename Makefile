@@ -18,6 +18,7 @@ FIND_KDIR := $(CURDIR)/scripts/find-kdir
 INSTALL_DEPS ?= scripts/install-deps
 FTVM	?= tools/vm/ft-vm
 BENCH_RUN ?= scripts/bench/run
+CHECK	?= scripts/check
 
 CC	?= gcc
 # Every program's objects get USER_CFLAGS plus their own directory's
@@ -72,7 +73,8 @@ USER_SRCS  := $(sort $(FTCTL_SRCS) $(FTSIM_SRCS) $(FATTREED_SRCS) $(FTTRAFFIC_SR
 		     tools/bench/udp_pair.c tools/bench/rtnl_wait.c)
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 
-.PHONY: all module tools selftests deps check check-debug demo bench clean help man man-if-scdoc install \
+.PHONY: all module tools selftests deps check check-host selftest check-debug demo bench clean help \
+	man man-if-scdoc install \
 	uninstall install-tools uninstall-tools install-dkms uninstall-dkms version fuzz ynl ynl-gen mpi
 
 # Plain `make`: what a user of their own machine needs (kernel headers and
@@ -87,6 +89,10 @@ help:
 	@echo "              kernel's own series' linux-source: 6.12 for KERNEL=6.12)"
 	@echo "              KERNEL=6.12 (or a release) picks another installed kernel"
 	@echo "make check    install what is missing, build, run every test"
+	@echo "make check-host  the same for the tests that need no VM and no package"
+	@echo "              build (scripts/check --host)"
+	@echo "make selftest T=NAME  build, then run the one selftest program NAME"
+	@echo "              (module_test, ftctl_test.sh or ftctl_test) in the VM"
 	@echo "make check-debug  the selftests under a KASAN/lockdep/kmemleak kernel built"
 	@echo "              from linux-source-6.1 (cached in build/debug-kernel/; the first"
 	@echo "              build takes long)"
@@ -242,7 +248,42 @@ check:
 	@$(INSTALL_DEPS) check
 	@$(MAKE) --no-print-directory ynl
 	@$(MAKE) --no-print-directory all selftests
-	@scripts/check
+	@$(CHECK)
+
+# The steps of check that need no VM and no package build (scripts/check
+# --host: style, unit tests, tools, spec, man pages, install, recipes,
+# harness, a quick fuzz), with what they need installed and built.
+check-host:
+	@$(INSTALL_DEPS) host
+	@$(MAKE) --no-print-directory ynl
+	@$(MAKE) --no-print-directory all
+	@$(CHECK) --host
+
+# One selftest program in the VM, as make check runs it: T=NAME as
+# build/ksft/kselftest-list.txt names it (fattree:NAME), the .sh of a
+# script optional. Its console log and TAP go to build/vm/selftest-NAME/;
+# the last line is "N passed, M failed", the status ft-vm's when the guest
+# failed, else 1 for a failed case.
+T	?=
+KSFT_LIST = $(BUILD)/ksft/kselftest-list.txt
+selftest:
+	@[ -n "$(T)" ] || { echo "make selftest: which program? T=NAME, e.g." \
+		"T=module_test or T=ftctl_test.sh (the names: $(KSFT_LIST) once built)" >&2; exit 2; }
+	@$(INSTALL_DEPS) check
+	@$(MAKE) --no-print-directory ynl
+	@$(MAKE) --no-print-directory all selftests
+	@t=; for n in "$(T)" "$(T).sh" "$(T:.sh=)"; do \
+		grep -qxF "fattree:$$n" "$(KSFT_LIST)" 2>/dev/null && { t=$$n; break; }; \
+	done; \
+	[ -n "$$t" ] || { echo "make selftest: no selftest program '$(T)' in $(KSFT_LIST):" \
+		$$(sed 's/^fattree://' "$(KSFT_LIST)" 2>/dev/null) >&2; exit 2; }; \
+	kver=$$($(FIND_KDIR) --release) || exit $$?; \
+	d=$(BUILD)/vm/selftest-$$t; mkdir -p "$$d"; \
+	{ $(FTVM) --kver "$$kver" --out "$$d" --timeout 1800 \
+		-- $(BUILD)/ksft/run_kselftest.sh -t fattree:$$t 2>&1; echo $$? > "$$d/rc"; } | \
+		tee "$$d/selftest.tap"; \
+	rc=$$(cat "$$d/rc"); scripts/tap-summary "$$d/selftest.tap" || { [ "$$rc" -ne 0 ] || rc=1; }; \
+	exit "$$rc"
 
 # The debug kernel lane (scripts/check-debug): not part of check, see README.md.
 check-debug:
