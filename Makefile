@@ -285,7 +285,8 @@ selftest:
 	rc=$$(cat "$$d/rc"); scripts/tap-summary "$$d/selftest.tap" || { [ "$$rc" -ne 0 ] || rc=1; }; \
 	exit "$$rc"
 
-# The debug kernel lane (scripts/check-debug): not part of check, see README.md.
+# The debug kernel lane (scripts/check-debug): not part of check, see
+# docs/testing.md.
 check-debug:
 	@$(INSTALL_DEPS) --debug-kernel
 	@$(MAKE) --no-print-directory all selftests

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# The tracing recipes of fattree(4) and README, run as written there, over
+# The tracing recipes of fattree(4) and docs/usage.md, run as written there, over
 # a known run (fttraffic, 15 sources x 4 packets to leaf 0 on a manual
 # fabric: 60 packets delivered): perf stat counts the events, bpftrace
 # draws the latency histogram per pair and the top blocked links,

@@ -39,7 +39,7 @@ static int sh(const char *fmt, ...)
  * (With a FIFO in front of the leaf: Debian's default qdisc, fq_codel,
  * drops what waits behind a stopped queue for long, which a loaded
  * emulated machine makes happen; what is tested is that the fabric loses
- * nothing, as README.md advises for lossless runs.)
+ * nothing, as docs/usage.md advises for lossless runs.)
  */
 static int place_leaf(int leaf, const char *ns, int host)
 {
