@@ -100,7 +100,7 @@ struct ftd_round_stats {
 	double circuits_us, demand_us, links_us, sched_us, install_us, round_us;
 	bool links_read;		/* the links' free lanes were worked out */
 	bool links_dumped;		/* free lanes from a link dump, not circuits */
-	uint64_t cycle;
+	uint64_t cycle;			/* the fabric's when the round read it */
 };
 
 /* metrics.c: what the metrics add to the totals kept for the status. */

@@ -377,14 +377,14 @@ int ftd_round(struct ftd *d)
 	ftd_log(st->requests || ro.ndel ? LOG_INFO : LOG_DEBUG,
 		"round %llu: demand %u, requests %u, granted %u (%.0f%%), lanes %llu of %llu,"
 		" grown %u, moved %u, shrunk %u, released %u, round %.0f us: circuits %.0f,"
-		" demand %.0f, links %.0f%s, schedule %.0f, install %.0f",
+		" demand %.0f, links %.0f%s, schedule %.0f, install %.0f; started at cycle %llu",
 		(unsigned long long)st->round, st->demand, st->requests, st->granted,
 		st->requests ? 100.0 * st->granted / st->requests : 100.0,
 		(unsigned long long)st->lanes_granted, (unsigned long long)st->lanes_wanted,
 		st->grown, st->moved, st->shrunk, st->released, st->round_us,
 		st->circuits_us, st->demand_us, st->links_us,
 		!st->links_read ? "" : st->links_dumped ? " (dump)" : " (from circuits)",
-		st->sched_us, st->install_us);
+		st->sched_us, st->install_us, (unsigned long long)st->cycle);
 	err = 0;
 out:
 	free(circ);
@@ -452,6 +452,7 @@ int ftd_status_write(const struct ftd *d)
 	json_object_object_add(o, "released", json_object_new_int64(d->metrics.released_total));
 	json_object_object_add(o, "failed_links", json_object_new_int64(d->failed_links));
 	json_object_object_add(r, "round", json_object_new_int64(st->round));
+	json_object_object_add(r, "cycle", json_object_new_int64(st->cycle));
 	json_object_object_add(r, "demand", json_object_new_int64(st->demand));
 	json_grants(r, st->requests, st->granted);
 	json_object_object_add(r, "pairs", json_object_new_int64(st->pairs));
