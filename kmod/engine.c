@@ -307,20 +307,25 @@ u32 ft_engine_demand_batch(struct ft_fab *fab, u32 *pos, struct ft_pairs_demand 
 /*
  * Announce the pairs in demand on the "demand" group, in messages whose
  * last carries FATTREE_A_DEMAND_LAST; when demand has just drained, an
- * announcement without entries says so. A timed fabric announces at most
- * once per FT_DEMAND_INTERVAL_MS; a step always announces its result.
+ * announcement without entries says so. A timed fabric announces a pair
+ * new to demand at once, in the cycle it came, for a scheduler's round
+ * trip is counted in cycles; otherwise it announces at most once per
+ * FT_DEMAND_INTERVAL_MS. A step always announces its result.
  * Only when someone listens, checked before the pairs are scanned; a
  * listener that missed some resynchronises with the demand dump. Process
  * context, under fab->step_lock.
  */
 void ft_engine_demand(struct ft_fab *fab, bool now)
 {
-	u32 pos = 0, n, total = 0;
+	u32 pos = 0, n, total = 0, born;
 	bool end;
 	u64 cycle;
 
-	if (!now && time_before(jiffies, fab->demand_next))
+	born = READ_ONCE(fab->pairs.born);
+	if (!now && born == fab->demand_born &&
+	    time_before(jiffies, fab->demand_next))
 		return;
+	fab->demand_born = born;
 	fab->demand_next = jiffies + msecs_to_jiffies(FT_DEMAND_INTERVAL_MS);
 	/* No scan under the fabric's lock for nobody: a listener that
 	 * joins later hears the next announcement, or dumps.

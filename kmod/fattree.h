@@ -239,6 +239,7 @@ struct ft_fab {
 	u32 demand_max;
 	unsigned long demand_next;	/* jiffies: next notification due */
 	u32 demand_announced;		/* pairs in the last announcement */
+	u32 demand_born;		/* pairs.born at the last one */
 	struct sk_buff_head *slotq;	/* packets of each pair slot */
 	u32 synth_pairs;		/* pairs holding synthetic messages */
 	u32 synth_pairs_max;

@@ -196,6 +196,7 @@ int ft_pairs_add(struct ft_pairs *q, u32 src, u32 dst, u32 tag, u32 count,
 		q->hnext[s] = q->bucket[b];
 		q->bucket[b] = s;
 		q->active[q->nactive++] = s;
+		q->born++;
 	}
 	p = &q->pair[s];
 	if (p->queued > 0xffffffffU - count)

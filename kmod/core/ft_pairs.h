@@ -83,10 +83,13 @@ struct ft_pairs_demand {
  * @noff: offers of the last cycle (in @off, with their delivered counts).
  * @noff_circ: their circuits (in @off_circ), or NULL when the fabric had
  *             none then.
+ * @born: pairs that came into demand, ever (wraps): a scheduler's
+ *        announcement of demand need not wait for a new pair.
  */
 struct ft_pairs {
 	u32 cap;
 	u32 nactive;
+	u32 born;
 	u32 noff;
 	u32 nfree;
 	u32 hmask;
