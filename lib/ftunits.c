@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ftunits: durations with units (ftunits.h). In integers, so 0.1s is
- * exactly 100000000 ns and no binary fraction creeps in. Whole numbers
+ * exactly 100000000 ns and no binary fraction creeps in; a duration that
+ * is no whole number of nanoseconds is refused, never rounded. Whole numbers
  * and lists of them.
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,23 +21,41 @@ static const struct {
 	{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
 };
 
-/* whole * mul + frac / 10^digits * mul, rounded; -1 when it overflows. */
+static uint64_t ft_gcd(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/*
+ * whole * mul + frac / pow10 * mul, exactly: FT_DURATION_INEXACT when the
+ * fraction leaves a part of a nanosecond, FT_DURATION_TOO_LARGE when the
+ * sum passes UINT64_MAX.
+ */
 static int ft_scale(uint64_t whole, uint64_t frac, uint64_t pow10, uint64_t mul,
 		    uint64_t *out)
 {
-	uint64_t part;
+	uint64_t g, part;
 
-	if (whole && whole > UINT64_MAX / mul)
-		return -1;
-	whole *= mul;
-	/* frac < pow10 <= 10^18: frac * mul may overflow, so scale down. */
-	while (frac && mul > 1 && frac > UINT64_MAX / mul) {
+	while (frac && frac % 10 == 0) {
 		frac /= 10;
 		pow10 /= 10;
 	}
-	part = (frac * mul + pow10 / 2) / pow10;
+	/* frac / pow10 * mul is whole iff pow10 / g divides frac. */
+	g = ft_gcd(mul, pow10);
+	if (frac % (pow10 / g))
+		return FT_DURATION_INEXACT;
+	part = frac / (pow10 / g) * (mul / g);	/* below mul: no overflow */
+	if (whole && whole > UINT64_MAX / mul)
+		return FT_DURATION_TOO_LARGE;
+	whole *= mul;
 	if (whole > UINT64_MAX - part)
-		return -1;
+		return FT_DURATION_TOO_LARGE;
 	*out = whole + part;
 	return 0;
 }
@@ -45,20 +65,25 @@ int ft_parse_duration(const char *word, uint64_t bare_ns, uint64_t *ns,
 {
 	uint64_t whole = 0, frac = 0, pow10 = 1, mul = 0;
 	const char *p = word;
+	bool past = false;
 	size_t i;
 	int digits = 0;
 
 	for (; *p >= '0' && *p <= '9'; p++, digits++) {
-		if (whole > (UINT64_MAX - 9) / 10)
+		uint64_t d = (uint64_t)(*p - '0');
+
+		if (whole > (UINT64_MAX - d) / 10)
 			return FT_DURATION_TOO_LARGE;
-		whole = whole * 10 + (uint64_t)(*p - '0');
+		whole = whole * 10 + d;
 	}
 	if (*p == '.') {
 		for (p++; *p >= '0' && *p <= '9'; p++, digits++) {
-			/* Digits past a nanosecond's worth change nothing. */
 			if (pow10 < 1000000000000000000ULL) {
 				frac = frac * 10 + (uint64_t)(*p - '0');
 				pow10 *= 10;
+			} else if (*p != '0') {
+				/* Past 10^-18 of a second: no whole ns. */
+				past = true;
 			}
 		}
 	}
@@ -76,9 +101,9 @@ int ft_parse_duration(const char *word, uint64_t bare_ns, uint64_t *ns,
 			mul = ft_units[i].ns;
 	if (!mul)
 		return FT_DURATION_BAD_UNIT;
-	if (ft_scale(whole, frac, pow10, mul, ns))
-		return FT_DURATION_TOO_LARGE;
-	return 0;
+	if (past)
+		return FT_DURATION_INEXACT;
+	return ft_scale(whole, frac, pow10, mul, ns);
 }
 
 const char *ft_parse_number(const char *word, uint64_t *out)

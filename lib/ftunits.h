@@ -17,14 +17,17 @@ enum {
 	FT_DURATION_NO_UNIT = -2,	/* a bare number where one is needed */
 	FT_DURATION_BAD_UNIT = -3,	/* not ns, us, ms or s */
 	FT_DURATION_TOO_LARGE = -4,	/* past UINT64_MAX nanoseconds */
+	FT_DURATION_INEXACT = -5,	/* not a whole number of nanoseconds */
 };
 
 /*
  * A duration: a decimal number (digits, at most one '.') and a unit, ns,
  * us, ms or s (1.5ms, 0.5s, 100us, 2s). A bare number counts in
  * @bare_ns units (1000000000: seconds), or is refused when @bare_ns is 0.
- * The value is rounded to the nearest nanosecond. Returns 0 with *@ns
- * set, or an FT_DURATION_* code; *@unit (when @unit is set) points where
+ * The value must be a whole number of nanoseconds: 1.5us is 1500 ns,
+ * 0.0001ns and 1.5ns are refused (FT_DURATION_INEXACT), never rounded,
+ * so that no value becomes another (0, manual). Returns 0 with *@ns set,
+ * or an FT_DURATION_* code; *@unit (when @unit is set) points where
  * the unit starts in @word.
  */
 int ft_parse_duration(const char *word, uint64_t bare_ns, uint64_t *ns,

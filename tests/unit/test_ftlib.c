@@ -216,6 +216,40 @@ static void test_numbers(void)
 	       strstr(why, "more than 4 values"), "lists: counts, empty items, room");
 }
 
+/* @word with no bare unit: 0 and *@ns, or the FT_DURATION_* code. */
+static int dur(const char *word, uint64_t *ns)
+{
+	*ns = UINT64_MAX;
+	return ft_parse_duration(word, 0, ns, NULL);
+}
+
+static void test_durations(void)
+{
+	uint64_t ns;
+
+	tap_ok(!dur("1.5ms", &ns) && ns == 1500000 && !dur("0.1s", &ns) && ns == 100000000 &&
+	       !dur("250000ns", &ns) && ns == 250000 && !dur("1.000ns", &ns) && ns == 1 &&
+	       !dur("0.000000001s", &ns) && ns == 1 && !dur("0.0000000010000000000000s", &ns) &&
+	       ns == 1 && !ft_parse_duration("2", 1000000000, &ns, NULL) && ns == 2000000000 &&
+	       !ft_parse_duration("0.5", 1000000000, &ns, NULL) && ns == 500000000,
+	       "durations that are whole nanoseconds, trailing zeros and all");
+	tap_ok(dur("0.0001ns", &ns) == FT_DURATION_INEXACT && ns == UINT64_MAX &&
+	       dur("1.5ns", &ns) == FT_DURATION_INEXACT &&
+	       dur("0.0000000015s", &ns) == FT_DURATION_INEXACT &&
+	       dur("1.0001us", &ns) == FT_DURATION_INEXACT &&
+	       dur("0.0000000000000000000001s", &ns) == FT_DURATION_INEXACT &&
+	       ft_parse_duration("0.0000000001", 1000000000, &ns, NULL) == FT_DURATION_INEXACT,
+	       "a part of a nanosecond is refused, not rounded (0.0001ns is not 0)");
+	tap_ok(!dur("18446744073709551615ns", &ns) && ns == UINT64_MAX &&
+	       dur("18446744073709551616ns", &ns) == FT_DURATION_TOO_LARGE &&
+	       dur("18446744073.709551616s", &ns) == FT_DURATION_TOO_LARGE &&
+	       dur("99999999999999999999s", &ns) == FT_DURATION_TOO_LARGE,
+	       "past UINT64_MAX nanoseconds is too large");
+	tap_ok(dur("100", &ns) == FT_DURATION_NO_UNIT && dur("5min", &ns) == FT_DURATION_BAD_UNIT &&
+	       dur("ms", &ns) == FT_DURATION_NO_NUMBER && dur("-1ms", &ns) == FT_DURATION_NO_NUMBER,
+	       "no unit, a bad unit, no number");
+}
+
 int main(void)
 {
 	test_pattern_names();
@@ -223,5 +257,6 @@ int main(void)
 	test_shape_forms();
 	test_shape_refusals();
 	test_numbers();
+	test_durations();
 	return tap_done();
 }

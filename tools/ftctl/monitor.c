@@ -92,16 +92,23 @@ static double now_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Seconds (0.5, 2) or a duration with its unit (500ms, 2s). */
+/*
+ * Seconds (0.5, 2) or a duration with its unit (500ms, 2s): a whole number
+ * of milliseconds, refused rather than rounded when it is not.
+ */
 static int parse_interval(const char *word, uint64_t *ms)
 {
-	uint64_t ns;
+	uint64_t ns = 0;
+	int err;
 
-	if (ft_parse_duration(word, 1000000000, &ns, NULL) ||
-	    ns < MIN_MS * 1000000ULL || ns > MAX_MS * 1000000ULL)
+	err = ft_parse_duration(word, 1000000000, &ns, NULL);
+	if (err == FT_DURATION_INEXACT || (!err && ns % 1000000))
+		return ftctl_usage_err(CMD, "bad interval SEC '%s': not a whole number of milliseconds, the unit the interval is counted in",
+				       word);
+	if (err || ns < MIN_MS * 1000000ULL || ns > MAX_MS * 1000000ULL)
 		return ftctl_usage_err(CMD, "bad interval SEC '%s': from %.1f s to %d s (e.g. 0.5, 500ms, 2s)",
 				       word, MIN_MS / 1000.0, MAX_MS / 1000);
-	*ms = (ns + 500000) / 1000000;
+	*ms = ns / 1000000;
 	return 0;
 }
 

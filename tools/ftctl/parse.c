@@ -151,6 +151,9 @@ int ftctl_parse_period(const char *cmd, const char *word, uint64_t *ns)
 				       word, unit);
 	case FT_DURATION_TOO_LARGE:
 		return ftctl_usage_err(cmd, "bad period '%s': too large", word);
+	case FT_DURATION_INEXACT:
+		return ftctl_usage_err(cmd, "bad period '%s': not a whole number of nanoseconds, the unit a period is set in (refused, not rounded)",
+				       word);
 	default:
 		return ftctl_usage_err(cmd, "bad period '%s': expected a number and a unit (ns, us, ms, s), e.g. 1.5ms",
 				       word);

@@ -147,11 +147,14 @@ static int num32(const char *opt, const char *arg, uint32_t lo, uint32_t hi, uin
 /* Seconds (1.5) or a duration with its unit (1500ms, 2s), from @lo to @hi s. */
 static int seconds(const char *opt, const char *arg, double lo, double hi, double *out)
 {
+	uint64_t ns = 0;
+	int err = ft_parse_duration(arg, 1000000000, &ns, NULL);
 	char want[96];
-	uint64_t ns;
 
+	if (err == FT_DURATION_INEXACT)
+		return bad(opt, arg, "a whole number of nanoseconds, the unit durations are counted in");
 	snprintf(want, sizeof(want), "seconds from %g to %g, or a duration (500ms, 2s)", lo, hi);
-	if (ft_parse_duration(arg, 1000000000, &ns, NULL) || ns < lo * 1e9 || ns > hi * 1e9)
+	if (err || ns < lo * 1e9 || ns > hi * 1e9)
 		return bad(opt, arg, want);
 	*out = ns / 1e9;
 	return 0;
