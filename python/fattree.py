@@ -25,6 +25,7 @@ holding lib/ynl.py), else beside this file in ynl/ (make install puts it
 there when make ynl has run), else build/ynl/tools/net/ynl of the source
 tree (make ynl extracts it from Debian's linux-source-6.12).
 """
+import decimal
 import os
 import sys
 
@@ -78,15 +79,34 @@ def _ports(ports):
 
 
 def _duration_ns(t):
-    """'manual', a number of seconds, or a string with a unit (1.5ms)."""
+    """'manual', a number of seconds, or a string with a unit (1.5ms).
+
+    Exact, as ftctl reads it: a value that is no whole number of
+    nanoseconds (0.0001ns, 1.5ns) is refused, not rounded to another (0 is
+    manual).
+    """
     if t in (None, 'manual', 0, '0'):
         return 0
-    if isinstance(t, (int, float)):
-        return round(t * 1e9)
-    for unit, mul in (('ns', 1), ('us', 10**3), ('ms', 10**6), ('s', 10**9)):
-        if t.endswith(unit) and t[:-len(unit)].replace('.', '', 1).isdigit():
-            return round(float(t[:-len(unit)]) * mul)
-    raise ValueError(f'bad period {t!r}: a number and a unit (ns, us, ms, s), or manual')
+    num, mul = None, None
+    if isinstance(t, (int, float)) and not isinstance(t, bool):
+        num, mul = str(t), 10**9   # a float's shortest repr: 0.0015 is 1500000 ns
+    elif isinstance(t, str):
+        for unit, m in (('ns', 1), ('us', 10**3), ('ms', 10**6), ('s', 10**9)):
+            if t.endswith(unit) and t[:-len(unit)].replace('.', '', 1).isdigit():
+                num, mul = t[:-len(unit)], m
+                break
+    if num is None:
+        raise ValueError(f'bad period {t!r}: a number and a unit (ns, us, ms, s), or manual')
+    try:
+        ns = decimal.Decimal(num) * mul
+    except decimal.InvalidOperation:
+        ns = None
+    if ns is None or not ns.is_finite() or ns < 0:
+        raise ValueError(f'bad period {t!r}: a number and a unit (ns, us, ms, s), or manual')
+    if ns != ns.to_integral_value():
+        raise ValueError(f'bad period {t!r}: not a whole number of nanoseconds, '
+                         'the unit a period is set in (refused, not rounded)')
+    return int(ns)
 
 
 class Fattree:

@@ -5,7 +5,8 @@ The Python API (python/fattree.py, over the kernel's YNL library and the
 spec) against ftctl --json (libnl and the C header) for the same objects:
 the module's info, a fabric's shape and counters after synthetic
 messages, its links and leaves, circuits and demand on a circuit fabric,
-a link failed and restored, and a refusal with the kernel's message.
+a link failed and restored, a refusal with the kernel's message, and a
+period that is no whole number of nanoseconds refused, not rounded.
 One interpreter for every case (a Python start costs tens of seconds
 under emulation). Run by python_test.sh; TAP on stdout.
 """
@@ -115,6 +116,21 @@ def refusal_carries_the_kernels_message():
             raise AssertionError(f'message: {e}')
     else:
         raise AssertionError('no error for a missing fabric')
+
+
+@case
+def period_refused_not_rounded():
+    for bad in ('0.0001ns', '1000.5ns', 1e-10):
+        try:
+            ft.fabric_add('pp', kary=(2, 2), period=bad)
+        except ValueError as e:
+            if 'not a whole number of nanoseconds' not in str(e):
+                raise AssertionError(f'{bad!r}: message: {e}')
+        else:
+            raise AssertionError(f'period {bad!r} accepted (rounded)')
+    if 'pp' in [f['name'] for f in ft.fabrics()]:
+        raise AssertionError('a fabric was made')
+    same('1.5us', fattree._duration_ns('1.5us'), 1500)
 
 
 @case
