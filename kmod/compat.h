@@ -105,4 +105,18 @@ struct genl_split_ops {
 #define FT_COMPAT_MCAST_ADMIN	0
 #endif
 
+/*
+ * Formatted extended-ack messages (at most 80 bytes, "fattree: " included):
+ * from 6.2 on, "netlink: add support for formatted extack messages". 6.1
+ * has only constant ones: there @plain, which names the limit without the
+ * numbers, is told instead.
+ */
+#ifdef NL_SET_ERR_MSG_FMT_MOD
+#define FT_ERR_MSG_FMT(extack, plain, fmt, ...) \
+	NL_SET_ERR_MSG_FMT_MOD(extack, fmt, ##__VA_ARGS__)
+#else
+#define FT_ERR_MSG_FMT(extack, plain, fmt, ...) \
+	NL_SET_ERR_MSG_MOD(extack, plain)
+#endif
+
 #endif /* _FATTREE_COMPAT_H */

@@ -16,6 +16,7 @@
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 
+#include "compat.h"
 #include "fattree.h"
 
 struct ft_net {
@@ -131,37 +132,134 @@ static u64 ft_fab_mem_estimate(const struct ft_topo *t, u32 max_msgs, u64 pairs)
 	       (u64)ft_fab_control_max(t->n) * SKB_DATA_ALIGN(sizeof(struct sk_buff));
 }
 
+/*
+ * The shape itself, before a profile is fitted to it, so that a refusal
+ * names the limit it meets (not the capacity profile, which the engine's
+ * own bounds on the shape refuse first): the levels against max_levels,
+ * each level's m and w against their ranges, the leaves against
+ * max_leaves (the product stops past U32_MAX, before it can overflow),
+ * and the product of the w against the engine's FT_MAX_DLINKS. The
+ * leaves go to *@leaves.
+ */
+static int ft_fab_check_shape(const struct ft_fab_params *p, u64 *leaves,
+			      struct netlink_ext_ack *extack)
+{
+	u32 h = p->core.h, i;
+	u64 n = 1, wp = 1;
+
+	if (h > ft_limits.max_levels) {
+		FT_ERR_MSG_FMT(extack,
+			       "more levels than max_levels allows (ftctl info)",
+			       "%u levels, more than max_levels %u allows",
+			       h, ft_limits.max_levels);
+		return -E2BIG;
+	}
+	for (i = 0; i < h; i++) {
+		if (p->core.m[i] < 2 || p->core.m[i] > FT_MAX_M) {
+			FT_ERR_MSG_FMT(extack,
+				       "children per switch (m, kary's K) must be 2 to 65536",
+				       "level %u: %u children per switch (m), need 2 to %u",
+				       i + 1, p->core.m[i], FT_MAX_M);
+			return -EINVAL;
+		}
+		if (!p->core.w[i] || p->core.w[i] > FT_MAX_W) {
+			FT_ERR_MSG_FMT(extack,
+				       "parents per node (w) must be 1 to 256",
+				       "level %u: %u parents per node (w), need 1 to %u",
+				       i + 1, p->core.w[i], FT_MAX_W);
+			return -EINVAL;
+		}
+	}
+	for (i = 0; i < h && n <= U32_MAX; i++)	/* m <= 2^16: n < 2^48 */
+		n *= p->core.m[i];
+	if (n > ft_limits.max_leaves) {
+		if (i < h)	/* not multiplied out: at least n */
+			FT_ERR_MSG_FMT(extack,
+				       "more leaves than max_leaves allows (ftctl info)",
+				       "over %llu leaves, more than max_leaves %u allows",
+				       n, ft_limits.max_leaves);
+		else
+			FT_ERR_MSG_FMT(extack,
+				       "more leaves than max_leaves allows (ftctl info)",
+				       "%llu leaves, more than max_leaves %u allows",
+				       n, ft_limits.max_leaves);
+		return -E2BIG;
+	}
+	for (i = 0; i < h && wp <= FT_MAX_DLINKS; i++)
+		wp *= p->core.w[i];
+	if (wp > FT_MAX_DLINKS) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "the parents per node (w1 * ... * wH) pass the engine's 2^24 nodes");
+		return -EINVAL;
+	}
+	*leaves = n;
+	return 0;
+}
+
+/* Why ft_profile_lanes() refused a shape that ft_fab_check_shape() took. */
+static void ft_fab_profile_err(const struct ft_fab_params *p, u64 leaves, int err,
+			       struct netlink_ext_ack *extack)
+{
+	const struct ft_profile *prof = &p->core.profile;
+	u32 i;
+
+	if (err == -FT_ERANGE && prof->kind == FT_PROFILE_EXPLICIT) {
+		for (i = 0; i < p->core.h && prof->table[i] <= FT_MAX_LANES; i++)
+			;
+		FT_ERR_MSG_FMT(extack,
+			       "lanes: a level has more than max_lanes allows (ftctl info)",
+			       "lanes: level %u has %u, more than max_lanes %u allows",
+			       i + 1, i < p->core.h ? prof->table[i] : 0, ft_limits.max_lanes);
+	} else if (err == -FT_ERANGE) {
+		FT_ERR_MSG_FMT(extack,
+			       "the capacity profile needs more lanes on a link than 65535",
+			       "the capacity profile needs more lanes on a link than %u",
+			       FT_MAX_LANES);
+	} else if (prof->kind == FT_PROFILE_EXPLICIT) {
+		for (i = 0; i < p->core.h && prof->table[i]; i++)
+			;
+		FT_ERR_MSG_FMT(extack,
+			       "lanes: a level has 0 lanes, need at least 1",
+			       "lanes: level %u has 0 lanes, need at least 1", i + 1);
+	} else if (prof->kind == FT_PROFILE_UNIVERSAL) {
+		FT_ERR_MSG_FMT(extack,
+			       "universal profile: the root capacity R must be 1 to the leaves",
+			       "universal profile: root R %u, need 1 to %llu (the leaves)",
+			       prof->root, leaves);
+	} else {
+		NL_SET_ERR_MSG_MOD(extack, "capacity profile does not fit this shape");
+	}
+}
+
 static int ft_fab_check_limits(struct ft_fab_params *p, struct ft_topo *t,
 			       struct netlink_ext_ack *extack)
 {
 	u32 lanes[FT_MAX_LEVELS];
-	u64 mem;
+	u64 mem, leaves = 0;
 	u32 i;
 	int err;
 
-	if (p->core.h > ft_limits.max_levels) {
-		NL_SET_ERR_MSG_MOD(extack, "more levels than max_levels allows");
-		return -E2BIG;
-	}
+	err = ft_fab_check_shape(p, &leaves, extack);
+	if (err)
+		return err;
 	err = ft_profile_lanes(&p->core.profile, p->core.h, p->core.m,
 			       p->core.w, lanes);
 	if (err) {
-		NL_SET_ERR_MSG_MOD(extack, "capacity profile does not fit this shape");
+		ft_fab_profile_err(p, leaves, err, extack);
 		return err;
 	}
 	err = ft_topo_init(t, p->core.h, p->core.m, p->core.w, lanes);
 	if (err) {
 		NL_SET_ERR_MSG_MOD(extack,
-				   "inconsistent shape: need m >= 2, w >= 1, lanes >= 1 per level, bounded sizes");
+				   "too many links: the shape passes the engine's 2^24 directed links or nodes");
 		return err;
-	}
-	if (t->n > ft_limits.max_leaves) {
-		NL_SET_ERR_MSG_MOD(extack, "more leaves than max_leaves allows");
-		return -E2BIG;
 	}
 	for (i = 1; i <= t->h; i++) {
 		if (t->lanes[i] > ft_limits.max_lanes) {
-			NL_SET_ERR_MSG_MOD(extack, "more lanes per link than max_lanes allows");
+			FT_ERR_MSG_FMT(extack,
+				       "more lanes per link than max_lanes allows (ftctl info)",
+				       "level %u: %u lanes per link, more than max_lanes %u allows",
+				       i, t->lanes[i], ft_limits.max_lanes);
 			return -E2BIG;
 		}
 	}
