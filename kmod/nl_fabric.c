@@ -161,6 +161,12 @@ static int ft_nl_fabric_params(struct genl_info *info, struct ft_fab_params *p)
 				    "a fabric name cannot hold '/', ':', '%' or white space");
 		return -EINVAL;
 	}
+	/* ftctl, fttraffic, fattreed... would each take "-x" for an option. */
+	if (p->name[0] == '-') {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[FATTREE_A_FABRIC_NAME],
+				    "a fabric name cannot start with '-': tools would read it as an option");
+		return -EINVAL;
+	}
 	h = nla_get_u32(tb[FATTREE_A_FABRIC_LEVELS]);
 	p->core.h = h;
 	err = ft_nl_levels(info, FATTREE_A_FABRIC_DOWN, h, p->core.m);

@@ -343,6 +343,13 @@ TEST_F(limits, names_lengths_and_characters)
 	s.name = "";
 	EXPECT_EQ(-EINVAL, ftnl_transact(&self->nl, make_new(&self->nl, &s), NULL, NULL));
 	EXPECT_NE(NULL, strstr(self->nl.errmsg, "empty"));
+	/* A leading '-': every tool would take the name for an option. */
+	s.name = "-x";
+	EXPECT_EQ(-EINVAL, ftnl_transact(&self->nl, make_new(&self->nl, &s), NULL, NULL));
+	EXPECT_NE(NULL, strstr(self->nl.errmsg, "cannot start with '-'")) {
+		TH_LOG("\"-x\": \"%s\"", self->nl.errmsg);
+	}
+	EXPECT_GT(self->nl.err_offset, 0);
 	/* Characters a device name cannot hold, and '%' (a format there). */
 	{
 		static const char *const bad[] = { "a%d", "b/c", "b c", "x:y", "t\tab" };

@@ -385,6 +385,10 @@ static int add_parse(struct ftctl *ctl, int argc, char **argv)
 
 	(void)ctl;
 	err = parse_name_arg(cmd, argc, argv, 1);
+	/* Every tool would read such a name as an option (the kernel refuses it). */
+	if (!err && fr.name[0] == '-')
+		err = ftctl_usage_err(cmd, "bad fabric name '%s': it cannot start with '-', which every tool would read as an option",
+				      fr.name);
 	if (!err)
 		err = parse_topology(cmd, argc, argv, &i);
 	if (!err)
@@ -417,9 +421,9 @@ static int add_run(struct ftctl *ctl)
 static void add_help(FILE *f)
 {
 	fprintf(f,
-		"NAME is at most %d bytes. TOPOLOGY is one of these, its words apart or\n"
-		"joined by colons in one word, as every fattree tool writes a shape\n"
-		"(kary 3 4 is kary:3:4, the same request):\n"
+		"NAME is at most %d bytes and does not start with '-'. TOPOLOGY is one\n"
+		"of these, its words apart or joined by colons in one word, as every\n"
+		"fattree tool writes a shape (kary 3 4 is kary:3:4, the same request):\n"
 		"  kary L K    seed 002's k-ary n-tree FT(L,K): h = L levels, K children\n"
 		"              per switch and K parents per node (one above the leaves):\n"
 		"              m = (K,...,K), w = (1,K,...,K); K^L leaves; or kary:L:K\n"
