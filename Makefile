@@ -113,8 +113,13 @@ help:
 deps:
 	@scripts/install-deps
 
+# A module for another kernel than the running one (find-kdir's default
+# when the running kernel has no headers) is said in one line.
 module:
 	@kdir=$$($(FIND_KDIR)) && \
+	kver=$$(KDIR="$$kdir" $(FIND_KDIR) --release) && \
+	{ [ "$$kver" = "$$(uname -r)" ] || \
+	  echo "  NOTE    building for kernel $$kver, not the running $$(uname -r) (KERNEL= or KDIR= chooses)"; } && \
 	echo "$(MAKE) -C $$kdir M=$(CURDIR) W=1 modules" && \
 	$(MAKE) -C "$$kdir" M=$(CURDIR) W=1 modules
 
