@@ -7,7 +7,10 @@
  * A leaf is made and deleted with its fabric only. The kind has neither
  * setup nor dellink, so the core refuses `ip link add type fattree` (the
  * validate hook says why first) and `ip link del` of a leaf (EOPNOTSUPP:
- * rtnetlink gives no hook there to say why). Without dellink the core
+ * rtnetlink gives no hook there to say why; on 6.1 and 6.12 alike,
+ * rtnl_delete_link() refuses a kind without dellink before calling
+ * anything, and neither it nor dellink, which returns void, sees the
+ * request's extended ack). Without dellink the core
  * would unregister a leaf left in a dying namespace behind its fabric's
  * back; netns_refund has it pushed to the initial namespace instead, a
  * fallback: ft_leaves_send_home() has already sent every such leaf home.
