@@ -11,9 +11,9 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: ftsim <command> [args]\n"
 		   "       ftsim help [command]\n"
-		   "  sched    seed 002's experiment: schedulability ratio of the\n"
-		   "           scheduling algorithms on k-ary n-trees, next to the\n"
-		   "           paper's ranges (ftsim sched --help)\n"
+		   "  sched    the experiment of Ding et al. (2006): schedulability\n"
+		   "           ratio of the scheduling algorithms on k-ary n-trees,\n"
+		   "           next to the paper's ranges (ftsim sched --help)\n"
 		   "  cycles   message batches through the delivery-cycle engine\n"
 		   "           (GREEDY, RANDOM, RANDOM') and Leiserson's off-line\n"
 		   "           schedule: cycles used against the load factor lambda\n"
@@ -21,7 +21,8 @@ static void usage(FILE *f)
 		   "  replay   run a synthetic message set through the engine core\n"
 		   "           exactly as the kernel does (ftsim replay --help)\n"
 		   "  saf      store-and-forward routing through bounded edge queues\n"
-		   "           (seed 001): steps against c + L + lg N and lambda + lg M\n"
+		   "           (Leighton, Maggs, Ranade and Rao, 1994): steps against\n"
+		   "           c + L + lg N and lambda + lg M\n"
 		   "           (ftsim saf --help)\n"
 		   "  -h, --help  this text (each command takes -h, --help too)\n"
 		   "Exit status: 0 done, 1 failed, 2 bad arguments.\n");

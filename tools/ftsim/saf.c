@@ -138,9 +138,10 @@ void ftsim_saf_usage(FILE *f)
 		"                 [--load K]\n"
 		"                 [--seeds N] [--seed S] [--max-steps N] [--check] [--json]\n"
 		"                 [--jobs N]\n"
-		"Store-and-forward routing through edge queues of q packets (seed 001,\n"
-		"section 2.2: random ranks, ghosts, EOS) with ft_saf, the engine core the\n"
-		"kernel runs: one batch per message set, every point on the same sets.\n"
+		"Store-and-forward routing through edge queues of q packets (Leighton,\n"
+		"Maggs, Ranade and Rao, 1994, section 2.2: random ranks, ghosts, EOS) with\n"
+		"ft_saf, the engine core the kernel runs: one batch per message set, every\n"
+		"point on the same sets.\n"
 		"Prints T (steps to the last delivery) against c + L + lg N (Theorem 2.9:\n"
 		"c the congestion of the paths, L = 2h the depth, N the packets) and\n"
 		"against lambda + lg M (Lemma 7.2: lambda the load factor, M the root\n"
@@ -842,7 +843,7 @@ static void print_tables(const struct saf_args *a, const struct saf_shape *sh,
 	struct saf_sum s;
 	u32 i, j, best = 0;
 
-	printf("ftsim saf: store-and-forward through edge queues (seed 001), %s x%u,\n"
+	printf("ftsim saf: store-and-forward through edge queues (Leighton et al. 1994), %s x%u,\n"
 	       "path %s, ranks %s, picks %u%s, rank range %u; %u set%s per shape from seed %" PRIu64 "\n",
 	       ft_pattern_name(a->pattern), a->load, path_names[a->path],
 	       ranks_names[a->ranks], a->picks,

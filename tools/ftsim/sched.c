@@ -116,15 +116,15 @@ void ftsim_sched_usage(FILE *f)
 		"                   [--hot-percent P] [--order source|random|farthest]\n"
 		"                   [--release-on-failure] [--random-fit] [--no-check]\n"
 		"                   [--fail-links LIST] [--timing] [--json] [--jobs N]\n"
-		"Seed 002's experiment without the kernel: on each k-ary n-tree FT(L,K)\n"
-		"(K^L leaves, one lane per link, all free), N request sets of the pattern,\n"
-		"scheduled by every algorithm of the scheduling library; prints the\n"
-		"schedulability ratio (granted / requests) per size and algorithm (mean,\n"
-		"min, max, sample standard deviation in points) next to the paper's ranges\n"
-		"(local 45-70 %%, level-wise 78-95 %%), the level-wise improvement over\n"
-		"local-greedy and local-random in points and relative %%, and the paper's\n"
-		"claims checked on the run.\n"
-		"  --sizes all|LIST      all: seed 002's sizes FT(2,8) FT(2,16) FT(2,32)\n"
+		"The experiment of Ding et al. (2006) without the kernel: on each k-ary\n"
+		"n-tree FT(L,K) (K^L leaves, one lane per link, all free), N request sets\n"
+		"of the pattern, scheduled by every algorithm of the scheduling library;\n"
+		"prints the schedulability ratio (granted / requests) per size and\n"
+		"algorithm (mean, min, max, sample standard deviation in points) next to\n"
+		"the paper's ranges (local 45-70 %%, level-wise 78-95 %%), the level-wise\n"
+		"improvement over local-greedy and local-random in points and relative %%,\n"
+		"and the paper's claims checked on the run.\n"
+		"  --sizes all|LIST      all: the paper's sizes FT(2,8) FT(2,16) FT(2,32)\n"
 		"                        FT(2,64) FT(3,4) FT(3,8) FT(3,16) FT(4,4) FT(4,8)\n"
 		"                        (64 to 4096 leaves); or k-ary n-trees, each\n"
 		"                        kary:L:K or L:K for short, e.g. 3:4,kary:2:8\n"
@@ -934,7 +934,7 @@ static void print_header(const struct sched_args *a)
 		"transpose permutation", "hot spot",
 	};
 
-	printf("ftsim sched: seed 002's experiment, %s", what[a->pattern]);
+	printf("ftsim sched: the experiment of Ding et al. (2006), %s", what[a->pattern]);
 	if (a->pattern == PAT_HOTSPOT)
 		printf(" (%u %% of sources to one random leaf)", a->hot_pct);
 	printf(", %u trials per size, seed %" PRIu64 "\n", a->trials, a->seed);
@@ -946,7 +946,7 @@ static void print_header(const struct sched_args *a)
 	if (a->nfail)
 		printf("failed links (no lanes, both ways unless :up or :down): %s\n", a->fail_word);
 	if (a->pattern == PAT_PERMUTATION)
-		printf("paper (seed 002, 100 random permutations per point): local 45-70 %%, level-wise 78-95 %%;\n"
+		printf("paper (Ding et al. 2006, 100 random permutations per point): local 45-70 %%, level-wise 78-95 %%;\n"
 		       "  improvement \"averages 30%%\", \"over 30%%\" with more than 500 nodes\n");
 	else
 		printf("(the paper's ranges are for random permutations only)\n");
