@@ -81,6 +81,9 @@ struct nl_sock *ftd_demand_listen(struct ftd_wake *w);
 void ftd_demand_wait(struct nl_sock *sk, struct ftd_wake *w, uint32_t ms);
 
 /* round.c: the scheduler's state across rounds. */
+/* The longest wait for demand after a round that found nothing to do. */
+#define FTD_QUIET_MS	1000
+
 struct ftd_round_stats {
 	uint64_t round;
 	uint32_t demand;		/* demand entries read */

@@ -81,6 +81,24 @@ static void ftd_reload_config(struct ftd *d, int argc, char **argv)
 		ftd_select_desc(&c));
 }
 
+/*
+ * How long to wait for the next round. A round that found no demand and
+ * left no circuit has nothing to release, expire or resize: while demand
+ * notifications come (the kernel announces a pair new to demand in the
+ * cycle it comes), the next round waits for one, up to FTD_QUIET_MS,
+ * rather than polling every --round-ms and taking the leaves' CPUs for
+ * rounds that find nothing.
+ */
+static uint32_t ftd_wait_ms(const struct ftd *d, bool notified, int err)
+{
+	uint32_t ms = d->cfg.round_ms;
+
+	if (notified && !err && d->rounds && !d->last.demand && !d->last.circuits &&
+	    ms < FTD_QUIET_MS)
+		ms = FTD_QUIET_MS;
+	return ms;
+}
+
 int main(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -134,7 +152,7 @@ int main(int argc, char **argv)
 			ftd_log(LOG_WARNING, "round: %s", ftnl_strerror(&d->nl, err));
 		if (d->cfg.rounds && d->rounds >= d->cfg.rounds)
 			break;
-		ftd_demand_wait(demand, &wake, d->cfg.round_ms);
+		ftd_demand_wait(demand, &wake, ftd_wait_ms(d, demand != NULL, err));
 	}
 	ftd_metrics_write(d, true);
 	ftd_log(LOG_INFO, "stopping after %llu rounds: %llu of %llu requests granted",
