@@ -308,9 +308,12 @@ u32 ft_engine_demand_batch(struct ft_fab *fab, u32 *pos, struct ft_pairs_demand 
  * Announce the pairs in demand on the "demand" group, in messages whose
  * last carries FATTREE_A_DEMAND_LAST; when demand has just drained, an
  * announcement without entries says so. A timed fabric announces a pair
- * new to demand at once, in the cycle it came, for a scheduler's round
- * trip is counted in cycles; otherwise it announces at most once per
- * FT_DEMAND_INTERVAL_MS. A step always announces its result.
+ * new between two leaves at once, in the cycle it came (a scheduler's
+ * round trip is counted in cycles), but not sooner than FT_DEMAND_NEW_US
+ * after the last announcement, so traffic that makes new pairs all the
+ * time is not scanned and announced every cycle of a fast fabric;
+ * otherwise at most once per FT_DEMAND_INTERVAL_MS. A step always
+ * announces its result.
  * Only when someone listens, checked before the pairs are scanned; a
  * listener that missed some resynchronises with the demand dump. Process
  * context, under fab->step_lock.
@@ -318,14 +321,17 @@ u32 ft_engine_demand_batch(struct ft_fab *fab, u32 *pos, struct ft_pairs_demand 
 void ft_engine_demand(struct ft_fab *fab, bool now)
 {
 	u32 pos = 0, n, total = 0, born;
+	ktime_t t;
 	bool end;
 	u64 cycle;
 
 	born = READ_ONCE(fab->pairs.born);
-	if (!now && born == fab->demand_born &&
-	    time_before(jiffies, fab->demand_next))
+	t = ktime_get();
+	if (!now && time_before(jiffies, fab->demand_next) &&
+	    (born == fab->demand_born || ktime_before(t, fab->demand_new_next)))
 		return;
 	fab->demand_born = born;
+	fab->demand_new_next = ktime_add_us(t, FT_DEMAND_NEW_US);
 	fab->demand_next = jiffies + msecs_to_jiffies(FT_DEMAND_INTERVAL_MS);
 	/* No scan under the fabric's lock for nobody: a listener that
 	 * joins later hears the next announcement, or dumps.

@@ -34,6 +34,7 @@
 #define FT_CATCHUP_MAX		1000	/* missed cycles with work per wake-up */
 #define FT_DEMAND_MAX		2048	/* pairs in one demand notification */
 #define FT_DEMAND_INTERVAL_MS	10	/* at most one notification per this */
+#define FT_DEMAND_NEW_US	1000	/* ... or this, when a pair is new */
 #define FT_DEMAND_LOOK		1024	/* pairs looked at per hold of the lock */
 /* Frames a leaf's receive queue holds: netdev_max_backlog's default. */
 #define FT_RXQ_MAX		1000
@@ -240,6 +241,7 @@ struct ft_fab {
 	unsigned long demand_next;	/* jiffies: next notification due */
 	u32 demand_announced;		/* pairs in the last announcement */
 	u32 demand_born;		/* pairs.born at the last one */
+	ktime_t demand_new_next;	/* next one due for a new pair */
 	struct sk_buff_head *slotq;	/* packets of each pair slot */
 	u32 synth_pairs;		/* pairs holding synthetic messages */
 	u32 synth_pairs_max;

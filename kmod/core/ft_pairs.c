@@ -196,7 +196,7 @@ int ft_pairs_add(struct ft_pairs *q, u32 src, u32 dst, u32 tag, u32 count,
 		q->hnext[s] = q->bucket[b];
 		q->bucket[b] = s;
 		q->active[q->nactive++] = s;
-		q->born++;
+		q->born += src != dst;
 	}
 	p = &q->pair[s];
 	if (p->queued > 0xffffffffU - count)
@@ -249,6 +249,7 @@ void ft_pairs_unadd(struct ft_pairs *q, u32 src, u32 dst, u32 tag, u32 count)
 	ft_pairs_unhash(q, s);
 	q->nactive--;
 	q->free[q->nfree++] = s;
+	q->born -= src != dst;
 }
 
 /* Slot @s of a drained pair back to the pool. */

@@ -83,8 +83,9 @@ struct ft_pairs_demand {
  * @noff: offers of the last cycle (in @off, with their delivered counts).
  * @noff_circ: their circuits (in @off_circ), or NULL when the fabric had
  *             none then.
- * @born: pairs that came into demand, ever (wraps): a scheduler's
- *        announcement of demand need not wait for a new pair.
+ * @born: pairs between two leaves that came into the pool, ever (wraps;
+ *        ft_pairs_unadd() takes one back): a scheduler's announcement of
+ *        demand need not wait the interval for a new pair.
  */
 struct ft_pairs {
 	u32 cap;
