@@ -83,6 +83,10 @@ void ftd_demand_wait(struct nl_sock *sk, struct ftd_wake *w, uint32_t ms);
 /* round.c: the scheduler's state across rounds. */
 /* The longest wait for demand after a round that found nothing to do. */
 #define FTD_QUIET_MS	1000
+/* Rounds in a row that asked for nothing on a scheduled fabric before
+ * the next waits 2, 4, then at most 8 times --round-ms.
+ */
+#define FTD_BACKOFF_MAX	3
 
 struct ftd_round_stats {
 	uint64_t round;
@@ -104,6 +108,7 @@ struct ftd_round_stats {
 	bool links_read;		/* the links' free lanes were worked out */
 	bool links_dumped;		/* free lanes from a link dump, not circuits */
 	uint64_t cycle;			/* the fabric's when the round read it */
+	bool optional;			/* path scheduled: pairs have default paths */
 };
 
 /* metrics.c: what the metrics add to the totals kept for the status. */
@@ -131,6 +136,7 @@ struct ftd {
 	bool cap_stale;			/* a link failed since the last dump */
 	uint32_t nlinks;
 	uint64_t rounds;
+	uint32_t unasked;		/* rounds in a row that asked nothing */
 	uint64_t granted_total, requests_total;
 	uint32_t failed_links;		/* directed links failed, last read */
 	struct ftd_round_stats last;

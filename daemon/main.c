@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,6 +100,42 @@ static uint32_t ftd_wait_ms(const struct ftd *d, bool notified, int err)
 	return ms;
 }
 
+/*
+ * On a scheduled fabric every pair has its default path, and a round that
+ * asked for no circuit (no pair collides) and holds none leaves nothing
+ * waiting on the daemon: the rounds after it come at 2, 4, then 8 times
+ * --round-ms, announcements or not, until one asks again. Traffic that
+ * d-mod-k routes well then pays for few rounds on the CPUs its programs
+ * share with the daemon, and colliding pairs wait at most 8 rounds' time
+ * for their first circuit, on their default paths meanwhile. A circuit
+ * fabric's pairs wait for circuits: every round there comes on time.
+ */
+static void ftd_backoff(struct ftd *d, struct nl_sock *demand, struct ftd_wake *wake,
+			int err)
+{
+	struct timespec t0, t;
+	uint32_t factor, ms;
+	double spent;
+
+	if (err || !d->last.optional || d->last.requests || d->last.circuits) {
+		d->unasked = 0;
+		return;
+	}
+	if (d->unasked < FTD_BACKOFF_MAX)
+		d->unasked++;
+	factor = 1U << d->unasked;
+	ms = d->cfg.round_ms * (factor - 1);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		spent = (t.tv_sec - t0.tv_sec) * 1e3 + (t.tv_nsec - t0.tv_nsec) / 1e6;
+		if (ftd_stop || ftd_reload || spent >= ms)
+			return;
+		/* Announcements meanwhile are read and dropped. */
+		ftd_demand_wait(demand, wake, ms - (uint32_t)spent + 1);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -152,6 +189,7 @@ int main(int argc, char **argv)
 			ftd_log(LOG_WARNING, "round: %s", ftnl_strerror(&d->nl, err));
 		if (d->cfg.rounds && d->rounds >= d->cfg.rounds)
 			break;
+		ftd_backoff(d, demand, &wake, err);
 		ftd_demand_wait(demand, &wake, ftd_wait_ms(d, demand != NULL, err));
 	}
 	ftd_metrics_write(d, true);

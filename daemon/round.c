@@ -316,6 +316,8 @@ int ftd_round(struct ftd *d)
 	}
 	st->demand = n;
 	st->cycle = fab.cycle;
+	st->optional = fab.path == FATTREE_PATH_SCHEDULED ||
+		       fab.path == FATTREE_PATH_SCHEDULED_RANDOM;
 	err = -ENOMEM;
 	held = ftd_held(circ, nheld);
 	pd = ftd_demand(dm, n);
