@@ -25,8 +25,9 @@ holding lib/ynl.py), else beside this file in ynl/ (make install puts it
 there when make ynl has run), else build/ynl/tools/net/ynl of the source
 tree (make ynl extracts it from Debian's linux-source-6.12).
 """
-import decimal
+import fractions
 import os
+import re
 import sys
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -89,24 +90,30 @@ def _duration_ns(t):
         return 0
     num, mul = None, None
     if isinstance(t, (int, float)) and not isinstance(t, bool):
-        num, mul = str(t), 10**9   # a float's shortest repr: 0.0015 is 1500000 ns
+        num, mul = repr(t), 10**9   # a float's shortest repr: 0.0015 is 1500000 ns
     elif isinstance(t, str):
         for unit, m in (('ns', 1), ('us', 10**3), ('ms', 10**6), ('s', 10**9)):
-            if t.endswith(unit) and t[:-len(unit)].replace('.', '', 1).isdigit():
+            if t.endswith(unit) and _DECIMAL.fullmatch(t[:-len(unit)]):
                 num, mul = t[:-len(unit)], m
                 break
     if num is None:
         raise ValueError(f'bad period {t!r}: a number and a unit (ns, us, ms, s), or manual')
     try:
-        ns = decimal.Decimal(num) * mul
-    except decimal.InvalidOperation:
-        ns = None
-    if ns is None or not ns.is_finite() or ns < 0:
+        ns = fractions.Fraction(num) * mul    # exact: no context to round in
+    except (ValueError, ZeroDivisionError):
+        raise ValueError(f'bad period {t!r}: a number and a unit (ns, us, ms, s), '
+                         'or manual') from None
+    if ns < 0:
         raise ValueError(f'bad period {t!r}: a number and a unit (ns, us, ms, s), or manual')
-    if ns != ns.to_integral_value():
+    if ns.denominator != 1:
         raise ValueError(f'bad period {t!r}: not a whole number of nanoseconds, '
                          'the unit a period is set in (refused, not rounded)')
+    if ns > 2**64 - 1:
+        raise ValueError(f'bad period {t!r}: too large, at most {2**64 - 1} ns')
     return int(ns)
+
+
+_DECIMAL = re.compile(r'[0-9]+(\.[0-9]*)?|\.[0-9]+', re.ASCII)
 
 
 class Fattree:
