@@ -326,10 +326,16 @@ void ft_engine_demand(struct ft_fab *fab, bool now)
 	u64 cycle;
 
 	born = READ_ONCE(fab->pairs.born);
-	t = ktime_get();
-	if (!now && time_before(jiffies, fab->demand_next) &&
-	    (born == fab->demand_born || ktime_before(t, fab->demand_new_next)))
-		return;
+	if (!now && time_before(jiffies, fab->demand_next)) {
+		/* The clock only for a new pair inside the interval. */
+		if (born == fab->demand_born)
+			return;
+		t = ktime_get();
+		if (ktime_before(t, fab->demand_new_next))
+			return;
+	} else {
+		t = ktime_get();
+	}
 	fab->demand_born = born;
 	fab->demand_new_next = ktime_add_us(t, FT_DEMAND_NEW_US);
 	fab->demand_next = jiffies + msecs_to_jiffies(FT_DEMAND_INTERVAL_MS);
