@@ -13,6 +13,7 @@
 #include <syslog.h>
 
 #include "fattreed.h"
+#include "ftunits.h"
 
 enum {
 	O_FABRIC = 'f', O_ALGO = 'a', O_CONFIG = 'c', O_DAEMON = 'd',
@@ -110,17 +111,18 @@ void ftd_usage(FILE *f)
 		"1 failed (the fabric or the module went away), 2 bad configuration.\n");
 }
 
+/* A whole number up to @max, decimal or 0x hex (a leading 0 is not octal). */
 static int parse_u(const char *what, const char *v, unsigned long long max,
 		   unsigned long long *out)
 {
-	char *end;
+	char why[64];
+	uint64_t x;
 
-	errno = 0;
-	*out = strtoull(v, &end, 0);
-	if (!*v || *end || errno || *out > max || *v == '-') {
-		fprintf(stderr, "fattreed: %s: '%s' is not a number up to %llu\n", what, v, max);
+	if (ft_parse_range(v, 0, max, &x, why, sizeof(why))) {
+		fprintf(stderr, "fattreed: %s: '%s': %s\n", what, v, why);
 		return -1;
 	}
+	*out = x;
 	return 0;
 }
 

@@ -408,6 +408,17 @@ static void test_args(void)
 	tap_ok(parse(2, "--veth", ARGS("fttraffic", "--veth", "--inject", "shift")),
 	       "--veth with --inject refused");
 	tap_ok(parse(-1, NULL, ARGS("fttraffic", "--veth", "shift")), "--veth takes a pattern only");
+	{
+		struct ftt_opts o;
+		char err[4096];
+
+		tap_ok(parse_err(&o, err, sizeof(err), ARGS("fttraffic", "-n", "010", "--seed",
+							    "0x10", "f0", "shift")) == -1 &&
+		       o.count == 10 && o.seed == 16,
+		       "a leading 0 is decimal, 0x hex (-n 010 is 10, --seed 0x10 16)");
+	}
+	tap_ok(parse(2, "must not be negative", ARGS("fttraffic", "-n", "-5", "f0", "shift")),
+	       "a negative --count refused, the reason named");
 }
 
 static int same_set(const struct ftt_set *a, const struct ftt_set *b)

@@ -119,19 +119,16 @@ static int bad(const char *opt, const char *arg, const char *want)
 	return FTT_EXIT_USAGE;
 }
 
+/* A whole number from @lo to @hi, decimal or 0x (a leading 0 is not octal). */
 static int num(const char *opt, const char *arg, uint64_t lo, uint64_t hi, uint64_t *out)
 {
-	char *end, want[96];
-	unsigned long long v;
+	char why[64], want[160];
 
-	errno = 0;
-	v = strtoull(arg, &end, 0);
-	snprintf(want, sizeof(want), "a whole number from %llu to %llu",
-		 (unsigned long long)lo, (unsigned long long)hi);
-	if (!*arg || *arg == '-' || *arg == '+' || errno || *end || v < lo || v > hi)
-		return bad(opt, arg, want);
-	*out = v;
-	return 0;
+	if (!ft_parse_range(arg, lo, hi, out, why, sizeof(why)))
+		return 0;
+	snprintf(want, sizeof(want), "a whole number from %llu to %llu (%s)",
+		 (unsigned long long)lo, (unsigned long long)hi, why);
+	return bad(opt, arg, want);
 }
 
 static int num32(const char *opt, const char *arg, uint32_t lo, uint32_t hi, uint32_t *out)
