@@ -325,9 +325,9 @@ static int usage(FILE *f, int rc)
 		"usage: bench_levelwise [--shape L:K] [--runs N] [--only NAME [--exact]] [--json] [RUNS]\n"
 		"Median and spread (p10, p90) of the time to schedule one random\n"
 		"permutation of FT(L,K) (default 3:16) with each algorithm on one core,\n"
-		"over RUNS runs (default 1001), beside seed 002's Table 1.  --only:\n"
-		"the algorithms whose name starts with NAME (with --exact: is NAME), and\n"
-		"the baseline.\n");
+		"over RUNS runs (default 1001), beside Table 1 of Ding et al. (2006).\n"
+		"--only: the algorithms whose name starts with NAME (with --exact: is\n"
+		"NAME), and the baseline.\n");
 	return rc;
 }
 
@@ -582,7 +582,7 @@ int main(int argc, char **argv)
 	if (json)
 		printf("\n]}\n");
 	else
-		printf("seed 002 FPGA (Table 1): %s ns per request, %s ns per batch\n",
+		printf("Ding et al. 2006 FPGA (Table 1): %s ns per request, %s ns per batch\n",
 		       tab_req, tab_batch);
 	/* the ratios only when levelwise (and with it the baseline) ran */
 	if (!json && have_base && lw_median > 0 && bd.median > 0)
