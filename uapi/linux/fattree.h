@@ -94,9 +94,10 @@ enum fattree_link_fail {
 
 /**
  * enum fattree_mode - How a fabric moves messages; fixed when it is created.
- * @FATTREE_MODE_CYCLE: Whole paths per delivery cycle (seeds 000 and 004).
- * @FATTREE_MODE_SAF: Store-and-forward (seed 001): one hop per step through
- *   edge queues of at most q packets.
+ * @FATTREE_MODE_CYCLE: Whole paths per delivery cycle (Greenberg and Leiserson
+ *   1986; Leiserson 1985).
+ * @FATTREE_MODE_SAF: Store-and-forward (Leighton et al. 1994): one hop per
+ *   step through edge queues of at most q packets.
  */
 enum fattree_mode {
 	FATTREE_MODE_CYCLE,
@@ -107,7 +108,7 @@ enum fattree_mode {
  * enum fattree_saf_discipline - Forwarding order of a store-and-forward
  *   fabric.
  * @FATTREE_SAF_DISCIPLINE_RANK: Random ranks, ghosts and end-of-stream tokens
- *   (seed 001).
+ *   (Leighton et al. 1994).
  * @FATTREE_SAF_DISCIPLINE_FIFO: Oldest arrival at the node first.
  * @FATTREE_SAF_DISCIPLINE_FARTHEST: Farthest to go first.
  */
