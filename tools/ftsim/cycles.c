@@ -350,10 +350,10 @@ static int count_item(void *ctx, int k, char *word)
 /* --pattern's shape and --count's points (in a->lambda[]). */
 static int cyc_pattern_args(struct cyc_args *a, const char *counts)
 {
-	u32 radix, nd;
+	struct ft_pattern_shape ps;
 
-	if ((a->pattern == FT_PATTERN_BIT_REVERSAL || a->pattern == FT_PATTERN_TRANSPOSE) &&
-	    !ftsim_pattern_digits(&a->sh, &radix, &nd))
+	ftsim_pattern_shape(&a->sh, &ps);
+	if (!ft_pattern_fits(a->pattern, &ps))
 		return ftsim_usage_err(CMD, "--pattern %s needs a power-of-two number of"
 				       " leaves or a kary shape, not %s",
 				       ft_pattern_name(a->pattern), a->sh.desc);
@@ -671,7 +671,8 @@ static int make_set(const struct cyc_args *a, const struct ft_topo *t,
 		perm = malloc((size_t)n * sizeof(u32));
 		if (!perm)
 			goto out;
-		ftsim_pattern_dsts(a->pattern, &a->sh, a->hot_pct, r, perm);
+		if (ftsim_pattern_dsts(a->pattern, &a->sh, a->hot_pct, r, perm))
+			goto out;
 		for (s = 0; s < n; s++)
 			for (j = 0; perm[s] != s && j < target; j++)
 				if (ftsim_msgs_push(m, s, perm[s]))

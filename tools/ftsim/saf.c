@@ -363,6 +363,12 @@ static int saf_args(int argc, char **argv, struct saf_args *a)
 }
 
 /* The fabrics: section 7's trees, or the one --shape. */
+/* The pattern view of a shape (ftpattern.h): its leaves, their digits. */
+static void pattern_shape(const struct ft_topo *t, struct ft_pattern_shape *ps)
+{
+	ft_pattern_shape_init(ps, t->n, t->h, &t->m[1]);
+}
+
 static int make_shapes(const struct saf_args *a, struct saf_shape *out,
 		       u32 *n)
 {
@@ -413,7 +419,13 @@ static int make_shapes(const struct saf_args *a, struct saf_shape *out,
 	}
 	for (i = 0; i < *n; i++) {
 		struct ft_topo *t = &out[i].t;
+		struct ft_pattern_shape ps;
 
+		pattern_shape(t, &ps);
+		if (!ft_pattern_fits(a->pattern, &ps))
+			return ftsim_usage_err(CMD, "--pattern %s needs a power-of-two number"
+					       " of leaves or a kary shape, not %s",
+					       ft_pattern_name(a->pattern), out[i].desc);
 		out[i].lg_m = ft_ilog2_ceil(ft_topo_channel_cap(t, t->h - 1));
 	}
 	return 0;
@@ -441,46 +453,24 @@ static u32 make_points(const struct saf_args *a, struct saf_point *pt)
 
 /* --- message sets --- */
 
-/* Bits of leaf @x reversed (@bits of them), or its halves swapped. */
-static u32 leaf_bits(u32 x, u32 bits, bool transpose)
+/* Set @k of shape @t: @load rounds of the pattern, sources in order. */
+static void make_set(const struct saf_args *a, const struct ft_topo *t, u32 k,
+		     u32 *src, u32 *dst)
 {
-	u32 y = 0, i;
-
-	if (transpose)
-		return (x >> (bits / 2)) | (x & ((1U << (bits / 2)) - 1)) <<
-					   (bits - bits / 2);
-	for (i = 0; i < bits; i++, x >>= 1)
-		y = y << 1 | (x & 1);
-	return y;
-}
-
-/* Set @k of a shape: @load rounds of the pattern, sources in order. */
-static void make_set(const struct saf_args *a, u32 n, u32 k, u32 *src,
-		     u32 *dst)
-{
+	struct ft_pattern_args pa = { 0 };
+	struct ft_pattern_shape ps;
+	struct ft_pattern_rng rng;
 	struct ft_rand r;
-	u32 round, i, *d, bits = ft_ilog2_floor(n);
+	u32 round, i, n = t->n;
 
+	pattern_shape(t, &ps);
 	ft_rand_seed(&r, ftsim_derive(ftsim_derive(a->seed, n), k));
+	rng = FT_PATTERN_RNG(&r);
 	for (round = 0; round < a->load; round++) {
-		d = dst + (size_t)round * n;
 		for (i = 0; i < n; i++)
 			src[(size_t)round * n + i] = i;
-		switch (a->pattern) {
-		case FT_PATTERN_BIT_REVERSAL:
-		case FT_PATTERN_TRANSPOSE:
-			for (i = 0; i < n; i++)
-				d[i] = leaf_bits(i, bits,
-						 a->pattern == FT_PATTERN_TRANSPOSE);
-			break;
-		case FT_PATTERN_UNIFORM:
-			for (i = 0; i < n; i++)
-				d[i] = ft_rand_below(&r, n);
-			break;
-		default:
-			ft_rand_perm(&r, d, n);
-			break;
-		}
+		/* make_shapes() refused the shapes a pattern does not fit */
+		ft_pattern_dsts(a->pattern, &ps, &pa, &rng, dst + (size_t)round * n);
 	}
 }
 
@@ -692,7 +682,7 @@ static int run_point(void *ctx, void **pws, u64 u, void *r)
 		return -1;
 	if (!ws->have_set || ws->set != k) {
 		ws->have_set = false;
-		make_set(a, n, k, ws->pkts.src, ws->pkts.dst);
+		make_set(a, &sh->t, k, ws->pkts.src, ws->pkts.dst);
 		ws->pkts.n = np;
 		if (ftsim_lambda(&sh->t, &ws->pkts, &ws->lam)) {
 			ftsim_err("ftsim saf: %s: cannot compute lambda\n", sh->desc);

@@ -870,83 +870,18 @@ void ftsim_json_finish(struct ftsim_json *j)
 
 /* --- patterns --- */
 
-static u32 lg2(u32 n)
+void ftsim_pattern_shape(const struct ftsim_shape *sh, struct ft_pattern_shape *ps)
 {
-	u32 b = 0;
-
-	while ((1U << b) < n)
-		b++;
-	return b;
+	ft_pattern_shape_init(ps, sh->n, sh->h, sh->m);
 }
 
-bool ftsim_pattern_digits(const struct ftsim_shape *sh, u32 *radix, u32 *nd)
+int ftsim_pattern_dsts(enum ft_pattern p, const struct ftsim_shape *sh, u32 hot_pct,
+		       struct ft_rand *r, u32 *dst)
 {
-	if (!(sh->n & (sh->n - 1))) {
-		*radix = 2;
-		*nd = lg2(sh->n);
-		return true;
-	}
-	*radix = sh->m[0];
-	*nd = sh->h;
-	return !strcmp(sh->kind, "kary");
-}
+	struct ft_pattern_args a = { .k = sh->n / 2, .hot_pct = hot_pct };
+	struct ft_pattern_rng rng = FT_PATTERN_RNG(r);
+	struct ft_pattern_shape ps;
 
-/* Reverse the @nd digits of @x in radix @r. */
-static u32 reverse_digits(u32 x, u32 r, u32 nd)
-{
-	u32 y = 0, i;
-
-	for (i = 0; i < nd; i++) {
-		y = y * r + x % r;
-		x /= r;
-	}
-	return y;
-}
-
-/* x = hi * r^lo_d + lo  ->  lo * r^(nd - lo_d) + hi, lo_d = nd / 2. */
-static u32 transpose_digits(u32 x, u32 r, u32 nd)
-{
-	u32 lo_d = nd / 2, plo = 1, phi = 1, i;
-
-	for (i = 0; i < lo_d; i++)
-		plo *= r;
-	for (i = lo_d; i < nd; i++)
-		phi *= r;
-	return (x % plo) * phi + x / plo;
-}
-
-void ftsim_pattern_dsts(enum ft_pattern p, const struct ftsim_shape *sh, u32 hot_pct,
-			struct ft_rand *r, u32 *dst)
-{
-	u32 n = sh->n, i, hot, radix, nd;
-
-	ftsim_pattern_digits(sh, &radix, &nd);
-	switch (p) {
-	case FT_PATTERN_BIT_REVERSAL:
-		for (i = 0; i < n; i++)
-			dst[i] = reverse_digits(i, radix, nd);
-		break;
-	case FT_PATTERN_TRANSPOSE:
-		for (i = 0; i < n; i++)
-			dst[i] = transpose_digits(i, radix, nd);
-		break;
-	case FT_PATTERN_SHIFT:
-		for (i = 0; i < n; i++)
-			dst[i] = (i + n / 2) % n;
-		break;
-	case FT_PATTERN_HOT_SPOT:
-		ft_rand_perm(r, dst, n);
-		hot = ft_rand_below(r, n);
-		for (i = 0; i < n; i++)
-			if (ft_rand_below(r, 100) < hot_pct)
-				dst[i] = hot;
-		break;
-	case FT_PATTERN_UNIFORM:
-		for (i = 0; i < n; i++)
-			dst[i] = ft_rand_below(r, n);
-		break;
-	default:
-		ft_rand_perm(r, dst, n);
-		break;
-	}
+	ftsim_pattern_shape(sh, &ps);
+	return ft_pattern_dsts(p, &ps, &a, &rng, dst);
 }

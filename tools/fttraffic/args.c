@@ -70,7 +70,10 @@ void ftt_usage(FILE *f)
 		"it drains (delivery cycles against the set's load factor lambda); on a timed\n"
 		"fabric sources send for --duration at --rate (offered against accepted load).\n"
 		"\nPatterns: %s\n"
-		"(old spellings, such as hotspot and alltoall, still work and warn)\n",
+		"(old spellings, such as hotspot and alltoall, still work and warn; hot-spot\n"
+		"is now hot-uniform). bit-reversal and transpose take a leaf's address in\n"
+		"bits (a power of two of leaves) or base-K digits (a k-ary fabric): reversed,\n"
+		"or the low floor(digits/2) digits moved to the top, as in ftsim\n",
 		ft_pattern_list(pat, n, " ", list, sizeof(list)));
 	fprintf(f,
 		"\nOptions:\n"
@@ -83,7 +86,7 @@ void ftt_usage(FILE *f)
 		"      --seed S           seed of the random patterns (default 1)\n"
 		"      --shift K          k of shift and stride (default N/2)\n"
 		"      --root LEAF        the hot spot, many-to-one's sink, one-to-many's source (0)\n"
-		"      --hot-fraction F   share of hot-spot messages to the hot spot (default 0.25)\n"
+		"      --hot-fraction F   share of hot-uniform messages to the hot spot (default 0.25)\n"
 		"      --h H              h of an h-relation (default 2)\n"
 		"      --no-fixed-points  a random permutation where no leaf sends to itself\n"
 		"      --file PATH        rows \"src dst [count]\" for the pattern 'file'\n"

@@ -52,6 +52,8 @@ struct ftt_pattern {
 	const char *name;	/* its name or an old spelling (ftpattern.h) */
 	uint32_t n;		/* leaves of the fabric */
 	uint32_t m1;		/* children of a leaf switch (neighbour) */
+	uint32_t levels;	/* the fabric's levels, and the children of a */
+	const uint32_t *m;	/* switch on each, m[0..levels-1] (k-ary digits), or NULL */
 	uint64_t count;		/* messages per flow (per source for random ones) */
 	uint64_t seed;
 	int64_t shift;		/* shift/stride k */

@@ -93,6 +93,7 @@ static int build_set(struct ctl *c)
 {
 	struct ftt_pattern p = {
 		.name = c->o.pattern, .n = c->fab.n, .m1 = c->fab.m[0], .count = c->o.count,
+		.levels = c->fab.h, .m = c->fab.m,
 		.seed = c->o.seed, .shift = c->o.shift_set ? c->o.shift : c->fab.n / 2,
 		.root = c->o.root, .hot_fraction = c->o.hot_fraction, .h = c->o.h,
 		.no_fixed_points = c->o.no_fixed_points, .file = c->o.file,

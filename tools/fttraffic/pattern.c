@@ -15,11 +15,15 @@
 #include "fttraffic.h"
 #include "ft_rand.h"
 
-/* The patterns fttraffic runs (their names: ftpattern.h): every one. */
+/*
+ * The patterns fttraffic runs (their names and generators: ftpattern.h):
+ * every one but hot-spot, so that its old hot-spot (and hotspot) still
+ * names hot-uniform, with a warning.
+ */
 static const enum ft_pattern patterns[] = {
 	FT_PATTERN_PERMUTATION, FT_PATTERN_BIT_REVERSAL, FT_PATTERN_TRANSPOSE,
 	FT_PATTERN_SHIFT, FT_PATTERN_STRIDE, FT_PATTERN_TORNADO, FT_PATTERN_NEIGHBOUR,
-	FT_PATTERN_UNIFORM, FT_PATTERN_HOT_SPOT, FT_PATTERN_ALL_TO_ALL,
+	FT_PATTERN_UNIFORM, FT_PATTERN_HOT_UNIFORM, FT_PATTERN_ALL_TO_ALL,
 	FT_PATTERN_H_RELATION, FT_PATTERN_MANY_TO_ONE, FT_PATTERN_ONE_TO_MANY,
 	FT_PATTERN_FILE,
 };
@@ -88,34 +92,6 @@ static void normalise(struct ftt_set *s)
 	s->nflows = o;
 }
 
-static uint32_t log2_exact(uint32_t n)
-{
-	uint32_t b = 0;
-
-	while ((1U << b) < n)
-		b++;
-	return (1U << b) == n ? b : UINT32_MAX;
-}
-
-static bool has_fixed_point(const uint32_t *v, uint32_t n)
-{
-	uint32_t i;
-
-	for (i = 0; i < n; i++)
-		if (v[i] == i)
-			return true;
-	return false;
-}
-
-/* A uniform permutation, or a uniform derangement by rejection (e tries on average). */
-static int random_permutation(uint32_t *v, uint32_t n, bool derange, struct ft_rand *r)
-{
-	do {
-		ft_rand_perm(r, v, n);
-	} while (derange && has_fixed_point(v, n));
-	return 0;
-}
-
 static int permutation_set(const uint32_t *dst, uint32_t n, uint64_t count, struct ftt_set *s)
 {
 	uint32_t i;
@@ -126,100 +102,55 @@ static int permutation_set(const uint32_t *dst, uint32_t n, uint64_t count, stru
 	return err;
 }
 
-/* The deterministic permutations, @pat among them. */
-static int fixed_permutation(const struct ftt_pattern *p, enum ft_pattern pat, uint32_t *v,
-			     char *err, size_t len)
-{
-	uint32_t n = p->n, b = log2_exact(n), i, k;
-
-	if (pat == FT_PATTERN_BIT_REVERSAL || pat == FT_PATTERN_TRANSPOSE) {
-		if (b == UINT32_MAX || !b) {
-			snprintf(err, len, "%s needs a power-of-two number of leaves (the fabric has %u)",
-				 ft_pattern_name(pat), n);
-			return -EINVAL;
-		}
-	}
-	for (i = 0; i < n; i++) {
-		uint32_t d = 0, j;
-
-		if (pat == FT_PATTERN_BIT_REVERSAL) {
-			for (j = 0; j < b; j++)
-				d |= ((i >> j) & 1U) << (b - 1 - j);
-		} else if (pat == FT_PATTERN_TRANSPOSE) {
-			/* swap the address halves: rotate by b/2 */
-			k = b / 2;
-			d = ((i << k) | (i >> (b - k))) & (n - 1);
-		} else if (pat == FT_PATTERN_TORNADO) {
-			d = (uint32_t)((i + (n + 1) / 2 - 1) % n);
-		} else if (pat == FT_PATTERN_NEIGHBOUR) {
-			/* the next leaf under the same leaf switch */
-			uint32_t base = i - i % p->m1;
-
-			d = base + (i - base + 1) % p->m1;
-		} else { /* shift, stride */
-			int64_t sh = p->shift % (int64_t)n;
-
-			d = (uint32_t)(((int64_t)i + sh + n) % n);
-		}
-		v[i] = d;
-	}
-	return 0;
-}
-
 /* h permutations without fixed points: every leaf sends h and receives h. */
-static int h_relation(const struct ftt_pattern *p, uint32_t *v, struct ft_rand *r,
-		      struct ftt_set *s)
+static int h_relation(const struct ftt_pattern *p, const struct ft_pattern_shape *sh,
+		      const struct ft_pattern_rng *r, uint32_t *v, struct ftt_set *s)
 {
+	struct ft_pattern_args a = { .derange = true };
 	uint32_t k;
 	int e = 0;
 
 	for (k = 0; k < p->h && !e; k++) {
-		random_permutation(v, p->n, true, r);
+		ft_pattern_dsts(FT_PATTERN_PERMUTATION, sh, &a, r, v);
 		e = permutation_set(v, p->n, p->count, s);
 	}
 	return e;
 }
 
-/* Each message to a random other leaf; to @root with probability hot. */
-static int random_destinations(const struct ftt_pattern *p, double hot, struct ft_rand *r,
-			       struct ftt_set *s)
+/* Each message to a random other leaf; to the hot leaf with hot-uniform's share. */
+static int random_destinations(const struct ftt_pattern *p, const struct ft_pattern_args *a,
+			       const struct ft_pattern_rng *r, struct ftt_set *s)
 {
-	uint64_t threshold = (uint64_t)(hot * 4294967296.0), c;
 	uint32_t i;
+	uint64_t c;
 	int e = 0;
 
-	for (i = 0; i < p->n && !e; i++) {
-		for (c = 0; c < p->count && !e; c++) {
-			uint32_t d;
-
-			if (hot > 0 && i != p->root && ft_rand_u32(r) < threshold) {
-				d = p->root;
-			} else {
-				d = ft_rand_below(r, p->n - 1);
-				d += d >= i;	/* never itself */
-			}
-			e = add(s, i, d, 1);
-		}
-	}
+	for (i = 0; i < p->n && !e; i++)
+		for (c = 0; c < p->count && !e; c++)
+			e = add(s, i, ft_pattern_other_dst(a, r, p->n, i), 1);
 	return e;
 }
 
 static int build(const struct ftt_pattern *p, enum ft_pattern pat, uint32_t *v,
-		 struct ft_rand *r, struct ftt_set *s, char *err, size_t len)
+		 struct ft_rand *rand, struct ftt_set *s, char *err, size_t len)
 {
+	struct ft_pattern_args a = {
+		.k = p->shift, .derange = p->no_fixed_points, .root = p->root,
+		.hot_q32 = pat == FT_PATTERN_HOT_UNIFORM ?
+			   (uint64_t)(p->hot_fraction * 4294967296.0) : 0,
+	};
+	struct ft_pattern_rng r = FT_PATTERN_RNG(rand);
+	struct ft_pattern_shape sh;
 	uint32_t i;
 	int e = 0;
 
+	ft_pattern_shape_init(&sh, p->n, p->m ? p->levels : 1, p->m ? p->m : &p->m1);
 	switch (pat) {
-	case FT_PATTERN_PERMUTATION:
-		random_permutation(v, p->n, p->no_fixed_points, r);
-		return permutation_set(v, p->n, p->count, s);
 	case FT_PATTERN_H_RELATION:
-		return h_relation(p, v, r, s);
+		return h_relation(p, &sh, &r, v, s);
 	case FT_PATTERN_UNIFORM:
-		return random_destinations(p, 0, r, s);
-	case FT_PATTERN_HOT_SPOT:
-		return random_destinations(p, p->hot_fraction, r, s);
+	case FT_PATTERN_HOT_UNIFORM:
+		return random_destinations(p, &a, &r, s);
 	case FT_PATTERN_ALL_TO_ALL: {
 		uint64_t k;
 
@@ -234,23 +165,32 @@ static int build(const struct ftt_pattern *p, enum ft_pattern pat, uint32_t *v,
 							    add(s, p->root, i, p->count);
 		return e;
 	default:
-		e = fixed_permutation(p, pat, v, err, len);
-		return e ? e : permutation_set(v, p->n, p->count, s);
+		if (ft_pattern_dsts(pat, &sh, &a, &r, v)) {
+			snprintf(err, len, "%s needs a power-of-two number of leaves or a k-ary"
+				 " fabric (this one has %u leaves)", ft_pattern_name(pat), p->n);
+			return -EINVAL;
+		}
+		return permutation_set(v, p->n, p->count, s);
 	}
 }
 
 int ftt_pattern_build(const struct ftt_pattern *p, struct ftt_set *s, char *err, size_t len)
 {
-	int pat = ft_pattern_lookup(p->name, NULL);
+	unsigned int npat;
+	const enum ft_pattern *have = ftt_patterns(&npat);
+	enum ft_pattern pat;
 	struct ft_rand r;
+	char why[400];
 	uint32_t *v;
-	int e;
+	int e, k;
 
 	memset(s, 0, sizeof(*s));
-	if (pat < 0) {
-		snprintf(err, len, "unknown pattern '%s' (fttraffic --help lists them)", p->name);
+	k = ft_pattern_pick("fttraffic", p->name, have, npat, NULL, why, sizeof(why));
+	if (k < 0) {
+		snprintf(err, len, "pattern '%s': %s", p->name, why);
 		return -EINVAL;
 	}
+	pat = have[k];
 	if (p->n < 2) {
 		snprintf(err, len, "a pattern needs at least 2 leaves");
 		return -EINVAL;
