@@ -59,6 +59,9 @@ static void test_pattern_pick(void)
 	static const enum ft_pattern have[] = {
 		FT_PATTERN_PERMUTATION, FT_PATTERN_BIT_REVERSAL, FT_PATTERN_UNIFORM,
 	};
+	static const enum ft_pattern hot[] = {
+		FT_PATTERN_UNIFORM, FT_PATTERN_HOT_UNIFORM, FT_PATTERN_HOT_SPOT,
+	};
 	char why[256] = "";
 	bool old = true;
 	int k;
@@ -78,6 +81,10 @@ static void test_pattern_pick(void)
 	k = ft_pattern_pick("tool", "hotspot", have, 3, &old, why, sizeof(why));
 	tap_ok(k == -1 && !old && strstr(why, "hot-spot"),
 	       "an old spelling of one it does not run: refused by its name: %s", why);
+	tap_ok(ft_pattern_pick("t", "hot-spot", hot, 2, &old, why, sizeof(why)) == 1 && old &&
+	       ft_pattern_pick("t", "hotspot", hot, 2, &old, why, sizeof(why)) == 1 && old &&
+	       ft_pattern_pick("t", "hot-spot", hot + 1, 2, &old, why, sizeof(why)) == 1 && !old,
+	       "hot-spot: fttraffic's old word for hot-uniform where hot-spot is not run");
 }
 
 static int same_shape(const struct ft_shape *a, const struct ft_shape *b)

@@ -81,6 +81,8 @@ static void normalise(struct ftt_set *s)
 {
 	uint32_t i, o = 0;
 
+	if (!s->nflows)		/* tornado on 2 leaves: no flow, and no array */
+		return;
 	qsort(s->flow, s->nflows, sizeof(*s->flow), cmp_flow);
 	for (i = 0; i < s->nflows; i++) {
 		if (o && s->flow[o - 1].src == s->flow[i].src &&
