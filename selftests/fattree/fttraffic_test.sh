@@ -29,7 +29,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-patterns="permutation bit-reversal transpose shift stride tornado neighbour uniform hot-spot
+patterns="permutation bit-reversal transpose shift stride tornado neighbour uniform hot-uniform
 all-to-all h-relation many-to-one one-to-many file"
 echo "TAP version 13"
 echo "1..$(( $(echo $patterns | wc -w) + 21 ))"
