@@ -17,15 +17,17 @@ the spec's attribute names (``stats['offered']``, ``link['max-cycle']``).
 Refusals raise fattree.Error, whose str() is the kernel's extended-ack
 message. Changes need CAP_NET_ADMIN, reads do not.
 
-Where things are found: the spec in $FATTREE_SPEC, else beside the
-installed module (make install puts this file in PREFIX/share/fattree/
-python/, so PYTHONPATH=/usr/local/share/fattree/python), else the source
-tree's uapi/fattree.yaml; the YNL library in $FATTREE_YNL (the directory
-holding lib/ynl.py), else beside this file in ynl/ (make install puts it
-there when make ynl has run), else build/ynl/tools/net/ynl of the source
-tree (make ynl extracts it from Debian's linux-source-6.12).
+Where things are found. Installed (the Debian package python3-fattree,
+or make install), this file is the package fattree's __init__.py, with
+the spec (fattree.yaml) and the kernel's YNL library (_ynl/, vendored:
+imported as fattree._ynl, never as a top-level package) beside it; in the
+source tree it is python/fattree.py, and they are uapi/fattree.yaml and
+build/ynl/tools/net/ynl/lib (make ynl extracts it from Debian's
+linux-source-6.12). $FATTREE_SPEC (the spec) and $FATTREE_YNL (the YNL
+library's directory, or the one holding its lib/) come first.
 """
 import fractions
+import importlib.util
 import os
 import re
 import sys
@@ -41,23 +43,59 @@ def _first(*paths):
     return None
 
 
-# Installed, this file is PREFIX/share/fattree/python/fattree.py: the spec
-# is beside it, one directory up; in the source tree, under uapi/.
 _SPEC = _first(os.environ.get('FATTREE_SPEC'),
-               os.path.join(_TOP, 'fattree.yaml'),
+               os.path.join(_HERE, 'fattree.yaml'),
                os.path.join(_TOP, 'uapi', 'fattree.yaml'),
                '/usr/share/fattree/fattree.yaml',
                '/usr/local/share/fattree/fattree.yaml')
-_YNL = _first(os.environ.get('FATTREE_YNL'),
-              os.path.join(_HERE, 'ynl'),
-              os.path.join(_TOP, 'build', 'ynl', 'tools', 'net', 'ynl'))
-if _YNL and _YNL not in sys.path:
-    sys.path.insert(0, _YNL)
+
+
+def _ynl_dirs():
+    env = os.environ.get('FATTREE_YNL')
+    if env:
+        yield env
+        yield os.path.join(env, 'lib')
+    yield os.path.join(_HERE, '_ynl')           # installed: the package's own
+    yield os.path.join(_TOP, 'build', 'ynl', 'tools', 'net', 'ynl', 'lib')  # make ynl
+
+
+_YNL = next((d for d in _ynl_dirs() if os.path.isfile(os.path.join(d, 'ynl.py'))), None)
+
+
+def _load_ynl(path):
+    """The YNL library in PATH as the subpackage _ynl of this module.
+
+    Under this module's name, so that no directory of sys.path (a cwd of
+    /, with its /lib) can stand in for it; its own imports are relative.
+    """
+    name = __name__ + '._ynl'
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, os.path.join(path, '__init__.py'),
+                                                  submodule_search_locations=[path])
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    try:
+        spec.loader.exec_module(mod)
+    except BaseException:
+        for m in [m for m in sys.modules if m == name or m.startswith(name + '.')]:
+            del sys.modules[m]
+        raise
+    return mod
+
+
+if _YNL is None:                        # pragma: no cover
+    raise ImportError('fattree needs the kernel\'s YNL Python library, found neither beside '
+                      f'it ({os.path.join(_HERE, "_ynl")}) nor in a source tree\'s build/ynl: '
+                      'install python3-fattree, run make ynl in the source tree, or set '
+                      'FATTREE_YNL to the directory holding ynl.py')
 try:
-    from lib import YnlFamily, NlError  # noqa: E402  the kernel's YNL library
-except ImportError as e:                # pragma: no cover
-    raise ImportError('fattree needs the kernel\'s YNL Python library: set FATTREE_YNL '
-                      'to the directory holding lib/ynl.py (make ynl extracts it)') from e
+    _ynl = _load_ynl(_YNL)
+except ModuleNotFoundError as e:        # pragma: no cover
+    if e.name != 'yaml':
+        raise
+    raise ImportError('fattree needs PyYAML (Debian: python3-yaml)') from e
+YnlFamily, NlError = _ynl.YnlFamily, _ynl.NlError
 
 
 class Error(Exception):
