@@ -75,7 +75,8 @@ obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 
 .PHONY: all module tools selftests deps check check-host selftest check-debug demo bench clean help \
 	man man-if-scdoc install \
-	uninstall install-tools uninstall-tools install-dkms uninstall-dkms version fuzz ynl ynl-gen mpi
+	uninstall install-tools uninstall-tools install-python uninstall-python install-dkms uninstall-dkms \
+	version fuzz ynl ynl-gen mpi
 
 # Plain `make`: what a user of their own machine needs (kernel headers and
 # the libraries). The selftests need the kselftest framework from Debian's
@@ -98,10 +99,13 @@ help:
 	@echo "              build takes long)"
 	@echo "make demo     install what is missing, build, run the main job in a VM"
 	@echo "make bench    benchmarks and docs/results.md (QUICK=1: a smoke run)"
-	@echo "make install  module (modules_install), depmod, programs, man pages, unit, spec"
+	@echo "make install  module (modules_install), depmod, programs, man pages, unit, spec,"
+	@echo "              Python API"
 	@echo "              (PREFIX=$(PREFIX), DESTDIR=, DEPMOD=, INSTALL_KVER=, SIGN_KEY=, SIGN_CERT=)"
 	@echo "make uninstall  remove what make install installed (same variables)"
 	@echo "make install-tools  all but the module (which DKMS builds); uninstall-tools"
+	@echo "make install-python  the Python API alone, YNL library and spec inside"
+	@echo "              (PYTHONDIR=$(PYTHONDIR); needs make ynl); uninstall-python"
 	@echo "make install-dkms  the module's source under /usr/src for dkms(8)"
 	@echo "make ynl      the kernel's YNL tool and netlink schema into build/ynl (make check does it)"
 	@echo "make ynl-gen  regenerate uapi/linux/fattree.h, kmod/netlink_gen.[ch],"
@@ -376,6 +380,15 @@ DATADIR	?= $(PREFIX)/share/fattree
 INCLUDEDIR ?= $(PREFIX)/include
 UNITDIR	?= $(PREFIX)/lib/systemd/system
 COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
+# The Python API: the package fattree (its YNL library and spec inside it)
+# and the module fattree_mininet. /usr/lib/python3/dist-packages is where
+# Debian's python3 finds packages (python3-fattree puts them there); under
+# another PREFIX, set PYTHONPATH to PYTHONDIR, or set PYTHONDIR to a
+# directory of sys.path (Debian: /usr/local/lib/python3.X/dist-packages).
+PYTHONDIR ?= $(PREFIX)/lib/python3/dist-packages
+# INSTALL_PYTHON=0: install and install-tools leave the Python API out
+# (the Debian package fattree-tools: it is python3-fattree's).
+INSTALL_PYTHON ?= 1
 # The kernel the module was built for (its vermagic), else KDIR's.
 # (Computed once, when first needed.)
 INSTALL_KVER ?= $(eval INSTALL_KVER := $(or $(shell modinfo -F vermagic kmod/fattree.ko \
@@ -401,8 +414,10 @@ SIGN_HASH ?= $(or $(shell sed -n 's/^CONFIG_MODULE_SIG_HASH="\(.*\)"/\1/p' $(INS
 # "-" plain, "module" the kernel module (installed by MODULES_INSTALL, not
 # by the loop), "unit" the systemd unit (its
 # ExecStart rewritten to SBINDIR), "fttraffic" only when fttraffic is built,
-# "ynl" only when `make ynl` has extracted the kernel's YNL library, which
-# the Python API drives (installed beside it, under python/ynl/).
+# "python" the Python API, "ynl" the kernel's YNL library it drives,
+# vendored inside the package as fattree._ynl (install and install-tools
+# skip it, with a note, when `make ynl` has not extracted it;
+# install-python requires it). INSTALL_PYTHON=0 leaves out both.
 # `make uninstall` removes exactly these destinations.
 define INSTALL_FILES
 kmod/fattree.ko $(MODDIR)/fattree.ko 0644 module
@@ -421,11 +436,12 @@ uapi/fattree.yaml $(DATADIR)/fattree.yaml 0644 -
 uapi/linux/fattree.h $(INCLUDEDIR)/linux/fattree.h 0644 -
 uapi/linux/fattree_structs.h $(INCLUDEDIR)/linux/fattree_structs.h 0644 -
 uapi/linux/if_fattree.h $(INCLUDEDIR)/linux/if_fattree.h 0644 -
-python/fattree.py $(DATADIR)/python/fattree.py 0644 -
-python/fattree_mininet.py $(DATADIR)/python/fattree_mininet.py 0644 -
-$(BUILD)/ynl/tools/net/ynl/lib/__init__.py $(DATADIR)/python/ynl/lib/__init__.py 0644 ynl
-$(BUILD)/ynl/tools/net/ynl/lib/nlspec.py $(DATADIR)/python/ynl/lib/nlspec.py 0644 ynl
-$(BUILD)/ynl/tools/net/ynl/lib/ynl.py $(DATADIR)/python/ynl/lib/ynl.py 0644 ynl
+python/fattree.py $(PYTHONDIR)/fattree/__init__.py 0644 python
+uapi/fattree.yaml $(PYTHONDIR)/fattree/fattree.yaml 0644 python
+python/fattree_mininet.py $(PYTHONDIR)/fattree_mininet.py 0644 python
+$(BUILD)/ynl/tools/net/ynl/lib/__init__.py $(PYTHONDIR)/fattree/_ynl/__init__.py 0644 ynl
+$(BUILD)/ynl/tools/net/ynl/lib/nlspec.py $(PYTHONDIR)/fattree/_ynl/nlspec.py 0644 ynl
+$(BUILD)/ynl/tools/net/ynl/lib/ynl.py $(PYTHONDIR)/fattree/_ynl/ynl.py 0644 ynl
 tools/completion/fattree $(COMPLETIONDIR)/ftctl 0644 -
 tools/completion/fattree $(COMPLETIONDIR)/fttraffic 0644 fttraffic
 tools/completion/fattree $(COMPLETIONDIR)/ftsim 0644 -
@@ -479,10 +495,18 @@ else \
 fi
 endef
 
-# Installs every file of INSTALL_FILES but the module.
+# In a loop over INSTALL_FILES, $(call PYTHON_ONLY,python) skips every row
+# but the Python API's; $(call PYTHON_ONLY,) none.
+PYTHON_ONLY = case "$(1):$$tag" in python:python|python:ynl) ;; python:*) continue;; esac;
+
+# $(call INSTALL_TOOLS[,python]) installs every file of INSTALL_FILES but
+# the module (and the Python API's when INSTALL_PYTHON=0); with "python",
+# only the Python API's.
 define INSTALL_TOOLS
 set -e; printf '%s\n' "$$INSTALL_FILES" | while read -r src dst mode tag; do \
 	[ "$$tag" = module ] && continue; \
+	$(call PYTHON_ONLY,$(1)) \
+	case "$(INSTALL_PYTHON):$$tag" in 0:python|0:ynl) continue;; esac; \
 	if [ "$$tag" = fttraffic ] && [ ! -f "$(BUILD)/bin/fttraffic" ]; then \
 		echo "  SKIP    $(DESTDIR)$$dst (fttraffic is not built)"; continue; \
 	fi; \
@@ -534,6 +558,19 @@ install: tools man
 install-tools: tools man
 	@$(INSTALL_TOOLS)
 
+# The Python API alone (the Debian package python3-fattree): the package
+# fattree, with the kernel's YNL library (make ynl) and the spec inside it,
+# and fattree_mininet. Nothing to build.
+install-python:
+	@for f in __init__ nlspec ynl; do [ -f "$(BUILD)/ynl/tools/net/ynl/lib/$$f.py" ] || \
+		{ echo "make install-python: no YNL library in $(BUILD)/ynl (make ynl first)" >&2; \
+		  exit 1; }; done
+	@$(call INSTALL_TOOLS,python)
+
+uninstall-python:
+	@$(call UNINSTALL_RM,,python)
+	@$(call UNINSTALL_RMDIR,,python)
+
 # Removes the files of INSTALL_FILES, runs depmod again (when staging and no
 # module is left in DESTDIR's tree, removes depmod's files instead), then
 # removes the directories left empty: only under DESTDIR, and DATADIR.
@@ -555,25 +592,33 @@ uninstall-tools:
 	@$(call UNINSTALL_RM,module)
 	@$(call UNINSTALL_RMDIR,module)
 
-# $(call UNINSTALL_RM[,TAG]) removes the files of INSTALL_FILES but those
-# tagged TAG; $(call UNINSTALL_RMDIR[,TAG]) then their directories left
-# empty, only under DESTDIR, and DATADIR.
+# $(call UNINSTALL_RM[,TAG[,python]]) removes the files of INSTALL_FILES but
+# those tagged TAG (with "python", only the Python API's), and the byte
+# code Python wrote beside them; $(call UNINSTALL_RMDIR[,TAG[,python]])
+# then their directories left empty, only under DESTDIR, and DATADIR and
+# the package's directories.
 define UNINSTALL_RM
 printf '%s\n' "$$INSTALL_FILES" | while read -r src dst mode tag; do \
 	[ "$$tag" != "$(1)" ] || continue; \
+	$(call PYTHON_ONLY,$(2)) \
 	if [ -e "$(DESTDIR)$$dst" ] || [ -L "$(DESTDIR)$$dst" ]; then \
 		echo "  RM      $(DESTDIR)$$dst"; rm -f "$(DESTDIR)$$dst"; \
 	fi; \
+	case "$$dst" in *.py) \
+		c="$(DESTDIR)$${dst%/*}/__pycache__"; b=$${dst##*/}; \
+		rm -f "$$c/$${b%.py}".*.pyc; rmdir "$$c" 2>/dev/null || true;; \
+	esac; \
 done
 endef
 
 define UNINSTALL_RMDIR
 if [ -n "$(DESTDIR)" ]; then \
 	printf '%s\n' "$$INSTALL_FILES" | while read -r src dst mode tag; do \
+		$(call PYTHON_ONLY,$(2)) \
 		[ "$$tag" = "$(1)" ] || echo "$$dst"; done | $(RM_EMPTY_DIRS); \
 else \
-	for d in python/ynl/lib python/ynl python .; do \
-		rmdir "$(DATADIR)/$$d" 2>/dev/null || true; done; \
+	for d in "$(PYTHONDIR)/fattree/_ynl" "$(PYTHONDIR)/fattree" "$(DATADIR)"; do \
+		rmdir "$$d" 2>/dev/null || true; done; \
 fi
 endef
 
