@@ -368,6 +368,9 @@ int ftd_config_parse(struct ftd_config *c, int argc, char **argv)
 			return -1;
 	}
 	optind = 1;
+	/* getopt names the program by argv[0]: "fattreed", not its path. */
+	if (argc > 0)
+		argv[0] = "fattreed";
 	while ((opt = getopt_long(argc, argv, "f:a:c:dvhV", ftd_opts, NULL)) != -1) {
 		char name[32];
 

@@ -453,6 +453,9 @@ int main(int argc, char **argv)
 		    !strcmp(argv[i], "--netns") || !strcmp(argv[i], "-n"))
 			i++;
 	}
+	/* getopt names the program by argv[0]: "ftctl", not its path. */
+	if (argc > 0)
+		argv[0] = "ftctl";
 	while ((c = getopt_long(argc, argv, "+jhVn:b:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':

@@ -110,7 +110,7 @@ void ftt_usage(FILE *f)
 		"      --allow-loss       exit 0 even when messages were lost or corrupted\n"
 		"  -v, --verbose          the time each phase of the run took, on stderr\n"
 		"  -h, --help             this help\n"
-		"      --version          the version\n"
+		"  -V, --version          the version\n"
 		"\nExit status: 0 every message arrived intact, 1 a message was lost or\n"
 		"corrupted or the run failed, 2 bad arguments.\n");
 }
@@ -224,7 +224,7 @@ int ftt_args_parse(int argc, char **argv, struct ftt_opts *o)
 
 	optind = 0;	/* glibc: start afresh, also after an earlier parse */
 	opterr = 0;
-	while (!e && (c = getopt_long(argc, argv, ":n:s:d:r:i:hv", longopts, NULL)) != -1) {
+	while (!e && (c = getopt_long(argc, argv, ":n:s:d:r:i:hvV", longopts, NULL)) != -1) {
 		opt = argv[optind - 1];
 		switch (c) {
 		case 'n':
@@ -319,6 +319,7 @@ int ftt_args_parse(int argc, char **argv, struct ftt_opts *o)
 		case 'h':
 			ftt_usage(stdout);
 			return 0;
+		case 'V':
 		case O_VERSION:
 			printf("fttraffic %s\n", FT_VERSION);
 			return 0;
