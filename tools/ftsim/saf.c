@@ -363,13 +363,13 @@ static int saf_args(int argc, char **argv, struct saf_args *a)
 	return 0;
 }
 
-/* The fabrics: section 7's trees, or the one --shape. */
 /* The pattern view of a shape (ftpattern.h): its leaves, their digits. */
 static void pattern_shape(const struct ft_topo *t, struct ft_pattern_shape *ps)
 {
 	ft_pattern_shape_init(ps, t->n, t->h, &t->m[1]);
 }
 
+/* The fabrics: section 7's trees, or the one --shape. */
 static int make_shapes(const struct saf_args *a, struct saf_shape *out,
 		       u32 *n)
 {
