@@ -166,8 +166,9 @@ bad() {
 }
 want="telepathy"; check "unknown pattern refused" 'bad t0 telepathy' "$out"
 want="--size"; check "too small a message refused" 'bad --size 10 t0 permutation' "$out"
-want="power-of-two"; "$ftctl" fabric add t3b kary 1 3 period manual 2>/dev/null
-check "bit-reversal on 3 leaves refused" 'bad t3b bit-reversal' "$out"
+# 12 leaves, 4 and then 3 children a switch: no digits to reverse
+want="power-of-two"; "$ftctl" fabric add t3b xgft 2 4,3 1,1 period manual 2>/dev/null
+check "bit-reversal on 12 leaves of mixed arity refused" 'bad t3b bit-reversal' "$out"
 "$ftctl" fabric del t3b
 want="backlog"; check "a batch larger than the backlog refused" 'bad --count 300 t0 many-to-one' "$out"
 want="--duration"; check "--duration on a stepped fabric refused" 'bad --duration 2 t0 shift' "$out"
