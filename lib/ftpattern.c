@@ -208,6 +208,8 @@ uint32_t ft_pattern_other_dst(const struct ft_pattern_args *a, const struct ft_p
 {
 	uint32_t d;
 
+	if (n < 2)
+		return src;	/* no other leaf to draw */
 	if (a->hot_q32 && src != a->root && rng->u32(rng->r) < a->hot_q32)
 		return a->root;
 	d = rng->below(rng->r, n - 1);

@@ -140,7 +140,7 @@ bool ft_pattern_fits(enum ft_pattern p, const struct ft_pattern_shape *s);
 /*
  * One draw of fttraffic's uniform and hot-uniform, for source @src of @n
  * leaves: @a->root with chance @a->hot_q32 (when @src is not the root),
- * else a uniform leaf other than @src.
+ * else a uniform leaf other than @src; @src itself when @n < 2.
  */
 uint32_t ft_pattern_other_dst(const struct ft_pattern_args *a, const struct ft_pattern_rng *rng,
 			      uint32_t n, uint32_t src);
