@@ -433,6 +433,9 @@ $(BUILD)/man/fattree.4 $(MANDIR)/man4/fattree.4 0644 -
 daemon/fattreed@.service $(UNITDIR)/fattreed@.service 0644 unit
 daemon/fattree-fabric@.service $(UNITDIR)/fattree-fabric@.service 0644 unit
 uapi/fattree.yaml $(DATADIR)/fattree.yaml 0644 -
+daemon/examples/sc.fabric $(DATADIR)/examples/sc.fabric 0644 -
+daemon/examples/sc.env $(DATADIR)/examples/sc.env 0644 -
+daemon/examples/sc.conf $(DATADIR)/examples/sc.conf 0644 -
 uapi/linux/fattree.h $(INCLUDEDIR)/linux/fattree.h 0644 -
 uapi/linux/fattree_structs.h $(INCLUDEDIR)/linux/fattree_structs.h 0644 -
 uapi/linux/if_fattree.h $(INCLUDEDIR)/linux/if_fattree.h 0644 -
