@@ -294,6 +294,10 @@ static void test_file(void)
 	       s.flow[0].count == 4 && s.flow[2].dst == 12 && s.flow[2].count == 1,
 	       "a pattern file: comments, default count, repeated pairs add up");
 	ftt_set_free(&s);
+	tap_ok(!parse_text("0 010 0x3\n", 16, &s, err, sizeof(err)) && s.nflows == 1 &&
+	       s.flow[0].dst == 10 && s.flow[0].count == 3,
+	       "a pattern file's numbers: a leading 0 is decimal, 0x hex");
+	ftt_set_free(&s);
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err[0] = 0;
 		tap_ok(parse_text(bad[i].text, 16, &s, err, sizeof(err)) && strstr(err, bad[i].want),

@@ -17,6 +17,7 @@
 #include "ft_load.h"
 #include "ft_rand.h"
 #include "ftnames.h"
+#include "ftunits.h"
 #include "linux/fattree.h"
 
 /* The engine's policies are the spec's enums, in the same order. */
@@ -209,7 +210,7 @@ int ftsim_getopt(struct ftsim_getopt *g, int argc, char **argv)
 	}
 }
 
-/* @s is a whole number in @base (0: any strtoull() reads), no sign. */
+/* @s is a whole number in @base, no sign. */
 static bool whole_number(const char *s, int base, unsigned long long *x)
 {
 	char *end;
@@ -222,9 +223,10 @@ static bool whole_number(const char *s, int base, unsigned long long *x)
 int ftsim_parse_u64(const char *cmd, const char *opt, const char *s, u64 min,
 		    u64 max, u64 *v)
 {
-	unsigned long long x;
+	uint64_t x;
 
-	if (!whole_number(s, 0, &x))
+	/* Decimal or 0x hex, as every tool reads them: a leading 0 is not octal. */
+	if (ft_parse_number(s, &x))
 		return ftsim_usage_err(cmd, "bad %s '%s': expected a whole number (0x.. accepted)",
 				       opt, s);
 	if (x < min || x > max)

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "fttraffic.h"
+#include "ftunits.h"
 #include "ft_rand.h"
 
 /*
@@ -247,7 +248,9 @@ int ftt_pattern_parse_file(FILE *f, uint32_t n, struct ftt_set *s, char *err, si
 	memset(s, 0, sizeof(*s));
 	while (!e && fgets(line, sizeof(line), f)) {
 		unsigned long long src, dst, count = 1;
-		char *p = line, *end;
+		char *p = line, *end, word[32];
+		size_t wlen;
+		uint64_t x;
 		int i;
 
 		lineno++;
@@ -269,17 +272,20 @@ int ftt_pattern_parse_file(FILE *f, uint32_t n, struct ftt_set *s, char *err, si
 			p += strspn(p, " \t\r\n");
 			if (!*p && i == 2)
 				break;
-			errno = 0;
-			if (*p == '-' || *p == '+' || !*p) {
+			/* Decimal or 0x hex, as on the command line (not octal). */
+			wlen = strcspn(p, " \t\r\n");
+			if (!wlen || wlen >= sizeof(word)) {
 				e = -EINVAL;
 				break;
 			}
-			*v = strtoull(p, &end, 0);
-			if (errno || end == p || (*end && !strchr(" \t\r\n", *end))) {
+			memcpy(word, p, wlen);
+			word[wlen] = '\0';
+			if (ft_parse_number(word, &x)) {
 				e = -EINVAL;
 				break;
 			}
-			p = end;
+			*v = x;
+			p += wlen;
 		}
 		p += strspn(p, " \t\r\n");
 		if (e || *p) {
