@@ -11,6 +11,17 @@ scale=${FT_TIMEOUT_SCALE:-1}
 ft_dir=$(cd "$(dirname "$0")" && pwd)
 ftctl=${ftctl:-${FTCTL:-$ft_dir/ftctl}}
 
+# neigh_pin NS DEV ADDR PEER_NS PEER_DEV: ADDR is a permanent neighbour of
+# DEV in NS at PEER_DEV's address, so a stream's first packets do not wait
+# for ARP (on a loaded guest the reply can come after the sender has
+# overflowed the queue of unresolved packets, and packets sent as it lands
+# can pass those flushed from that queue: the stack's doing, not the
+# fabric's).
+neigh_pin() {
+	ip -n "$1" neigh replace "$3" dev "$2" nud permanent \
+		lladdr "$(ip netns exec "$4" cat "/sys/class/net/$5/address")"
+}
+
 # load_module: the module under test, unless it is in already; a test
 # without it stops.
 load_module() { [ -d /sys/module/fattree ] || insmod "$ft_dir/fattree.ko" || exit 1; }

@@ -11,6 +11,7 @@
 # one object per interval.
 here=$(cd "$(dirname "$0")" && pwd)
 ftctl=$here/ftctl
+. "$here/ft_lib.sh"
 ftd=$here/fattreed
 udp=$here/udp_pair
 py=/usr/bin/python3
@@ -69,13 +70,8 @@ ip link set lt-l1 netns lA; ip link set lt-l14 netns lB
 ip -n lA addr add 10.98.0.1/24 dev lt-l1; ip -n lB addr add 10.98.0.2/24 dev lt-l14
 ip -n lA link set lt-l1 up; ip -n lB link set lt-l14 up
 tc -n lA qdisc replace dev lt-l1 root pfifo limit 10000
-# The stream's first datagrams must not wait for ARP: on a loaded guest
-# the reply can take longer than the sender takes to overflow the
-# neighbour's queue of unresolved packets (ARP unresolved discards), and
-# packets sent as the reply lands can pass those flushed from that queue.
-# Neither is the fabric's; the link failures below are what this tests.
-ip -n lA neigh replace 10.98.0.2 dev lt-l1 nud permanent \
-	lladdr "$(ip -n lB link show lt-l14 | awk '/link\/ether/ { print $2 }')"
+# No ARP at the stream's start: the link failures are what this tests.
+neigh_pin lA lt-l1 10.98.0.2 lB lt-l14
 # 1 -> 14: dmodk takes port 14 mod 4 = 2 out of leaf switch 0, so top
 # switch 2; next come port 3 (top switch 3), then port 0. The stream is
 # long (8 s at least, FT_TIMEOUT_SCALE times that on a slow kernel, where

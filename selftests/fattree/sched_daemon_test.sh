@@ -60,10 +60,8 @@ ip link set sd-l1 netns sdA; ip link set sd-l14 netns sdB
 ip -n sdA addr add 10.95.0.1/24 dev sd-l1; ip -n sdB addr add 10.95.0.2/24 dev sd-l14
 tc -n sdA qdisc replace dev sd-l1 root pfifo limit 10000
 ip -n sdA link set sd-l1 up; ip -n sdB link set sd-l14 up
-# No ARP at the stream's start (linkfail_test.sh says why): the receiver's
-# address is a permanent neighbour, so the test is of the switch-overs.
-ip -n sdA neigh replace 10.95.0.2 dev sd-l1 nud permanent \
-	lladdr "$(ip -n sdB link show sd-l14 | awk '/link\/ether/ { print $2 }')"
+# No ARP at the stream's start: the test is of the switch-overs.
+neigh_pin sdA sd-l1 10.95.0.2 sdB sd-l14
 echo "0 10 100000" > "$tmp/collide"
 "$ftctl" fabric inject sd file "$tmp/collide"
 "$udp" sdA sdB 10.95.0.2 20000 64 > "$tmp/udp" & upid=$!
